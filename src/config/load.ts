@@ -1,0 +1,54 @@
+import { Value } from "@sinclair/typebox/value";
+import { existsSync, readFileSync } from "node:fs";
+import { ConfigSchema, type Config } from "./schema.ts";
+import { AppError } from "../errors.ts";
+
+/** Names of every variable the schema knows, in schema order (used by --help). */
+export const configKeys = Object.keys(ConfigSchema.properties) as (keyof Config)[];
+
+/** Parses KEY=VALUE lines of a .env file; quotes stripped, comments and blanks skipped. */
+export function parseDotenv(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!line || line.startsWith("#")) continue;
+    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
+    if (!m) continue;
+    let v = m[2]!.trim();
+    if ((v.startsWith('"') && v.endsWith('"')) || (v.startsWith("'") && v.endsWith("'"))) v = v.slice(1, -1);
+    else v = v.replace(/\s+#.*$/, "");
+    out[m[1]!] = v;
+  }
+  return out;
+}
+
+/**
+ * Builds the config from the environment and, beneath it, a `.env` file in `cwd`.
+ * Empty strings count as unset. Throws AppError("config_invalid") naming the variable.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env, cwd: string = process.cwd()): Config {
+  const dotenvPath = `${cwd}/.env`;
+  const fromFile = existsSync(dotenvPath) ? parseDotenv(readFileSync(dotenvPath, "utf8")) : {};
+  const raw: Record<string, unknown> = {};
+  for (const key of configKeys) {
+    const v = env[key] ?? fromFile[key];
+    if (v !== undefined && v !== "") raw[key] = v;
+  }
+  const withDefaults = Value.Default(ConfigSchema, Value.Convert(ConfigSchema, raw));
+  const first = Value.Errors(ConfigSchema, withDefaults).First();
+  if (first) {
+    const name = first.path.replace(/^\//, "") || "configuration";
+    const shown = raw[name] === undefined ? "(unset)" : JSON.stringify(raw[name]);
+    throw new AppError("config_invalid", `invalid ${name}=${shown}: ${first.message}`, 500);
+  }
+  const cfg = withDefaults as Config;
+  if (cfg.OIDC_ISSUER && (!cfg.OIDC_CLIENT_ID || !cfg.OIDC_CLIENT_SECRET)) {
+    throw new AppError("config_invalid", "invalid OIDC_CLIENT_ID/OIDC_CLIENT_SECRET: both are required when OIDC_ISSUER is set", 500);
+  }
+  return cfg;
+}
+
+/** The address users reach: PUBLIC_URL, else http://HOST:PORT. */
+export function publicUrl(cfg: Config): string {
+  return (cfg.PUBLIC_URL ?? `http://${cfg.HOST}:${cfg.PORT}`).replace(/\/+$/, "");
+}

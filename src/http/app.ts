@@ -1,0 +1,55 @@
+import { Elysia } from "elysia";
+import type { AppDeps } from "./deps.ts";
+import { authRoutes } from "./auth-routes.ts";
+import { consoleRoutes } from "./console-routes.ts";
+import { isCrossSiteCookieWrite } from "./cross-site.ts";
+import { QUERY_PATHS, queryApp } from "./query-routes.ts";
+import { researchRoutes } from "./research-routes.ts";
+import { errorResponse, json, mapError } from "./responses.ts";
+import { AppError } from "../errors.ts";
+import { setClientIp } from "./client-ip.ts";
+
+/** Everything but the query endpoints: accounts, the Console, health. No CORS here. */
+export function mainApp(deps: AppDeps) {
+  return new Elysia({ name: "main-app" })
+    .onRequest(({ request }) => {
+      if (isCrossSiteCookieWrite(request)) {
+        return errorResponse(new AppError("CROSS_SITE_REQUEST", "cross-site writes with the session cookie are refused"));
+      }
+    })
+    .onError(({ code, error }) => {
+      const err = mapError(code, error);
+      if (err.code === "internal_error") deps.logger.error("route_error", { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+      return errorResponse(err);
+    })
+    .get("/healthz", () => json({ status: "ok" }))
+    .use(authRoutes(deps))
+    .use(consoleRoutes(deps))
+    .use(researchRoutes(deps));
+}
+
+/** Bun's server object, the part we use. */
+export interface ServerLike { timeout(request: Request, seconds: number): void; requestIP(request: Request): { address: string } | null }
+
+/**
+ * The server's fetch: routes the query endpoints to their own app (CORS scoped to them),
+ * everything else to the main app; logs one line per request without secrets.
+ */
+export function createFetch(deps: AppDeps) {
+  const q = queryApp(deps);
+  const m = mainApp(deps);
+  return async (request: Request, server?: ServerLike): Promise<Response> => {
+    const t0 = performance.now();
+    const path = new URL(request.url).pathname;
+    const isQuery = QUERY_PATHS.has(path) || path.startsWith("/api/v1/research");
+    if (server) setClientIp(request, server.requestIP(request)?.address);
+    // Runs hold the connection for minutes; our own deadline (RUN_TIMEOUT_MS) bounds them.
+    if (isQuery && request.method === "POST") server?.timeout(request, 0);
+    const res = await (QUERY_PATHS.has(path) ? q : m).handle(request);
+    deps.logger.info("request", {
+      method: request.method, path, status: res.status, latency_ms: Math.round(performance.now() - t0),
+      request_id: res.headers.get("x-request-id") ?? undefined,
+    });
+    return res;
+  };
+}

@@ -1,0 +1,55 @@
+import { LoginThrottle } from "../auth/login-throttle.ts";
+import type { Config } from "../config/schema.ts";
+import { openDatabase, type Db } from "../db/open.ts";
+import type { Engine } from "../research/types.ts";
+import { RunRegistry } from "../runs/registry.ts";
+import { markInterruptedRuns } from "../runs/store.ts";
+import { createLogger, type Logger } from "../util/logger.ts";
+import { createFetch } from "./app.ts";
+import type { AppDeps } from "./deps.ts";
+
+export interface StartOptions {
+  config: Config;
+  engine: Engine;
+  db?: Db;
+  logger?: Logger;
+  keepAliveMs?: number;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  deps: AppDeps;
+  /** Stops accepting, lets running runs finish within `graceMs`, then closes. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** Opens the database, recovers interrupted runs, and listens on HOST:PORT. */
+export function startServer(opts: StartOptions): RunningServer {
+  const logger = opts.logger ?? createLogger(opts.config.LOG_LEVEL);
+  const db = opts.db ?? openDatabase(opts.config.DATABASE_PATH);
+  const interrupted = markInterruptedRuns(db);
+  if (interrupted) logger.warn("runs_interrupted", { count: interrupted });
+  const deps: AppDeps = {
+    config: opts.config, db, engine: opts.engine, registry: new RunRegistry(), logger,
+    throttle: new LoginThrottle(), keepAliveMs: opts.keepAliveMs ?? 15_000,
+  };
+  const fetch = createFetch(deps);
+  const server = Bun.serve({
+    port: opts.config.PORT, hostname: opts.config.HOST,
+    maxRequestBodySize: 4 * 1024 * 1024,
+    idleTimeout: 30,
+    fetch: (req, srv) => fetch(req, srv),
+  });
+  const url = `http://${server.hostname?.includes(":") ? `[${server.hostname}]` : server.hostname}:${server.port}`;
+  logger.info("listening", { url, database: opts.config.DATABASE_PATH });
+  return {
+    url, port: server.port ?? 0, deps,
+    async stop(graceMs = 10_000) {
+      void server.stop(false);
+      await deps.registry.drain(graceMs);
+      await server.stop(true);
+      db.$client.close();
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import { getAccount, type Account } from "../auth/accounts.ts";
+import { resolveSession, SESSION_COOKIE } from "../auth/sessions.ts";
+import type { Db } from "../db/open.ts";
+import { AppError } from "../errors.ts";
+
+/** Reads the auth_token cookie from a raw Cookie header. */
+export function sessionToken(request: Request): string | undefined {
+  const raw = request.headers.get("cookie");
+  if (!raw) return undefined;
+  for (const part of raw.split(";")) {
+    const i = part.indexOf("=");
+    if (i > 0 && part.slice(0, i).trim() === SESSION_COOKIE) return decodeURIComponent(part.slice(i + 1).trim());
+  }
+  return undefined;
+}
+
+/** The signed-in account, or null. API keys are deliberately not looked at (SPEC §4.1). */
+export function sessionAccount(db: Db, request: Request): Account | null {
+  const id = resolveSession(db, sessionToken(request));
+  return id ? getAccount(db, id) : null;
+}
+
+export function requireAccount(db: Db, request: Request): Account {
+  const acc = sessionAccount(db, request);
+  if (!acc) throw new AppError("unauthorized", "sign in first: this endpoint needs the session cookie");
+  return acc;
+}
+
+/** Set-Cookie value for a session (HttpOnly, SameSite=Lax, Secure behind https). */
+export function sessionCookie(token: string, expires: Date, secure: boolean): string {
+  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Expires=${expires.toUTCString()}${secure ? "; Secure" : ""}`;
+}
+
+export function clearedSessionCookie(secure: boolean): string {
+  return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT${secure ? "; Secure" : ""}`;
+}

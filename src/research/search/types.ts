@@ -1,0 +1,33 @@
+import type { SourceType } from "../types.ts";
+
+/** One result from a search provider, before merging and ranking. */
+export interface SearchHit {
+  url: string;
+  title: string;
+  /** Short text shown by the provider (or the start of the abstract). */
+  snippet: string;
+  provider: string;
+  type: SourceType;
+  /** Full abstract for academic hits; used as the text when the page can't be read. */
+  abstract?: string;
+  published_at?: string;
+  authors?: string[];
+  venue?: string;
+  doi?: string;
+  /** Open-access PDF, when the database knows one. */
+  pdf_url?: string;
+}
+
+export interface SearchOptions {
+  signal: AbortSignal;
+  /** How many hits the caller wants at most. */
+  limit: number;
+}
+
+/** A search backend. One file per provider, built by a factory taking its settings. */
+export interface SearchProvider {
+  readonly name: string;
+  readonly kind: SourceType;
+  /** Resolves with hits, or throws SearchError; never hangs past the caller's signal. */
+  search(query: string, opts: SearchOptions): Promise<SearchHit[]>;
+}

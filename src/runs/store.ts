@@ -1,0 +1,50 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { Db } from "../db/open.ts";
+import { runEvents, runs } from "../db/schema.ts";
+import type { ErrorItem } from "../errors.ts";
+import type { Source } from "../research/types.ts";
+import { nowIso } from "../util/time.ts";
+
+/** Appends one timeline entry; `atMs` counts from acceptance. */
+export function addRunEvent(db: Db, runId: string, atMs: number, type: string, data: Record<string, unknown>): void {
+  db.insert(runEvents).values({ runId, atMs, type, data }).run();
+}
+
+export interface RunOutcome {
+  status: "ok" | "error";
+  answer: string | null;
+  sources: Source[];
+  errors: ErrorItem[];
+  writer: "llm" | "extractive" | null;
+  tokensIn: number;
+  tokensOut: number;
+  latencyMs: number;
+}
+
+export function finishRun(db: Db, runId: string, o: RunOutcome): void {
+  db.update(runs).set({
+    status: o.status, answer: o.answer, sources: o.sources, errors: o.errors, writer: o.writer,
+    tokensIn: o.tokensIn, tokensOut: o.tokensOut, latencyMs: o.latencyMs, finishedAt: nowIso(),
+  }).where(eq(runs.id, runId)).run();
+}
+
+/** At start: runs a crash left "running" become errors with code interrupted. */
+export function markInterruptedRuns(db: Db): number {
+  const errors = JSON.stringify([{ code: "interrupted", message: "the run was cut short by a server shutdown or crash" }]);
+  return db.$client.query("UPDATE runs SET status = 'error', errors = ?, finished_at = ? WHERE status = 'running'").run(errors, nowIso()).changes;
+}
+
+/** The timeline of one run of this account (CONTRACT §4), or null. */
+export function getRunTimeline(db: Db, accountId: string, runId: string) {
+  const r = db.select().from(runs).where(and(eq(runs.id, runId), eq(runs.accountId, accountId))).get();
+  if (!r) return null;
+  const events = db.select().from(runEvents).where(eq(runEvents.runId, runId)).orderBy(asc(runEvents.id)).all();
+  return {
+    request_id: r.id, status: r.status, query: r.query, origin: r.origin, endpoint: r.endpoint,
+    created_at: r.createdAt, finished_at: r.finishedAt, latency_ms: r.latencyMs, writer: r.writer,
+    answer: r.answer,
+    events: events.map((e) => ({ ...e.data, at_ms: e.atMs, type: e.type })),
+    sources: r.sources ?? [], errors: r.errors ?? [],
+    usage: { tokens_in: r.tokensIn, tokens_out: r.tokensOut },
+  };
+}

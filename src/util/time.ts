@@ -1,0 +1,12 @@
+/** ISO 8601 UTC timestamp. */
+export const nowIso = (d: Date = new Date()): string => d.toISOString();
+
+/** The allowance month ("YYYY-MM", UTC) a moment falls in. */
+export const periodOf = (d: Date = new Date()): string => d.toISOString().slice(0, 7);
+
+/** First instant of the UTC month of `d`, and of the month after. */
+export function monthBounds(d: Date = new Date()): { start: Date; end: Date } {
+  const start = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
+  const end = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
+  return { start, end };
+}

@@ -1,0 +1,52 @@
+import { loadConfig } from "../../src/config/load.ts";
+import type { Config } from "../../src/config/schema.ts";
+import { startServer, type RunningServer } from "../../src/http/server.ts";
+import type { Engine } from "../../src/research/types.ts";
+import { createLogger } from "../../src/util/logger.ts";
+
+/** Log lines a test server wrote, for asserting that no secret is ever logged. */
+export interface TestServer extends RunningServer { logs: string[] }
+
+/** Starts the real server on an ephemeral port with an in-memory database. */
+export function startTestServer(engine: Engine, env: Record<string, string> = {}, keepAliveMs?: number): TestServer {
+  const config: Config = loadConfig({ PORT: "0", DATABASE_PATH: ":memory:", LOG_LEVEL: "debug", ...env }, "/nonexistent");
+  const logs: string[] = [];
+  const logger = createLogger("debug", (line) => { logs.push(line); });
+  const s = startServer({ config, engine, logger, keepAliveMs });
+  return Object.assign(s, { logs });
+}
+
+/** A browser-like client with a cookie jar of one cookie. */
+export class Client {
+  cookie: string | null = null;
+  constructor(readonly base: string) {}
+  async req(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+    const h: Record<string, string> = { ...headers };
+    if (body !== undefined) h["content-type"] = "application/json";
+    if (this.cookie) h["cookie"] = this.cookie;
+    const res = await fetch(this.base + path, { method, headers: h, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
+    const set = res.headers.get("set-cookie");
+    if (set) {
+      const [pair] = set.split(";");
+      this.cookie = pair && /=.+/.test(pair) ? pair : null;
+    }
+    return res;
+  }
+  async signup(email = `u${crypto.randomUUID().slice(0, 8)}@example.com`, password = "correct horse battery") {
+    const res = await this.req("POST", "/api/v1/auth/signup", { email, password });
+    if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${await res.text()}`);
+    return { email, password, account: (await res.json()) as { id: string; plan: string } };
+  }
+  async createKey(name?: string): Promise<{ id: string; key: string; prefix: string }> {
+    const res = await this.req("POST", "/api/console/keys", name === undefined ? {} : { name });
+    if (res.status !== 201) throw new Error(`key create failed: ${res.status} ${await res.text()}`);
+    return res.json() as Promise<{ id: string; key: string; prefix: string }>;
+  }
+}
+
+/** POST /api/query with a key (Bearer by default). */
+export function query(base: string, key: string | null, body: unknown, extra: Record<string, string> = {}, path = "/api/query"): Promise<Response> {
+  const h: Record<string, string> = { "content-type": "application/json", ...extra };
+  if (key !== null) h["authorization"] = `Bearer ${key}`;
+  return fetch(base + path, { method: "POST", headers: h, body: typeof body === "string" ? body : JSON.stringify(body) });
+}

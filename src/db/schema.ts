@@ -66,3 +66,13 @@ export const settings = sqliteTable("settings", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
 });
+
+/** Accounts linked to an identity provider, by (issuer, subject). */
+export const identities = sqliteTable("identities", {
+  id: text("id").primaryKey(),
+  accountId: text("account_id").notNull().references(() => accounts.id, { onDelete: "cascade" }),
+  issuer: text("issuer").notNull(),
+  subject: text("subject").notNull(),
+  email: text("email"),
+  createdAt: text("created_at").notNull(),
+}, (t) => [uniqueIndex("identities_issuer_subject_uq").on(t.issuer, t.subject), index("identities_account_idx").on(t.accountId)]);

@@ -18,8 +18,6 @@ async function main(argv: string[]): Promise<number> {
     case "serve": await serveCommand(cfg); return -1;
     case "account": await accountCommand(cfg, args); return 0;
     case "key": keyCommand(cfg, args); return 0;
-    case "ask": { const { askCommand } = await import("./ask.ts"); return askCommand(cfg, args); }
-    case "extract": { const { extractCommand } = await import("./extract.ts"); return extractCommand(args); }
     default:
       process.stderr.write(`unknown command: ${cmd}\n\n${helpText()}`);
       return 2;

@@ -8,6 +8,9 @@ import { researchRoutes } from "./research-routes.ts";
 import { errorResponse, json, mapError } from "./responses.ts";
 import { AppError } from "../errors.ts";
 import { setClientIp } from "./client-ip.ts";
+import { openApiDocument } from "./openapi.ts";
+import { routeLabel } from "../metrics/registry.ts";
+import { publicUrl } from "../config/load.ts";
 
 /** Everything but the query endpoints: accounts, the Console, health. No CORS here. */
 export function mainApp(deps: AppDeps) {
@@ -23,6 +26,8 @@ export function mainApp(deps: AppDeps) {
       return errorResponse(err);
     })
     .get("/healthz", () => json({ status: "ok" }))
+    .get("/openapi.json", () => json(openApiDocument(publicUrl(deps.config))))
+    .get("/metrics", () => new Response(deps.metrics.render(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } }))
     .use(authRoutes(deps))
     .use(consoleRoutes(deps))
     .use(researchRoutes(deps));
@@ -46,6 +51,7 @@ export function createFetch(deps: AppDeps) {
     // Runs hold the connection for minutes; our own deadline (RUN_TIMEOUT_MS) bounds them.
     if (isQuery && request.method === "POST") server?.timeout(request, 0);
     const res = await (QUERY_PATHS.has(path) ? q : m).handle(request);
+    deps.metrics.requests.inc({ route: routeLabel(path), status: String(res.status) });
     deps.logger.info("request", {
       method: request.method, path, status: res.status, latency_ms: Math.round(performance.now() - t0),
       request_id: res.headers.get("x-request-id") ?? undefined,

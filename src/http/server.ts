@@ -6,6 +6,7 @@ import { RunRegistry } from "../runs/registry.ts";
 import { markInterruptedRuns } from "../runs/store.ts";
 import { createLogger, type Logger } from "../util/logger.ts";
 import { createFetch } from "./app.ts";
+import { Metrics } from "../metrics/registry.ts";
 import type { AppDeps } from "./deps.ts";
 
 export interface StartOptions {
@@ -14,6 +15,8 @@ export interface StartOptions {
   db?: Db;
   logger?: Logger;
   keepAliveMs?: number;
+  /** Shared with the engine so upstream calls are counted. */
+  metrics?: Metrics;
 }
 
 export interface RunningServer {
@@ -30,9 +33,11 @@ export function startServer(opts: StartOptions): RunningServer {
   const db = opts.db ?? openDatabase(opts.config.DATABASE_PATH);
   const interrupted = markInterruptedRuns(db);
   if (interrupted) logger.warn("runs_interrupted", { count: interrupted });
+  const registry = new RunRegistry();
   const deps: AppDeps = {
-    config: opts.config, db, engine: opts.engine, registry: new RunRegistry(), logger,
+    config: opts.config, db, engine: opts.engine, registry, logger,
     throttle: new LoginThrottle(), keepAliveMs: opts.keepAliveMs ?? 15_000,
+    metrics: opts.metrics ?? new Metrics(() => registry.size),
   };
   const fetch = createFetch(deps);
   const server = Bun.serve({

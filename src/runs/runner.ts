@@ -5,9 +5,10 @@ import type { Engine, RunEvent } from "../research/types.ts";
 import type { Logger } from "../util/logger.ts";
 import type { Envelope } from "./envelope.ts";
 import type { RunRegistry } from "./registry.ts";
+import type { Metrics } from "../metrics/registry.ts";
 import { addRunEvent, finishRun } from "./store.ts";
 
-export interface RunnerDeps { db: Db; engine: Engine; config: Config; registry: RunRegistry; logger: Logger }
+export interface RunnerDeps { db: Db; engine: Engine; config: Config; registry: RunRegistry; logger: Logger; metrics?: Metrics }
 
 /** An accepted run: its row exists and it has been counted. */
 export interface AcceptedRun { id: string; query: string; origin: string; endpoint: string; startedAt: number }
@@ -69,6 +70,8 @@ export async function executeRun(deps: RunnerDeps, run: AcceptedRun, clientSigna
     if (answerChars) record("answer", { chars: answerChars });
     record("final", { status: env.status, latency_ms: env.usage.latency_ms });
     finished = true;
+    deps.metrics?.runs.inc({ status: env.status, code: env.errors[0]?.code ?? "none" });
+    deps.metrics?.runSeconds.observe(env.usage.latency_ms / 1000);
     ac.abort("finished"); // stops any upstream work the engine left behind
     finishRun(db, run.id, {
       status: env.status, answer: env.answer, sources: env.sources, errors: env.errors, writer: env.writer ?? null,

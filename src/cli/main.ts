@@ -18,6 +18,8 @@ async function main(argv: string[]): Promise<number> {
     case "serve": await serveCommand(cfg); return -1;
     case "account": await accountCommand(cfg, args); return 0;
     case "key": keyCommand(cfg, args); return 0;
+    case "ask": return (await import("./ask.ts")).askCommand(cfg, args);
+    case "extract": return (await import("./extract.ts")).extractCommand(args, cfg.FETCH_ALLOW_PRIVATE);
     default:
       process.stderr.write(`unknown command: ${cmd}\n\n${helpText()}`);
       return 2;

@@ -16,6 +16,8 @@ export interface Source {
   authors?: string[];
   venue?: string;
   doi?: string;
+  /** Extra field: whether the answer drew on the full text ("page") or the database's abstract. */
+  read?: "page" | "abstract";
 }
 
 /** The stages a run reaches, in order; each emits at least one progress event. */

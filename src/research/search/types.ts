@@ -22,6 +22,8 @@ export interface SearchOptions {
   signal: AbortSignal;
   /** How many hits the caller wants at most. */
   limit: number;
+  /** What the plan is after; web providers that know categories use it. */
+  topic?: "general" | "news" | "science";
 }
 
 /** A search backend. One file per provider, built by a factory taking its settings. */

@@ -1,0 +1,114 @@
+import { AppError } from "../../errors.ts";
+import type { Llm } from "../llm/factory.ts";
+import { planQuery } from "../plan/plan-query.ts";
+import { heuristicPlan } from "../plan/heuristic.ts";
+import { readCandidates } from "../read/read-all.ts";
+import type { Lookup } from "../read/url-guard.ts";
+import { selectPassages } from "../rank/select.ts";
+import { mergeAndRank } from "../search/merge.ts";
+import type { SearchProviders } from "../search/registry.ts";
+import { searchAll, type ProviderAttempt } from "../search/run-search.ts";
+import type { Engine, EngineResult, RunContext, Source } from "../types.ts";
+import { finalizeCitations } from "../write/citations.ts";
+import { writeExtractive } from "../write/extractive-writer.ts";
+import { writeWithLlm } from "../write/llm-writer.ts";
+import type { WriterSource } from "../write/prompt.ts";
+import { hostOf, since } from "./estimate.ts";
+import { toSource, usableDocs } from "./sources.ts";
+
+/** Everything the engine needs, built from the config by build-engine.ts (tests build their own). */
+export interface EngineDeps {
+  llm: Llm | null;
+  search: SearchProviders;
+  allowPrivate: boolean;
+  lookup?: Lookup;
+  /** Candidates read per run, and the reading stage's limits. */
+  maxCandidates?: number;
+  perPageTimeoutMs?: number;
+  readStageMs?: number;
+  /** Counts upstream calls for /metrics. */
+  onUpstream?: (provider: string, outcome: string) => void;
+}
+
+/**
+ * The research engine: plan → search → read → rank → write → cite. The question itself
+ * is searched while the planner thinks (it is always one of the queries), so planning
+ * costs no wall time on the search side.
+ */
+export function createEngine(deps: EngineDeps): Engine {
+  return {
+    async run(question: string, ctx: RunContext): Promise<EngineResult> {
+      const { signal, emit } = ctx;
+      const t0 = performance.now();
+      let tokensIn = 0, tokensOut = 0;
+      const attempt = (a: ProviderAttempt) => {
+        deps.onUpstream?.(a.provider, a.ok ? "ok" : a.error ?? "error");
+        emit({ type: "progress", stage: "searching", message: `${a.provider}: ${a.ok ? `${a.count} results` : `failed (${a.error})`}`, ...a });
+      };
+
+      emit({ type: "progress", stage: "planning", message: "Working out what the question needs" });
+      const quick = heuristicPlan(question);
+      const early = searchAll([quick.queries[0]!], quick.kind === "general" || quick.kind === "news" ? quick.kind : "mixed", deps.search, { signal, onAttempt: attempt })
+        .then((r) => ({ ok: true as const, r }), (e: unknown) => ({ ok: false as const, e }));
+      const planned = await planQuery(question, { llm: deps.llm, signal });
+      tokensIn += planned.tokens_in; tokensOut += planned.tokens_out;
+      const { plan } = planned;
+      emit({ type: "progress", stage: "planning", message: `Plan: ${plan.kind} question, ${plan.queries.length} queries`, kind: plan.kind, language: plan.language, queries: plan.queries, planner: planned.source, ms: since(t0) });
+
+      const rest = plan.queries.filter((q) => q.toLowerCase() !== quick.queries[0]!.toLowerCase());
+      emit({ type: "progress", stage: "searching", message: `Searching ${[...deps.search.web, ...deps.search.academic].map((p) => p.name).join(", ") || "no provider"}`, queries: plan.queries });
+      const [first, more] = await Promise.all([
+        early,
+        rest.length ? searchAll(rest, plan.kind, deps.search, { signal, onAttempt: attempt }).then((r) => ({ ok: true as const, r }), (e: unknown) => ({ ok: false as const, e })) : null,
+      ]);
+      if (signal.aborted) throw new AppError("internal_error", "aborted");
+      const lists = [first, more].filter((x) => x?.ok).map((x) => (x as { r: Awaited<ReturnType<typeof searchAll>> }).r.hits);
+      if (!lists.length) throw (first.ok ? (more as { e: unknown }).e : first.e);
+      const hits = mergeAndRank(lists, [question, ...plan.queries].join(" "));
+      if (!hits.length) throw new AppError("no_sources", "the search providers found nothing for this question");
+      emit({ type: "progress", stage: "searching", message: `Found ${hits.length} results`, count: hits.length, hosts: [...new Set(hits.slice(0, 10).map((h) => hostOf(h.url)))], ms: since(t0) });
+
+      const candidates = hits.slice(0, deps.maxCandidates ?? 8);
+      emit({ type: "progress", stage: "reading", message: `Reading ${candidates.length} sources`, urls: candidates.map((h) => h.url) });
+      const results = await readCandidates(candidates, {
+        signal, allowPrivate: deps.allowPrivate, lookup: deps.lookup, perPageTimeoutMs: deps.perPageTimeoutMs ?? 8_000, stageDeadlineMs: deps.readStageMs ?? 15_000,
+        onResult: (r) => {
+          deps.onUpstream?.("page", r.used === "page" ? "ok" : r.error?.reason ?? "error");
+          emit({ type: "progress", stage: "reading", message: `${hostOf(r.hit.url)}: ${r.used === "page" ? "read" : r.used === "abstract" ? "abstract only" : `skipped (${r.error?.reason ?? "no text"})`}`, url: r.hit.url, host: hostOf(r.hit.url), used: r.used, reason: r.error?.reason, ms: r.ms });
+        },
+      });
+      if (signal.aborted) throw new AppError("internal_error", "aborted");
+      const docs = usableDocs(results);
+      if (!docs.length) throw new AppError("no_sources", `none of the ${candidates.length} sources found could be read`);
+
+      const chosen = selectPassages(docs, question, plan.queries, { maxSources: 5, charBudget: 12_000, perSourceMax: 3 });
+      const byKey = new Map(docs.map((d) => [d.key, d]));
+      const provided: Source[] = [];
+      const writerSources: WriterSource[] = [];
+      chosen.forEach((c, i) => {
+        const d = byKey.get(c.key)!;
+        const doc = results[Number(c.key)]?.doc;
+        const src = toSource(`S${i + 1}`, d, c.passages, doc?.published_at);
+        provided.push(src);
+        writerSources.push({ id: src.id, title: src.title, url: src.url, passages: c.passages, published_at: src.published_at });
+        emit({ type: "source", source: src });
+      });
+      emit({ type: "progress", stage: "reading", message: `Read ${docs.length} of ${candidates.length}; using ${provided.length}`, read: docs.length, used: provided.length, ms: since(t0) });
+
+      emit({ type: "progress", stage: "writing", message: deps.llm ? "Writing the answer" : "Composing an extractive answer (no model configured)", writer: deps.llm ? "llm" : "extractive", sources: provided.length });
+      let text: string;
+      if (deps.llm) {
+        const w = await writeWithLlm({ question, language: plan.language, sources: writerSources, llm: deps.llm, signal, onDelta: (delta) => emit({ type: "answer", delta }) });
+        deps.onUpstream?.("llm", "ok");
+        text = w.text; tokensIn += w.tokens_in; tokensOut += w.tokens_out;
+      } else {
+        text = writeExtractive(question, plan.language, writerSources);
+        if (!text) throw new AppError("no_sources", "the sources read hold no usable sentences");
+        emit({ type: "answer", delta: text });
+      }
+      const final = finalizeCitations(text, provided);
+      emit({ type: "progress", stage: "writing", message: `Answer written with ${final.sources.length} cited sources`, cited: final.sources.length, chars: final.answer.length, ms: since(t0) });
+      return { answer: final.answer, sources: final.sources, writer: deps.llm ? "llm" : "extractive", tokens_in: tokensIn, tokens_out: tokensOut };
+    },
+  };
+}

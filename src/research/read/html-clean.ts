@@ -1,0 +1,36 @@
+/** Elements that never hold article text. */
+const DROP_TAGS = "script,style,noscript,template,svg,canvas,iframe,object,embed,video,audio,map,button,select,input,textarea,dialog,link,meta";
+
+// Boilerplate spelled in class and id names; an element that also looks like content is kept.
+const UNLIKELY = /(^|[-_\s])(ad|ads|advert\w*|banner|breadcrumbs?|combx|comments?|community|cookie\w*|consent|disqus|footer|gdpr|masthead|menu|modal|nav\w*|newsletter|outbrain|pagination|pager|popup|promo\w*|related|remark|replies|rss|share|sharing|shoutbox|sidebar|skip|social|sponsor\w*|subscribe\w*|taboola|tags?|toolbar|widget\w*|signup|paywall|recirc\w*|most-?popular|read-?more|author-?bio)([-_\s]|$)/i;
+const MAYBE = /article|body|content|main|post|entry|story|text|column/i;
+
+function hidden(el: Element): boolean {
+  if (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") return true;
+  const style = el.getAttribute("style");
+  return !!style && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style);
+}
+
+/**
+ * Removes what is never the article: non-text elements, hidden ones, page chrome
+ * (nav, aside, footer, role=navigation/complementary…) and blocks whose class or id names
+ * boilerplate, unless the name also reads like content.
+ */
+export function stripBoilerplate(root: Element): void {
+  for (const el of Array.from(root.querySelectorAll(DROP_TAGS))) el.remove();
+  for (const el of Array.from(root.querySelectorAll('nav,aside,footer,[role="navigation"],[role="complementary"],[role="contentinfo"],[role="banner"],[role="dialog"],[role="alert"]'))) {
+    el.remove();
+  }
+  for (const el of Array.from(root.querySelectorAll("header"))) {
+    // A page header is chrome; an article's own header may hold its title and byline.
+    if (!el.closest("article")) el.remove();
+  }
+  for (const el of Array.from(root.querySelectorAll("[class],[id],[hidden],[aria-hidden],[style]"))) {
+    if (!el.parentNode) continue;
+    const tag = el.tagName;
+    if (tag === "BODY" || tag === "HTML" || tag === "ARTICLE" || tag === "MAIN") continue;
+    if (hidden(el)) { el.remove(); continue; }
+    const names = `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`;
+    if (names.length > 1 && UNLIKELY.test(names) && !MAYBE.test(names)) el.remove();
+  }
+}

@@ -1,0 +1,51 @@
+import { parseHTML } from "linkedom";
+import { stripBoilerplate } from "./html-clean.ts";
+import { readMeta, type PageMeta } from "./html-meta.ts";
+import { bestContainer, linkDensity } from "./html-score.ts";
+import { blockText } from "./html-text.ts";
+
+export interface Extracted extends PageMeta { text: string }
+
+/** Siblings of the best container that belong to the article too (Readability's rule). */
+function withSiblings(top: Element, scores: Map<Element, number>): Element[] {
+  const parent = top.parentElement;
+  if (!parent) return [top];
+  const topScore = scores.get(top) ?? 0;
+  const threshold = Math.max(10, topScore * 0.2);
+  const out: Element[] = [];
+  for (let s = parent.firstElementChild; s; s = s.nextElementSibling) {
+    if (s === top) { out.push(s); continue; }
+    const score = scores.get(s);
+    if (score !== undefined && score >= threshold) { out.push(s); continue; }
+    if (s.tagName === "P") {
+      const text = (s.textContent ?? "").trim();
+      const ld = linkDensity(s, text.length);
+      if ((text.length > 80 && ld < 0.25) || (text.length > 0 && text.length <= 80 && ld === 0 && /[.!?。]$/.test(text))) out.push(s);
+    }
+  }
+  return out;
+}
+
+/**
+ * The main text of an HTML page, with its title, date, author and language. Used by the
+ * engine's reading stage and by `research-query extract`.
+ */
+export function extractMainText(html: string): Extracted {
+  const { document } = parseHTML(html.includes("<html") || html.includes("<body") ? html : `<!doctype html><html><body>${html}</body></html>`);
+  const doc = document as unknown as Document;
+  const meta = readMeta(doc);
+  const body = doc.body ?? doc.documentElement;
+  if (!body) return { ...meta, text: "" };
+  stripBoilerplate(body);
+  const article = body.querySelectorAll("article");
+  const { top, scores } = bestContainer(body);
+  let roots = withSiblings(top, scores);
+  // A lone <article> that holds most of the text is the publisher saying where the article is.
+  if (article.length === 1 && !article[0]!.contains(top) && (article[0]!.textContent ?? "").length > (top.textContent ?? "").length * 0.8) roots = [article[0]!];
+  let text = blockText(roots);
+  if (text.length < 200) {
+    const all = blockText([body]);
+    if (all.length > text.length * 2) text = all;
+  }
+  return { ...meta, text };
+}

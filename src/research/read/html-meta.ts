@@ -1,0 +1,40 @@
+/** Page metadata a source object can carry. */
+export interface PageMeta { title: string; published_at?: string; author?: string; lang?: string }
+
+const attr = (doc: Document, sel: string, name = "content") => doc.querySelector(sel)?.getAttribute(name)?.trim() || undefined;
+
+function fromJsonLd(doc: Document): { date?: string; author?: string; headline?: string } {
+  for (const s of Array.from(doc.querySelectorAll('script[type="application/ld+json"]'))) {
+    try {
+      const data = JSON.parse(s.textContent ?? "");
+      const items: unknown[] = Array.isArray(data) ? data : Array.isArray(data?.["@graph"]) ? data["@graph"] : [data];
+      for (const it of items as Record<string, unknown>[]) {
+        if (!it || typeof it !== "object") continue;
+        const date = typeof it.datePublished === "string" ? it.datePublished : undefined;
+        const a = Array.isArray(it.author) ? it.author[0] : it.author;
+        const author = typeof a === "string" ? a : typeof (a as { name?: unknown })?.name === "string" ? (a as { name: string }).name : undefined;
+        const headline = typeof it.headline === "string" ? it.headline : undefined;
+        if (date || author || headline) return { date, author, headline };
+      }
+    } catch { /* ignore broken JSON-LD */ }
+  }
+  return {};
+}
+
+/** Title, date, author and language, from the places publishers put them. Call before scripts are removed. */
+export function readMeta(doc: Document): PageMeta {
+  const ld = fromJsonLd(doc);
+  const title = attr(doc, 'meta[property="og:title"]') ?? attr(doc, 'meta[name="twitter:title"]') ?? ld.headline
+    ?? doc.querySelector("title")?.textContent?.trim() ?? doc.querySelector("h1")?.textContent?.trim() ?? "";
+  const date = attr(doc, 'meta[property="article:published_time"]') ?? attr(doc, 'meta[itemprop="datePublished"]')
+    ?? attr(doc, 'meta[name="date"]') ?? attr(doc, 'meta[name="dc.date"]') ?? attr(doc, 'meta[name="DC.date.issued"]') ?? ld.date
+    ?? doc.querySelector("time[datetime]")?.getAttribute("datetime") ?? undefined;
+  const author = attr(doc, 'meta[name="author"]') ?? attr(doc, 'meta[property="article:author"]') ?? ld.author;
+  const d = date ? new Date(date) : null;
+  return {
+    title: title.replace(/\s+/g, " ").slice(0, 300),
+    published_at: d && !Number.isNaN(d.getTime()) ? d.toISOString().slice(0, 10) : undefined,
+    author: author && !/^https?:/.test(author) ? author.slice(0, 200) : undefined,
+    lang: doc.documentElement?.getAttribute("lang")?.trim().slice(0, 20) || undefined,
+  };
+}

@@ -1,0 +1,70 @@
+const PARA_SEL = "p,pre,td,blockquote,li,h2,h3,dd";
+const POSITIVE = /article|body|content|entry|main|page|post|text|blog|story|hentry/i;
+const NEGATIVE = /hidden|combx|comment|com-|contact|foot|footer|footnote|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tool|widget|byline|caption/i;
+
+function classWeight(el: Element): number {
+  let w = 0;
+  for (const v of [el.getAttribute("class"), el.getAttribute("id")]) {
+    if (!v) continue;
+    if (NEGATIVE.test(v)) w -= 25;
+    if (POSITIVE.test(v)) w += 25;
+  }
+  return w;
+}
+
+function tagWeight(tag: string): number {
+  switch (tag) {
+    case "ARTICLE": return 10;
+    case "MAIN": case "SECTION": case "DIV": return 5;
+    case "PRE": case "TD": case "BLOCKQUOTE": return 3;
+    case "OL": case "UL": case "DL": case "DD": case "DT": case "LI": case "FORM": case "ADDRESS": return -3;
+    case "H1": case "H2": case "H3": case "H4": case "H5": case "H6": case "TH": return -5;
+    default: return 0;
+  }
+}
+
+/** Share of an element's text that sits inside links (menus and link lists score high). */
+export function linkDensity(el: Element, textLength?: number): number {
+  const total = textLength ?? (el.textContent ?? "").length;
+  if (!total) return 0;
+  let inLinks = 0;
+  for (const a of Array.from(el.querySelectorAll("a"))) inLinks += (a.textContent ?? "").length;
+  return Math.min(1, inLinks / total);
+}
+
+/**
+ * Readability's idea, compacted: every paragraph-like block votes for its ancestors by its
+ * length and commas (full for the parent, half for the grandparent, a third above);
+ * candidates are weighted by tag and class names and discounted by link density. The
+ * best-scoring container holds the article.
+ */
+export function bestContainer(body: Element): { top: Element; scores: Map<Element, number> } {
+  const scores = new Map<Element, number>();
+  const init = (el: Element) => {
+    if (!scores.has(el)) scores.set(el, tagWeight(el.tagName) + classWeight(el));
+  };
+  for (const p of Array.from(body.querySelectorAll(PARA_SEL))) {
+    const text = (p.textContent ?? "").trim();
+    if (text.length < 25) continue;
+    const votes = 1 + (text.match(/[,，、;]/g)?.length ?? 0) + Math.min(Math.floor(text.length / 100), 3);
+    let anc: Element | null = p.parentElement;
+    for (let level = 0; anc && level < 4; level++, anc = anc.parentElement) {
+      if (anc === body.parentElement) break;
+      init(anc);
+      scores.set(anc, scores.get(anc)! + votes / (level === 0 ? 1 : level === 1 ? 2 : level * 3));
+    }
+  }
+  let top: Element = body, best = -Infinity;
+  for (const [el, s] of scores) {
+    const final = s * (1 - linkDensity(el));
+    scores.set(el, final);
+    if (final > best) { best = final; top = el; }
+  }
+  // A container whose parent scores nearly as well is one column of a larger article.
+  for (let p = top.parentElement; p && p !== body.parentElement; p = p.parentElement) {
+    const ps = scores.get(p);
+    if (ps === undefined || ps < best * 0.75) break;
+    top = p;
+  }
+  return { top, scores };
+}

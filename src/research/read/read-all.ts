@@ -1,0 +1,68 @@
+import type { SearchHit } from "../search/types.ts";
+import { FetchError } from "./fetch-error.ts";
+import { readUrl, type ReadDoc } from "./read-url.ts";
+import type { Lookup } from "./url-guard.ts";
+
+export interface ReadResult<H extends SearchHit = SearchHit> {
+  hit: H;
+  doc?: ReadDoc;
+  error?: FetchError;
+  /** What the engine can use: the page, the database's abstract, or nothing. */
+  used: "page" | "abstract" | "none";
+  ms: number;
+}
+
+export interface ReadAllOptions {
+  signal: AbortSignal;
+  allowPrivate: boolean;
+  concurrency?: number;
+  perPageTimeoutMs?: number;
+  /** Pages still pending when the stage deadline passes are cut (reported as timeout). */
+  stageDeadlineMs?: number;
+  maxBytes?: number;
+  lookup?: Lookup;
+  onResult?: (r: ReadResult) => void;
+}
+
+/**
+ * Reads candidates in parallel under a stage deadline. An academic hit tries its open
+ * PDF, then its page, then falls back to the abstract the database gave.
+ */
+export async function readCandidates<H extends SearchHit>(hits: H[], o: ReadAllOptions): Promise<ReadResult<H>[]> {
+  const stage = new AbortController();
+  const deadline = setTimeout(() => stage.abort("deadline"), o.stageDeadlineMs ?? 15_000);
+  const signal = AbortSignal.any([o.signal, stage.signal]);
+  const fetchOpts = { signal, allowPrivate: o.allowPrivate, timeoutMs: o.perPageTimeoutMs ?? 8_000, maxBytes: o.maxBytes, lookup: o.lookup };
+  const results: ReadResult<H>[] = new Array(hits.length);
+  let next = 0;
+  const readOne = async (hit: H): Promise<ReadResult<H>> => {
+    const t0 = performance.now();
+    let error: FetchError | undefined;
+    for (const url of [hit.type === "academic" ? hit.pdf_url : undefined, hit.url]) {
+      if (!url) continue;
+      try {
+        return { hit, doc: await readUrl(url, fetchOpts), used: "page", ms: Math.round(performance.now() - t0) };
+      } catch (e) {
+        error = e instanceof FetchError ? e : new FetchError("network", url, String(e));
+        if (error.reason === "aborted" && stage.signal.aborted && !o.signal.aborted) error = new FetchError("timeout", url, "cut at the reading stage's deadline");
+        if (o.signal.aborted) break;
+      }
+    }
+    const used = hit.abstract && hit.abstract.length >= 80 ? "abstract" : "none";
+    return { hit, error, used, ms: Math.round(performance.now() - t0) };
+  };
+  const worker = async () => {
+    while (next < hits.length && !o.signal.aborted) {
+      const i = next++;
+      const r = await readOne(hits[i]!);
+      results[i] = r;
+      o.onResult?.(r);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(o.concurrency ?? 6, hits.length) }, worker));
+  } finally {
+    clearTimeout(deadline);
+  }
+  return results.filter(Boolean);
+}

@@ -1,0 +1,39 @@
+import { FetchError } from "./fetch-error.ts";
+import { extractMainText } from "./html-extract.ts";
+import { decodeText } from "./charset.ts";
+import { pdfToText } from "./pdf.ts";
+import { safeFetch, type SafeFetchOptions } from "./safe-fetch.ts";
+
+/** A page or document as the engine reads it. */
+export interface ReadDoc {
+  url: string;
+  final_url: string;
+  title: string;
+  text: string;
+  kind: "html" | "pdf" | "text";
+  published_at?: string;
+  author?: string;
+}
+
+export const MIN_TEXT_CHARS = 200;
+
+/** Fetches one URL through the guard and turns it into text by its content type. */
+export async function readUrl(url: string, o: SafeFetchOptions): Promise<ReadDoc> {
+  const res = await safeFetch(url, o);
+  const type = res.contentType.split(";")[0]!.trim().toLowerCase();
+  const isPdf = type === "application/pdf" || (type === "application/octet-stream" && res.body[0] === 0x25 && res.body[1] === 0x50 && res.body[2] === 0x44 && res.body[3] === 0x46);
+  let doc: ReadDoc;
+  if (isPdf) {
+    const p = await pdfToText(res.body, res.url);
+    doc = { url, final_url: res.url, title: p.title ?? "", text: p.text, kind: "pdf" };
+  } else if (type === "text/html" || type === "application/xhtml+xml" || (type === "" && /^\s*</.test(decodeText(res.body.subarray(0, 256), "")))) {
+    const x = extractMainText(decodeText(res.body, res.contentType));
+    doc = { url, final_url: res.url, title: x.title, text: x.text, kind: "html", published_at: x.published_at, author: x.author };
+  } else if (type === "text/plain" || type === "text/markdown") {
+    doc = { url, final_url: res.url, title: "", text: decodeText(res.body, res.contentType).trim(), kind: "text" };
+  } else {
+    throw new FetchError("unsupported_type", res.url, `content type ${type || "(none)"} is not readable`);
+  }
+  if (doc.text.length < MIN_TEXT_CHARS) throw new FetchError("empty", res.url, "the page has too little text");
+  return doc;
+}

@@ -1,0 +1,39 @@
+import { lookup as dnsLookup } from "node:dns/promises";
+import { isIP } from "node:net";
+import { isNonPublicAddress } from "./address-policy.ts";
+import { FetchError } from "./fetch-error.ts";
+
+/** Resolves a host name to all its addresses (injectable so tests can model DNS offline). */
+export type Lookup = (host: string) => Promise<string[]>;
+
+export const systemLookup: Lookup = async (host) => (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
+
+/** A URL cleared for fetching, with the address to connect to. */
+export interface ClearedUrl { url: URL; address: string | null }
+
+/**
+ * Checks one hop before any connection. Threat: SSRF through odd address spellings
+ * (decimal, octal, hex IPv4 — WHATWG URL parsing normalises those to dotted quads),
+ * IPv6 forms, names that resolve to private addresses, and userinfo tricks.
+ * Every resolved address must be public, or a later re-resolution could pick the bad one.
+ */
+export async function clearUrl(raw: string | URL, o: { allowPrivate: boolean; lookup: Lookup }): Promise<ClearedUrl> {
+  let url: URL;
+  try { url = new URL(raw); } catch { throw new FetchError("bad_scheme", String(raw), "not a valid URL"); }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new FetchError("bad_scheme", url.href, `scheme ${url.protocol} is not allowed`);
+  if (url.username || url.password) throw new FetchError("blocked_address", url.href, "credentials in URLs are not allowed");
+  if (o.allowPrivate) return { url, address: null };
+  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  if (!host || host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local") || host.endsWith(".internal")) {
+    throw new FetchError("blocked_address", url.href, `host ${host || "(empty)"} is not public`);
+  }
+  let addresses: string[];
+  if (isIP(host)) addresses = [host];
+  else {
+    try { addresses = await o.lookup(host); } catch { throw new FetchError("network", url.href, `cannot resolve ${host}`); }
+  }
+  if (!addresses.length || addresses.some(isNonPublicAddress)) {
+    throw new FetchError("blocked_address", url.href, `${host} resolves to a non-public address`);
+  }
+  return { url, address: addresses[0]! };
+}

@@ -1,0 +1,28 @@
+import type { Config } from "../../config/schema.ts";
+import { createArxiv } from "./arxiv.ts";
+import { createBrave } from "./brave.ts";
+import { createCrossref } from "./crossref.ts";
+import { createOpenAlex } from "./openalex.ts";
+import { createSearxng } from "./searxng.ts";
+import { createSemanticScholar } from "./semantic-scholar.ts";
+import { createTavily } from "./tavily.ts";
+import type { SearchProvider } from "./types.ts";
+
+/** The configured providers: web ones in fallback order, academic ones to run side by side. */
+export interface SearchProviders { web: SearchProvider[]; academic: SearchProvider[] }
+
+export function buildSearchProviders(cfg: Config): SearchProviders {
+  const web: SearchProvider[] = [];
+  if (cfg.SEARXNG_URL) web.push(createSearxng({ baseUrl: cfg.SEARXNG_URL }));
+  if (cfg.BRAVE_API_KEY) web.push(createBrave({ apiKey: cfg.BRAVE_API_KEY, baseUrl: cfg.BRAVE_BASE_URL }));
+  if (cfg.TAVILY_API_KEY) web.push(createTavily({ apiKey: cfg.TAVILY_API_KEY, baseUrl: cfg.TAVILY_BASE_URL }));
+  const academic: SearchProvider[] = [];
+  const names = cfg.ACADEMIC_PROVIDERS === "none" ? [] : [...new Set(cfg.ACADEMIC_PROVIDERS.split(","))];
+  for (const n of names) {
+    if (n === "openalex") academic.push(createOpenAlex({ baseUrl: cfg.OPENALEX_URL, mailto: cfg.CONTACT_EMAIL }));
+    if (n === "arxiv") academic.push(createArxiv({ baseUrl: cfg.ARXIV_URL }));
+    if (n === "crossref") academic.push(createCrossref({ baseUrl: cfg.CROSSREF_URL, mailto: cfg.CONTACT_EMAIL }));
+    if (n === "semantic_scholar") academic.push(createSemanticScholar({ baseUrl: cfg.SEMANTIC_SCHOLAR_URL }));
+  }
+  return { web, academic };
+}

@@ -17,6 +17,11 @@ export interface ReadDoc {
 
 export const MIN_TEXT_CHARS = 200;
 
+/** Length with CJK characters counted three times: one of them carries about a word. */
+function textWeight(text: string): number {
+  return text.length + 2 * (text.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu)?.length ?? 0);
+}
+
 /** Fetches one URL through the guard and turns it into text by its content type. */
 export async function readUrl(url: string, o: SafeFetchOptions): Promise<ReadDoc> {
   const res = await safeFetch(url, o);
@@ -34,6 +39,6 @@ export async function readUrl(url: string, o: SafeFetchOptions): Promise<ReadDoc
   } else {
     throw new FetchError("unsupported_type", res.url, `content type ${type || "(none)"} is not readable`);
   }
-  if (doc.text.length < MIN_TEXT_CHARS) throw new FetchError("empty", res.url, "the page has too little text");
+  if (textWeight(doc.text) < MIN_TEXT_CHARS) throw new FetchError("empty", res.url, "the page has too little text");
   return doc;
 }

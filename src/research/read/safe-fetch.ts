@@ -9,6 +9,8 @@ export interface SafeFetchOptions {
   maxRedirects?: number;
   accept?: string;
   lookup?: Lookup;
+  /** Address policy override, for tests that must treat one loopback address as public. */
+  isPublic?: (ip: string) => boolean;
 }
 
 export interface Fetched { url: string; status: number; contentType: string; headers: Headers; body: Uint8Array }
@@ -35,7 +37,7 @@ export async function safeFetch(raw: string, o: SafeFetchOptions): Promise<Fetch
   };
   let current = raw;
   for (let hop = 0; ; hop++) {
-    const { url, address } = await clearUrl(current, { allowPrivate: o.allowPrivate, lookup: o.lookup ?? systemLookup });
+    const { url, address } = await clearUrl(current, { allowPrivate: o.allowPrivate, lookup: o.lookup ?? systemLookup, isPublic: o.isPublic });
     let target = url.href;
     const headers: Record<string, string> = { "user-agent": UA, accept: o.accept ?? "text/html,application/xhtml+xml,application/pdf;q=0.9,text/plain;q=0.8,*/*;q=0.5", "accept-language": "en;q=0.9,*;q=0.5" };
     if (address && url.protocol === "http:") {

@@ -17,7 +17,7 @@ export interface ClearedUrl { url: URL; address: string | null }
  * IPv6 forms, names that resolve to private addresses, and userinfo tricks.
  * Every resolved address must be public, or a later re-resolution could pick the bad one.
  */
-export async function clearUrl(raw: string | URL, o: { allowPrivate: boolean; lookup: Lookup }): Promise<ClearedUrl> {
+export async function clearUrl(raw: string | URL, o: { allowPrivate: boolean; lookup: Lookup; isPublic?: (ip: string) => boolean }): Promise<ClearedUrl> {
   let url: URL;
   try { url = new URL(raw); } catch { throw new FetchError("bad_scheme", String(raw), "not a valid URL"); }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new FetchError("bad_scheme", url.href, `scheme ${url.protocol} is not allowed`);
@@ -32,7 +32,8 @@ export async function clearUrl(raw: string | URL, o: { allowPrivate: boolean; lo
   else {
     try { addresses = await o.lookup(host); } catch { throw new FetchError("network", url.href, `cannot resolve ${host}`); }
   }
-  if (!addresses.length || addresses.some(isNonPublicAddress)) {
+  const isPublic = o.isPublic ?? ((ip: string) => !isNonPublicAddress(ip));
+  if (!addresses.length || !addresses.every(isPublic)) {
     throw new FetchError("blocked_address", url.href, `${host} resolves to a non-public address`);
   }
   return { url, address: addresses[0]! };

@@ -6,7 +6,8 @@ import type { ChatRequest, LlmClient } from "./types.ts";
 function toLlmError(e: unknown, signal: AbortSignal): LlmError {
   if (signal.aborted) return new LlmError("aborted", "aborted");
   if (e instanceof Groq.APIError && typeof e.status === "number") {
-    const ra = (e.headers as Record<string, string> | undefined)?.["retry-after"];
+    const h = e.headers as unknown as Headers | Record<string, string> | undefined;
+    const ra = h instanceof Headers ? h.get("retry-after") : h?.["retry-after"];
     return new LlmError("http_status", `Groq answered HTTP ${e.status}`, e.status, parseRetryAfter(ra) ?? undefined);
   }
   return new LlmError("network", `Groq unreachable: ${(e as Error)?.message ?? e}`);

@@ -21,6 +21,9 @@ export interface ReadAllOptions {
   stageDeadlineMs?: number;
   maxBytes?: number;
   lookup?: Lookup;
+  /** Once this many candidates are usable, the stragglers get only `graceMs` more. */
+  enough?: number;
+  graceMs?: number;
   onResult?: (r: ReadResult) => void;
 }
 
@@ -34,6 +37,11 @@ export async function readCandidates<H extends SearchHit>(hits: H[], o: ReadAllO
   const signal = AbortSignal.any([o.signal, stage.signal]);
   const fetchOpts = { signal, allowPrivate: o.allowPrivate, timeoutMs: o.perPageTimeoutMs ?? 8_000, maxBytes: o.maxBytes, lookup: o.lookup };
   const results: ReadResult<H>[] = new Array(hits.length);
+  // Enough good sources in hand: a slow page is not worth holding the whole run for.
+  let usable = 0, graceTimer: ReturnType<typeof setTimeout> | undefined;
+  const noteUsable = () => {
+    if (++usable === (o.enough ?? 4) && !graceTimer) graceTimer = setTimeout(() => stage.abort("deadline"), o.graceMs ?? 1500);
+  };
   let next = 0;
   const readOne = async (hit: H): Promise<ReadResult<H>> => {
     const t0 = performance.now();
@@ -56,6 +64,7 @@ export async function readCandidates<H extends SearchHit>(hits: H[], o: ReadAllO
       const i = next++;
       const r = await readOne(hits[i]!);
       results[i] = r;
+      if (r.used === "page") noteUsable();
       o.onResult?.(r);
     }
   };
@@ -63,6 +72,7 @@ export async function readCandidates<H extends SearchHit>(hits: H[], o: ReadAllO
     await Promise.all(Array.from({ length: Math.min(o.concurrency ?? 6, hits.length) }, worker));
   } finally {
     clearTimeout(deadline);
+    clearTimeout(graceTimer);
   }
   return results.filter(Boolean);
 }

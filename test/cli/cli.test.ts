@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { configKeys } from "../../src/config/load.ts";
+import { startPageServer, ARTICLE_PARAGRAPHS, type PageServer } from "../fixtures/page-server.ts";
+import { startSearchFixtures, type SearchFixtures } from "../fixtures/search-servers.ts";
+
+const MAIN = join(import.meta.dir, "../../src/cli/main.ts");
+let pages: PageServer, search: SearchFixtures;
+beforeAll(() => { pages = startPageServer(); search = startSearchFixtures(pages.base); });
+afterAll(() => { pages.stop(); search.stop(); });
+
+/** Runs the CLI in a fresh directory with only the given environment. */
+async function cli(args: string[], env: Record<string, string> = {}, stdin?: string, cwd = mkdtempSync(join(tmpdir(), "rq-cli-"))) {
+  const p = Bun.spawn(["bun", MAIN, ...args], { cwd, env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? "/tmp", ...env }, stdin: stdin === undefined ? "ignore" : new Blob([stdin]), stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  return { out, err, code, cwd };
+}
+
+describe("CLI", () => {
+  test("--help lists every command and every configuration variable with defaults", async () => {
+    const { out, code } = await cli(["--help"]);
+    expect(code).toBe(0);
+    for (const c of ["serve", "ask", "extract", "account create", "account set-plan", "key create"]) expect(out).toContain(c);
+    for (const k of configKeys) expect(out).toContain(k);
+    expect(out).toContain("(default: 3000)");
+  });
+
+  test("a bad value stops the start with a message naming the variable", async () => {
+    for (const [k, v] of [["PORT", "eighty"], ["DEFAULT_PLAN", "gold"], ["RUN_TIMEOUT_MS", "-5"], ["ACADEMIC_PROVIDERS", "openalex,google"], ["SEARXNG_URL", "ftp://x"]]) {
+      const { err, code } = await cli(["serve"], { [k!]: v! });
+      expect(code, k).toBe(1);
+      expect(err, k).toContain(`invalid ${k}`);
+    }
+  });
+
+  test(".env in the working directory is read; the environment wins over it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rq-env-"));
+    writeFileSync(join(dir, ".env"), "DEFAULT_PLAN=platinum\n");
+    expect((await cli(["serve"], {}, undefined, dir)).err).toContain("invalid DEFAULT_PLAN");
+    const { code } = await cli(["account", "create", "x@example.com"], { DEFAULT_PLAN: "pro", RQ_PASSWORD: "long enough pw", DATABASE_PATH: join(dir, "db.sqlite") }, undefined, dir);
+    expect(code).toBe(0);
+  });
+
+  test("account create / set-plan and key create against one database", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rq-acc-"));
+    const env = { DATABASE_PATH: join(dir, "rq.db"), RQ_PASSWORD: "a long password" };
+    const a = await cli(["account", "create", "Ops@Example.com", "--plan", "researcher"], env);
+    expect(a.code).toBe(0);
+    expect(JSON.parse(a.out)).toMatchObject({ email: "ops@example.com", plan: "researcher" });
+    expect(a.out).not.toContain("a long password");
+    const p = await cli(["account", "set-plan", "ops@example.com", "pro"], env);
+    expect(JSON.parse(p.out).plan).toBe("pro");
+    const k = await cli(["key", "create", "ops@example.com", "--name", "server"], env);
+    expect(k.out.trim()).toMatch(/^rq-[A-Za-z0-9_-]{32}$/);
+    expect((await cli(["key", "create", "nobody@example.com"], env)).code).toBe(1);
+    expect((await cli(["account", "create", "short@example.com"], { ...env, RQ_PASSWORD: "short" })).code).toBe(1);
+  });
+
+  test("extract prints the main text of a file, of stdin and of a URL", async () => {
+    const html = `<html><head><title>T</title></head><body><nav><a href="/">Home</a></nav><article>${ARTICLE_PARAGRAPHS.map((p) => `<p>${p}</p>`).join("")}</article><footer>Copyright</footer></body></html>`;
+    const dir = mkdtempSync(join(tmpdir(), "rq-ex-"));
+    writeFileSync(join(dir, "page.html"), html);
+    const f = await cli(["extract", join(dir, "page.html")]);
+    expect(f.out).toContain(ARTICLE_PARAGRAPHS[1]!);
+    expect(f.out).not.toContain("Copyright");
+    expect((await cli(["extract", "-"], {}, html)).out).toContain(ARTICLE_PARAGRAPHS[2]!);
+    const u = await cli(["extract", pages.url("/article/review"), "--json"], { FETCH_ALLOW_PRIVATE: "true" });
+    expect(JSON.parse(u.out).title).toBe("Base editing: a review");
+    expect((await cli(["extract", pages.url("/article/review")])).code).toBe(1);
+  });
+
+  test("ask --json runs the engine against the fixtures and prints the envelope; plain ask prints answer and sources", async () => {
+    const env = { SEARXNG_URL: search.urls.searxng, ACADEMIC_PROVIDERS: "none", FETCH_ALLOW_PRIVATE: "true" };
+    const j = await cli(["ask", "How do base editors avoid double-strand breaks?", "--json"], env);
+    expect(j.code).toBe(0);
+    const envl = JSON.parse(j.out);
+    expect(envl).toMatchObject({ status: "ok", writer: "extractive" });
+    expect(envl.sources.length).toBeGreaterThan(0);
+    expect(j.err).toContain("[searching]");
+    const plain = await cli(["ask", "How do base editors avoid double-strand breaks?"], env);
+    expect(plain.out).toContain("Sources:");
+    expect(plain.out).toMatch(/\[S1\] .+\n\s+http/);
+    const failed = await cli(["ask", "anything"], { ACADEMIC_PROVIDERS: "none" });
+    expect(failed.code).toBe(1);
+    expect(failed.err).toContain("search_failed");
+  });
+
+  test("serve starts, answers /healthz, and exits cleanly on SIGTERM", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rq-serve-"));
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const p = Bun.spawn(["bun", MAIN, "serve"], { cwd: dir, env: { PATH: process.env.PATH!, PORT: String(port) }, stdout: "pipe", stderr: "pipe" });
+    let ok = false;
+    for (let i = 0; i < 100 && !ok; i++) {
+      await Bun.sleep(50);
+      ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status === 200, () => false);
+    }
+    expect(ok).toBe(true);
+    p.kill("SIGTERM");
+    expect(await p.exited).toBe(0);
+    const logs = await new Response(p.stdout).text();
+    expect(logs).toContain('"msg":"stopped"');
+  });
+});

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { startPageServer, type PageServer } from "../fixtures/page-server.ts";
+import { startSearchFixtures, type SearchFixtures } from "../fixtures/search-servers.ts";
+import { startChatServer, isPlannerCall, type ChatServer } from "../fixtures/chat-server.ts";
+import { readSse } from "../helpers/sse.ts";
+
+const ROOT = join(import.meta.dir, "../..");
+let pages: PageServer, search: SearchFixtures, chat: ChatServer, bin: string;
+
+beforeAll(async () => {
+  pages = startPageServer();
+  search = startSearchFixtures(pages.base);
+  chat = startChatServer((b) => (isPlannerCall(b) ? { text: '{"kind":"general","language":"en","queries":["base editing"]}' } : { text: "Base editors change one DNA letter [S1]." }));
+  const out = join(mkdtempSync(join(tmpdir(), "rq-build-")), "research-query");
+  const p = Bun.spawn(["bun", "build", "src/cli/main.ts", "--compile", "--minify", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", "--outfile", out], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  if ((await p.exited) !== 0) throw new Error(`build failed: ${await new Response(p.stderr).text()}`);
+  // Alone in an empty directory: nothing of the checkout can be found from there.
+  const dir = mkdtempSync(join(tmpdir(), "rq-bin-"));
+  bin = join(dir, "research-query");
+  copyFileSync(out, bin);
+}, 120_000);
+afterAll(() => { pages.stop(); search.stop(); chat.stop(); });
+
+describe("the single executable", () => {
+  test("copied alone into an empty directory: starts, migrates, serves accounts, keys, both query endpoints and usage", async () => {
+    const dir = join(bin, "..");
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const env = { PATH: "/usr/bin:/bin", PORT: String(port), SEARXNG_URL: search.urls.searxng, ACADEMIC_PROVIDERS: "none", FETCH_ALLOW_PRIVATE: "true", OPENAI_BASE_URL: chat.openaiBase };
+    const p = Bun.spawn([bin, "serve"], { cwd: dir, env, stdout: "pipe", stderr: "pipe" });
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      let up = false;
+      for (let i = 0; i < 100 && !up; i++) { await Bun.sleep(50); up = await fetch(`${base}/healthz`).then((r) => r.ok, () => false); }
+      expect(up).toBe(true);
+      expect(readdirSync(join(dir, "data"))).toContain("research-query.db");
+      const signup = await fetch(`${base}/api/v1/auth/signup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "bin@example.com", password: "binary password" }) });
+      expect(signup.status).toBe(201);
+      const cookie = signup.headers.get("set-cookie")!.split(";")[0]!;
+      const key = (await (await fetch(`${base}/api/console/keys`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: "{}" })).json() as { key: string }).key;
+      const q = (path: string) => fetch(base + path, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ query: "What is base editing?" }) });
+      const env1 = await (await q("/api/query")).json() as { status: string; sources: unknown[]; writer: string };
+      expect(env1.status).toBe("ok");
+      expect(env1.writer).toBe("llm");
+      const { events } = await readSse(await q("/api/query/stream"));
+      expect(events.at(-1)!.event).toBe("final");
+      expect(events.at(-1)!.data.status).toBe("ok");
+      const usage = await (await fetch(`${base}/api/console/usage`, { headers: { cookie } })).json() as { allowance: { used: number } };
+      expect(usage.allowance.used).toBe(2);
+    } finally {
+      p.kill("SIGTERM");
+      await p.exited;
+    }
+  });
+
+  test("--help works without Bun or the checkout", async () => {
+    const p = Bun.spawn([bin, "--help"], { cwd: join(bin, ".."), env: { PATH: "/usr/bin:/bin" }, stdout: "pipe" });
+    expect(await new Response(p.stdout).text()).toContain("DATABASE_PATH");
+    expect(await p.exited).toBe(0);
+  });
+});
+
+describe("/openapi.json", () => {
+  test("validates as OpenAPI 3 with a maintained validator and lists every contract path", async () => {
+    const { openApiDocument } = await import("../../src/http/openapi.ts");
+    const doc = openApiDocument("http://127.0.0.1:3000");
+    const res = await new Validator().validate(JSON.parse(JSON.stringify(doc)));
+    expect(res.errors ?? []).toEqual([]);
+    expect(res.valid).toBe(true);
+    for (const p of ["/api/query", "/api/query/stream", "/api/console/keys", "/api/console/keys/{key_id}", "/api/console/usage", "/api/console/runs/{request_id}", "/api/v1/auth/signup", "/api/v1/auth/login", "/api/v1/auth/logout", "/api/v1/me", "/api/v1/research", "/api/v1/research/stream"]) {
+      expect(Object.keys(doc.paths)).toContain(p);
+    }
+  });
+});
+

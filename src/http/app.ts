@@ -9,6 +9,7 @@ import { errorResponse, json, mapError } from "./responses.ts";
 import { AppError } from "../errors.ts";
 import { setClientIp } from "./client-ip.ts";
 import { openApiDocument } from "./openapi.ts";
+import { apiReferenceHtml } from "./api-reference.ts";
 import { routeLabel } from "../metrics/registry.ts";
 import { publicUrl } from "../config/load.ts";
 
@@ -27,6 +28,7 @@ export function mainApp(deps: AppDeps) {
     })
     .get("/healthz", () => json({ status: "ok" }))
     .get("/openapi.json", () => json(openApiDocument(publicUrl(deps.config))))
+    .get("/docs", () => new Response(apiReferenceHtml(publicUrl(deps.config)), { headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'" } }))
     .get("/metrics", () => new Response(deps.metrics.render(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } }))
     .use(authRoutes(deps))
     .use(consoleRoutes(deps))

@@ -324,5 +324,8 @@ describe("operations endpoints", () => {
     for (const p of ["/api/query", "/api/query/stream", "/api/console/keys", "/api/console/keys/{key_id}", "/api/console/usage", "/api/console/runs/{request_id}", "/api/v1/auth/signup", "/api/v1/auth/login", "/api/v1/auth/logout", "/api/v1/me", "/api/v1/auth/oidc/start", "/api/v1/auth/oidc/callback", "/api/v1/research", "/api/v1/research/stream"]) {
       expect(doc.paths[p]).toBeDefined();
     }
+    const html = await (await fetch(srv.url + "/docs")).text();
+    expect(html).toContain("POST /api/query/stream");
+    expect(html).not.toMatch(/<script|https?:\/\/cdn/);
   });
 });

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "./deps.ts";
 import { authRoutes } from "./auth-routes.ts";
+import { oidcRoutes } from "./oidc-routes.ts";
 import { consoleRoutes } from "./console-routes.ts";
 import { isCrossSiteCookieWrite } from "./cross-site.ts";
 import { QUERY_PATHS, queryApp } from "./query-routes.ts";
@@ -31,6 +32,7 @@ export function mainApp(deps: AppDeps) {
     .get("/docs", () => new Response(apiReferenceHtml(publicUrl(deps.config)), { headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'" } }))
     .get("/metrics", () => new Response(deps.metrics.render(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } }))
     .use(authRoutes(deps))
+    .use(oidcRoutes(deps))
     .use(consoleRoutes(deps))
     .use(researchRoutes(deps));
 }

@@ -7,6 +7,10 @@ import { markInterruptedRuns } from "../runs/store.ts";
 import { createLogger, type Logger } from "../util/logger.ts";
 import { createFetch } from "./app.ts";
 import { Metrics } from "../metrics/registry.ts";
+import webApp from "../web/index.html";
+
+/** Paths the web app answers (client-side routing); everything else is the API. */
+export const WEB_PATHS = ["/", "/signin", "/signup", "/research", "/keys", "/usage", "/runs/:id"];
 import type { AppDeps } from "./deps.ts";
 
 export interface StartOptions {
@@ -42,6 +46,10 @@ export function startServer(opts: StartOptions): RunningServer {
   const fetch = createFetch(deps);
   const server = Bun.serve({
     port: opts.config.PORT, hostname: opts.config.HOST,
+    // The web app: Bun bundles the HTML import (at start from a checkout, at build time into
+    // the compiled binary), so the UI needs no files beside the executable and no CDN.
+    development: false,
+    routes: Object.fromEntries(WEB_PATHS.map((p) => [p, webApp])),
     maxRequestBodySize: 4 * 1024 * 1024,
     idleTimeout: 30,
     fetch: (req, srv) => fetch(req, srv),

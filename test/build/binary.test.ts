@@ -7,6 +7,9 @@ import { startPageServer, type PageServer } from "../fixtures/page-server.ts";
 import { startSearchFixtures, type SearchFixtures } from "../fixtures/search-servers.ts";
 import { startChatServer, isPlannerCall, type ChatServer } from "../fixtures/chat-server.ts";
 import { readSse } from "../helpers/sse.ts";
+import { useLongTimeout } from "../setup.ts";
+
+useLongTimeout();
 
 const ROOT = join(import.meta.dir, "../..");
 let pages: PageServer, search: SearchFixtures, chat: ChatServer, bin: string;

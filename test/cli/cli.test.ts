@@ -5,6 +5,9 @@ import { join } from "node:path";
 import { configKeys } from "../../src/config/load.ts";
 import { startPageServer, ARTICLE_PARAGRAPHS, type PageServer } from "../fixtures/page-server.ts";
 import { startSearchFixtures, type SearchFixtures } from "../fixtures/search-servers.ts";
+import { useLongTimeout } from "../setup.ts";
+
+useLongTimeout();
 
 const MAIN = join(import.meta.dir, "../../src/cli/main.ts");
 let pages: PageServer, search: SearchFixtures;

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client, startTestServer, type TestServer } from "../helpers/server.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
+import { useLongTimeout } from "../setup.ts";
+
+useLongTimeout();
 
 let srv: TestServer;
 beforeAll(() => { srv = startTestServer(scriptedEngine()); });

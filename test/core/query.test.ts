@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client, query, startTestServer, type TestServer } from "../helpers/server.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
 import { readSse } from "../helpers/sse.ts";
+import { useLongTimeout } from "../setup.ts";
+
+useLongTimeout();
 
 let srv: TestServer;
 let key: string;

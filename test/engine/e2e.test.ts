@@ -7,6 +7,9 @@ import { startPageServer, type PageServer } from "../fixtures/page-server.ts";
 import { startSearchFixtures, PROVIDERS, type SearchFixtures } from "../fixtures/search-servers.ts";
 import { Client, query, startTestServer, type TestServer } from "../helpers/server.ts";
 import { readSse } from "../helpers/sse.ts";
+import { useLongTimeout } from "../setup.ts";
+
+useLongTimeout();
 
 let pages: PageServer, search: SearchFixtures, chat: ChatServer;
 let writer: (b: ChatBody) => Reply = () => ({ text: "" });

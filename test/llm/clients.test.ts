@@ -5,6 +5,9 @@ import { createOpenAiCompatibleClient } from "../../src/research/llm/openai-comp
 import { createThinkFilter, stripThinking } from "../../src/research/llm/think-filter.ts";
 import type { LlmClient } from "../../src/research/llm/types.ts";
 import { startChatServer, type ChatServer, type Reply } from "../fixtures/chat-server.ts";
+import { useLongTimeout } from "../setup.ts";
+
+useLongTimeout();
 
 const fast = { retries: 3, baseDelayMs: 10, maxDelayMs: 2000 };
 let srv: ChatServer | undefined;

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startOidcProvider, type OidcFixture } from "../fixtures/oidc-provider.ts";
 import { Client, startTestServer, type TestServer } from "../helpers/server.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
+import { useLongTimeout } from "../setup.ts";
+
+useLongTimeout();
 
 const PORT = 20000 + Math.floor(Math.random() * 20000);
 const BASE = `http://127.0.0.1:${PORT}`;

@@ -5,6 +5,9 @@ import { readCandidates } from "../../src/research/read/read-all.ts";
 import { readUrl } from "../../src/research/read/read-url.ts";
 import type { SearchHit } from "../../src/research/search/types.ts";
 import { ARTICLE_PARAGRAPHS, startPageServer, type PageServer } from "../fixtures/page-server.ts";
+import { useLongTimeout } from "../setup.ts";
+
+useLongTimeout();
 
 let pages: PageServer;
 beforeAll(() => { pages = startPageServer(); });

@@ -9,6 +9,9 @@ import { SearchError } from "../../src/research/search/search-error.ts";
 import { mergeAndRank, normalizeUrl } from "../../src/research/search/merge.ts";
 import type { SearchHit } from "../../src/research/search/types.ts";
 import { PROVIDERS, startSearchFixtures, type SearchFixtures } from "../fixtures/search-servers.ts";
+import { useLongTimeout } from "../setup.ts";
+
+useLongTimeout();
 
 let fx: SearchFixtures;
 const PAGE = "http://pages.test";

@@ -1,0 +1,54 @@
+import { api, type Me } from "./api.ts";
+import { h } from "./dom.ts";
+import { authPage } from "./pages/auth.ts";
+import { keysPage } from "./pages/keys.ts";
+import { researchPage } from "./pages/research.ts";
+import { runPage } from "./pages/run.ts";
+import { usagePage } from "./pages/usage.ts";
+import { navigate, setRenderer } from "./router.ts";
+
+type Page = (me: Me, params: string[]) => Promise<void> | void;
+const ROUTES: [RegExp, Page][] = [
+  [/^\/(research)?$/, researchPage],
+  [/^\/keys$/, keysPage],
+  [/^\/usage$/, usagePage],
+  [/^\/runs\/([\w-]+)$/, (me, p) => runPage(me, p[0]!)],
+];
+
+
+function renderNav(me: Me | null): void {
+  const here = location.pathname;
+  const link = (href: string, label: string) => h("li", {}, h("a", { href, "data-link": true, "aria-current": here === href || (href === "/research" && here === "/") ? "page" : undefined }, label));
+  const items = me
+    ? [link("/research", "Research"), link("/keys", "API keys"), link("/usage", "Usage"),
+      h("li", { class: "muted" }, me.email),
+      h("li", {}, h("button", { class: "secondary", type: "button", onclick: async () => { await api("POST", "/api/v1/auth/logout"); navigate("/signin"); } }, "Sign out"))]
+    : [link("/signin", "Sign in"), link("/signup", "Sign up")];
+  document.getElementById("nav")!.replaceChildren(h("ul", {}, ...items));
+}
+
+async function render(): Promise<void> {
+  const path = location.pathname;
+  const me = await api<Me>("GET", "/api/v1/me").catch(() => null);
+  renderNav(me);
+  if (path === "/signin" || path === "/signup") {
+    if (me) return navigate("/research");
+    return authPage(path === "/signup" ? "signup" : "signin");
+  }
+  if (!me) return navigate("/signin");
+  for (const [re, page] of ROUTES) {
+    const m = re.exec(path);
+    if (m) { await page(me, m.slice(1).filter(Boolean)); document.getElementById("main")!.focus(); return; }
+  }
+  navigate("/research");
+}
+
+document.addEventListener("click", (e) => {
+  const a = (e.target as Element | null)?.closest?.("a[data-link]") as HTMLAnchorElement | null;
+  if (!a || e.metaKey || e.ctrlKey || e.shiftKey) return;
+  e.preventDefault();
+  navigate(a.getAttribute("href")!);
+});
+setRenderer(render);
+window.addEventListener("popstate", () => void render());
+void render();

@@ -18,19 +18,31 @@ function hidden(el: Element): boolean {
  */
 export function stripBoilerplate(root: Element): void {
   for (const el of Array.from(root.querySelectorAll(DROP_TAGS))) el.remove();
+  const total = (root.textContent ?? "").length || 1;
+  // Class names lie ("ad-margins", "advertisement-pusher" wrapping the whole page): a block
+  // holding much of the page's prose, or the article itself, is never boilerplate.
+  const holdsArticle = (el: Element): boolean => {
+    if (el.querySelector("article,main,[itemprop=articleBody]")) return true;
+    const text = el.textContent ?? "";
+    if (text.length < total * 0.3) return false;
+    let inLinks = 0;
+    for (const a of Array.from(el.querySelectorAll("a"))) inLinks += (a.textContent ?? "").length;
+    return inLinks / Math.max(1, text.length) < 0.5;
+  };
+  const drop = (el: Element) => { if (!holdsArticle(el)) el.remove(); };
   for (const el of Array.from(root.querySelectorAll('nav,aside,footer,[role="navigation"],[role="complementary"],[role="contentinfo"],[role="banner"],[role="dialog"],[role="alert"]'))) {
-    el.remove();
+    if (el.parentNode) drop(el);
   }
   for (const el of Array.from(root.querySelectorAll("header"))) {
     // A page header is chrome; an article's own header may hold its title and byline.
-    if (!el.closest("article")) el.remove();
+    if (el.parentNode && !el.closest("article")) drop(el);
   }
   for (const el of Array.from(root.querySelectorAll("[class],[id],[hidden],[aria-hidden],[style]"))) {
     if (!el.parentNode) continue;
     const tag = el.tagName;
     if (tag === "BODY" || tag === "HTML" || tag === "ARTICLE" || tag === "MAIN") continue;
-    if (hidden(el)) { el.remove(); continue; }
+    if (hidden(el)) { drop(el); continue; }
     const names = `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`;
-    if (names.length > 1 && UNLIKELY.test(names) && !MAYBE.test(names)) el.remove();
+    if (names.length > 1 && UNLIKELY.test(names) && !MAYBE.test(names)) drop(el);
   }
 }

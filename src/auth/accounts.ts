@@ -1,4 +1,5 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { prepared } from "../db/prepared.ts";
 import type { Db } from "../db/open.ts";
 import { accounts } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
@@ -22,7 +23,7 @@ export function findAccountByEmail(db: Db, email: string): (Account & { password
 }
 
 export function getAccount(db: Db, id: string): Account | null {
-  const r = db.select().from(accounts).where(eq(accounts.id, id)).get();
+  const r = prepared(db, "account-by-id", (d) => d.select().from(accounts).where(eq(accounts.id, sql.placeholder("id"))).prepare()).get({ id });
   return r ? toAccount(r) : null;
 }
 

@@ -1,4 +1,5 @@
-import { and, eq, gt, lt } from "drizzle-orm";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
+import { prepared } from "../db/prepared.ts";
 import type { Db } from "../db/open.ts";
 import { sessions } from "../db/schema.ts";
 import { randomToken, sha256Hex } from "../util/crypto.ts";
@@ -25,8 +26,9 @@ export function createSession(db: Db, accountId: string, ttlDays: number): { tok
 /** The account id of a live session, or null (unknown, expired or ended). */
 export function resolveSession(db: Db, token: string | undefined): string | null {
   if (!token || token.length > 200) return null;
-  const r = db.select({ accountId: sessions.accountId }).from(sessions)
-    .where(and(eq(sessions.tokenHash, sha256Hex(token)), gt(sessions.expiresAt, nowIso()))).get();
+  const r = prepared(db, "session-by-hash", (d) => d.select({ accountId: sessions.accountId }).from(sessions)
+    .where(and(eq(sessions.tokenHash, sql.placeholder("hash")), gt(sessions.expiresAt, sql.placeholder("now")))).prepare())
+    .get({ hash: sha256Hex(token), now: nowIso() });
   return r?.accountId ?? null;
 }
 

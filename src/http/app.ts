@@ -37,6 +37,14 @@ export function mainApp(deps: AppDeps) {
     .use(researchRoutes(deps));
 }
 
+/** The path of an absolute URL without a URL object (this runs on every request). */
+function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start < 0) return "/";
+  const q = url.indexOf("?", start);
+  return q < 0 ? url.slice(start) : url.slice(start, q);
+}
+
 /** Bun's server object, the part we use. */
 export interface ServerLike { timeout(request: Request, seconds: number): void; requestIP(request: Request): { address: string } | null }
 
@@ -49,13 +57,13 @@ export function createFetch(deps: AppDeps) {
   const m = mainApp(deps);
   return async (request: Request, server?: ServerLike): Promise<Response> => {
     const t0 = performance.now();
-    const path = new URL(request.url).pathname;
+    const path = pathOf(request.url);
     const isQuery = QUERY_PATHS.has(path) || path.startsWith("/api/v1/research");
     if (server) setClientIp(request, server.requestIP(request)?.address);
     // Runs hold the connection for minutes; our own deadline (RUN_TIMEOUT_MS) bounds them.
     if (isQuery && request.method === "POST") server?.timeout(request, 0);
     const res = await (QUERY_PATHS.has(path) ? q : m).handle(request);
-    deps.metrics.requests.inc({ route: routeLabel(path), status: String(res.status) });
+    deps.metrics.requests.incRoute(routeLabel(path), res.status);
     deps.logger.info("request", {
       method: request.method, path, status: res.status, latency_ms: Math.round(performance.now() - t0),
       request_id: res.headers.get("x-request-id") ?? undefined,

@@ -1,4 +1,5 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
+import { prepared } from "../db/prepared.ts";
 import type { Db } from "../db/open.ts";
 import { apiKeys } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
@@ -55,10 +56,11 @@ export interface KeyIdentity { keyId: string; accountId: string; prefix: string 
 export function authenticateKey(db: Db, presented: string | undefined): KeyIdentity {
   if (presented === undefined || presented === "") throw new AppError("missing_api_key", "no API key sent: use Authorization: Bearer <key> or X-Api-Key");
   if (!presented.startsWith(KEY_PREFIX) || !KEY_RE.test(presented)) throw new AppError("invalid_api_key", "the API key is not valid");
-  const r = db.select().from(apiKeys).where(eq(apiKeys.keyHash, sha256Hex(presented))).get();
+  const byHash = prepared(db, "key-by-hash", (d) => d.select().from(apiKeys).where(eq(apiKeys.keyHash, sql.placeholder("hash"))).prepare());
+  const r = byHash.get({ hash: sha256Hex(presented) });
   if (!r) throw new AppError("invalid_api_key", "the API key is not valid");
   if (r.status !== "active") throw new AppError("key_inactive", "the API key was revoked");
-  db.update(apiKeys).set({ lastUsedAt: nowIso() }).where(eq(apiKeys.id, r.id)).run();
+  db.$client.query("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(nowIso(), r.id);
   return { keyId: r.id, accountId: r.accountId, prefix: r.prefix };
 }
 

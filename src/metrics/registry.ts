@@ -6,6 +6,11 @@ export class Counter {
   private readonly values = new Map<string, number>();
   constructor(readonly name: string, readonly help: string) {}
   inc(labels: Labels = {}, by = 1): void { const k = key(labels); this.values.set(k, (this.values.get(k) ?? 0) + by); }
+  /** Same as inc with {route, status}, without building a label object (hot path). */
+  incRoute(route: string, status: number): void {
+    const k = `route="${route}",status="${status}"`;
+    this.values.set(k, (this.values.get(k) ?? 0) + 1);
+  }
   render(): string {
     const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`];
     for (const [k, v] of this.values) lines.push(`${this.name}${k ? `{${k}}` : ""} ${v}`);

@@ -7,7 +7,7 @@ import { nowIso } from "../util/time.ts";
 
 /** Appends one timeline entry; `atMs` counts from acceptance. */
 export function addRunEvent(db: Db, runId: string, atMs: number, type: string, data: Record<string, unknown>): void {
-  db.insert(runEvents).values({ runId, atMs, type, data }).run();
+  db.$client.query("INSERT INTO run_events (run_id, at_ms, type, data) VALUES (?, ?, ?, ?)").run(runId, atMs, type, JSON.stringify(data));
 }
 
 export interface RunOutcome {
@@ -22,10 +22,10 @@ export interface RunOutcome {
 }
 
 export function finishRun(db: Db, runId: string, o: RunOutcome): void {
-  db.update(runs).set({
-    status: o.status, answer: o.answer, sources: o.sources, errors: o.errors, writer: o.writer,
-    tokensIn: o.tokensIn, tokensOut: o.tokensOut, latencyMs: o.latencyMs, finishedAt: nowIso(),
-  }).where(eq(runs.id, runId)).run();
+  // bun:sqlite caches the compiled statement per SQL text; no query building per call.
+  db.$client.query(`UPDATE runs SET status = ?, answer = ?, sources = ?, errors = ?, writer = ?, tokens_in = ?, tokens_out = ?,
+    latency_ms = ?, finished_at = ? WHERE id = ?`).run(o.status, o.answer, JSON.stringify(o.sources), JSON.stringify(o.errors), o.writer,
+    o.tokensIn, o.tokensOut, o.latencyMs, nowIso(), runId);
 }
 
 /** At start: runs a crash left "running" become errors with code interrupted. */

@@ -1,7 +1,30 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { extractMainText } from "../../src/research/read/html-extract.ts";
+import { Readability } from "@mozilla/readability";
+import { JSDOM } from "jsdom";
+import { parseHTML } from "linkedom";
 import { aggregate, pageScore } from "./extraction-metric.ts";
+
+type Extractor = (html: string) => string;
+const readabilityOn = (parse: (html: string) => Document): Extractor => (html) => {
+  try { return new Readability(parse(html)).parse()?.textContent ?? ""; } catch { return ""; }
+};
+const onLinkedom = readabilityOn((html) => parseHTML(html).document as unknown as Document);
+const onJsdom = readabilityOn((html) => new JSDOM(html).window.document);
+
+/** Runs an extractor over all pages `rounds` times; outputs and the median MB/s. */
+function timed(pages: { id: string; html: string }[], bytes: number, fn: Extractor, rounds: number) {
+  const out: Record<string, string> = {};
+  const times: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const t0 = performance.now();
+    for (const p of pages) out[p.id] = fn(p.html);
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return { out, mbps: bytes / 1e6 / (times[Math.floor(times.length / 2)]! / 1000) };
+}
 
 const DATA = new URL("../../../shared/data/extraction/", import.meta.url).pathname;
 
@@ -11,26 +34,27 @@ export async function benchExtraction(): Promise<string> {
   const gold = JSON.parse(readFileSync(DATA + "ground-truth.json", "utf8")) as Record<string, { articleBody: string }>;
   const pages = readdirSync(DATA + "pages").filter((f) => f.endsWith(".html.gz")).map((f) => ({ id: f.replace(/\.html\.gz$/, ""), html: gunzipSync(readFileSync(DATA + "pages/" + f)).toString("utf8") }));
   const bytes = pages.reduce((a, p) => a + Buffer.byteLength(p.html), 0);
-  const ours: Record<string, string> = {};
-  const times: number[] = [];
-  for (let round = 0; round < 3; round++) {
-    const t0 = performance.now();
-    for (const p of pages) ours[p.id] = extractMainText(p.html).text;
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  const mbps = bytes / 1e6 / (times[1]! / 1000);
-  const rows = [`| system | F1 | precision | recall | MB/s |`, `|---|---|---|---|---|`];
+  const rows = [`| system | F1 | precision | recall | MB/s (median) |`, `|---|---|---|---|---|`];
   const score = (out: Record<string, string>) => aggregate(pages.map((p) => pageScore(gold[p.id]?.articleBody ?? "", out[p.id] ?? "")));
-  const s = score(ours);
-  rows.push(`| research-query | ${s.f1.toFixed(3)} | ${s.precision.toFixed(3)} | ${s.recall.toFixed(3)} | ${mbps.toFixed(1)} |`);
+  const runs: [string, Extractor, number][] = [
+    ["research-query (ours, linkedom)", (h) => extractMainText(h).text, 5],
+    ["Mozilla Readability 0.6 on linkedom (same process)", onLinkedom, 3],
+    ["Mozilla Readability 0.6 on jsdom (same process)", onJsdom, 1],
+  ];
+  const speed: number[] = [];
+  for (const [name, fn, rounds] of runs) {
+    const { out, mbps } = timed(pages, bytes, fn, rounds);
+    const s = score(out);
+    speed.push(mbps);
+    rows.push(`| ${name} | ${s.f1.toFixed(3)} | ${s.precision.toFixed(3)} | ${s.recall.toFixed(3)} | ${mbps.toFixed(1)} |`);
+  }
   for (const f of existsSync(DATA + "peers") ? readdirSync(DATA + "peers") : []) {
     const peer = JSON.parse(readFileSync(DATA + "peers/" + f, "utf8")) as { output: Record<string, { articleBody: string }> };
     const out = Object.fromEntries(Object.entries(peer.output).map(([k, v]) => [k, v.articleBody]));
     const ps = score(out);
     rows.push(`| ${f.replace(/\.json$/, "")} (committed output) | ${ps.f1.toFixed(3)} | ${ps.precision.toFixed(3)} | ${ps.recall.toFixed(3)} | — |`);
   }
-  return `extraction on ${pages.length} pages (${(bytes / 1e6).toFixed(1)} MB), median of 3 rounds:\n${rows.join("\n")}`;
+  return `Extraction on ${pages.length} pages (${(bytes / 1e6).toFixed(1)} MB). Throughput ours ÷ Readability-on-linkedom: ${(speed[0]! / speed[1]!).toFixed(2)}×\n\n${rows.join("\n")}`;
 }
 
 if (import.meta.main) console.log(await benchExtraction());

@@ -1,0 +1,37 @@
+// A server for the serving benchmarks: the real HTTP stack and database, with an engine
+// that answers at once (so what is measured is our overhead), or a bare Elysia route.
+import { Elysia } from "elysia";
+import { createAccount } from "../../src/auth/accounts.ts";
+import { loadConfig } from "../../src/config/load.ts";
+import { openDatabase } from "../../src/db/open.ts";
+import { startServer } from "../../src/http/server.ts";
+import { createKey } from "../../src/keys/api-keys.ts";
+import type { Engine } from "../../src/research/types.ts";
+import { createLogger } from "../../src/util/logger.ts";
+
+const mode = process.argv[2] ?? "core";
+export const SAMPLE = { request_id: "00000000-0000-4000-8000-000000000000", status: "error", answer: null, sources: [], usage: { latency_ms: 0, tokens_in: 0, tokens_out: 0 }, errors: [{ code: "invalid_api_key", message: "the API key is not valid" }] };
+
+if (mode === "bare") {
+  const app = new Elysia().post("/api/query", () => SAMPLE).listen({ port: 0, hostname: "127.0.0.1" });
+  console.log(JSON.stringify({ port: app.server!.port }));
+} else {
+  const holdMs = Number(process.argv[3] ?? "0");
+  const engine: Engine = {
+    async run(q, ctx) {
+      const src = { id: "S1", title: "t", url: "https://example.org/", type: "web" as const, provider: "searxng", snippet: "s" };
+      for (const stage of ["planning", "searching", "reading", "writing"] as const) ctx.emit({ type: "progress", stage, message: stage });
+      ctx.emit({ type: "source", source: src });
+      if (holdMs) await Bun.sleep(holdMs);
+      ctx.emit({ type: "answer", delta: `Answer to ${q.length} chars [S1].` });
+      return { answer: "Answer [S1].", sources: [src], writer: "extractive", tokens_in: 1, tokens_out: 1 };
+    },
+  };
+  const dbPath = `/tmp/rq-bench-${crypto.randomUUID()}.db`;
+  const config = loadConfig({ PORT: "0", DATABASE_PATH: dbPath, PLAN_RUNS_FREE: "1000000000", LOG_LEVEL: "silent" }, "/nonexistent");
+  const db = openDatabase(dbPath);
+  const acc = await createAccount(db, "bench@example.com", "bench password", "free");
+  const key = createKey(db, acc.id, "bench").key;
+  const s = startServer({ config, engine, db, logger: createLogger("silent") });
+  console.log(JSON.stringify({ port: s.port, key, db: dbPath }));
+}

@@ -1,0 +1,41 @@
+import { wrk, type WrkResult } from "./wrk.ts";
+
+async function spawnServer(args: string[]): Promise<{ info: { port: number; key?: string }; kill: () => void }> {
+  const p = Bun.spawn(["bun", `${import.meta.dir}/bench-server.ts`, ...args], { stdout: "pipe", stderr: "inherit" });
+  const reader = p.stdout.getReader();
+  let buf = "";
+  while (!buf.includes("\n")) { const { value, done } = await reader.read(); if (done) break; buf += new TextDecoder().decode(value); }
+  return { info: JSON.parse(buf.split("\n")[0]!), kill: () => p.kill() };
+}
+
+const fmt = (r: WrkResult) => `${r.rps.toFixed(0)} req/s, p50 ${r.p50ms.toFixed(2)} ms, p99 ${r.p99ms.toFixed(2)} ms`;
+
+/** Section 2: refusal, accepted instant run, and a bare Elysia route, same machine, same run. */
+export async function benchServing(): Promise<string> {
+  if (!Bun.which("wrk")) return "serving: skipped — wrk is not installed (apt-get install -y wrk)";
+  const core = await spawnServer(["core"]);
+  const bare = await spawnServer(["bare"]);
+  const body = JSON.stringify({ query: "What is base editing?" });
+  try {
+    const results: Record<string, WrkResult[]> = { a: [], b: [], c: [] };
+    for (let round = 0; round < 3; round++) {
+      results.c!.push(await wrk(`http://127.0.0.1:${bare.info.port}/api/query`, { "content-type": "application/json", authorization: "Bearer rq-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" }, body));
+      results.a!.push(await wrk(`http://127.0.0.1:${core.info.port}/api/query`, { "content-type": "application/json", authorization: "Bearer rq-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" }, body));
+      results.b!.push(await wrk(`http://127.0.0.1:${core.info.port}/api/query`, { "content-type": "application/json", authorization: `Bearer ${core.info.key}` }, body, { threads: 2, conns: 16, seconds: 5 }));
+    }
+    const med = (xs: WrkResult[]) => xs.slice().sort((x, y) => x.rps - y.rps)[1]!;
+    const a = med(results.a!), b = med(results.b!), c = med(results.c!);
+    return [
+      "Serving overhead (wrk, loopback, median of 3 rounds of 5 s; (a)/(c) 64 connections, (b) 16):",
+      "",
+      "| case | result |", "|---|---|",
+      `| (a) /api/query refused for a bad key (401 envelope) | ${fmt(a)} |`,
+      `| (b) /api/query accepted, engine answers at once (2 SQLite writes per run + 8 timeline rows) | ${fmt(b)} |`,
+      `| (c) bare Elysia route returning the same JSON | ${fmt(c)} |`,
+      "",
+      `(a) ÷ (c) = ${((a.rps / c.rps) * 100).toFixed(0)} % (target ≥ 50 %).`,
+    ].join("\n");
+  } finally { core.kill(); bare.kill(); }
+}
+
+if (import.meta.main) console.log(await benchServing());

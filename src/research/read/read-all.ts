@@ -21,7 +21,11 @@ export interface ReadAllOptions {
   stageDeadlineMs?: number;
   maxBytes?: number;
   lookup?: Lookup;
-  /** Once this many candidates are usable, the stragglers get only `graceMs` more. */
+  /**
+   * Once this many candidates are usable, stragglers get half as long again as a typical
+   * page took (between 150 ms and `graceMs`), not the whole stage deadline: with enough
+   * sources in hand, a page that slow costs the run more than it adds.
+   */
   enough?: number;
   graceMs?: number;
   onResult?: (r: ReadResult) => void;
@@ -38,9 +42,13 @@ export async function readCandidates<H extends SearchHit>(hits: H[], o: ReadAllO
   const fetchOpts = { signal, allowPrivate: o.allowPrivate, timeoutMs: o.perPageTimeoutMs ?? 8_000, maxBytes: o.maxBytes, lookup: o.lookup };
   const results: ReadResult<H>[] = new Array(hits.length);
   // Enough good sources in hand: a slow page is not worth holding the whole run for.
-  let usable = 0, graceTimer: ReturnType<typeof setTimeout> | undefined;
-  const noteUsable = () => {
-    if (++usable === (o.enough ?? 4) && !graceTimer) graceTimer = setTimeout(() => stage.abort("deadline"), o.graceMs ?? 1500);
+  let graceTimer: ReturnType<typeof setTimeout> | undefined;
+  const readTimes: number[] = [];
+  const noteUsable = (ms: number) => {
+    readTimes.push(ms);
+    if (readTimes.length !== (o.enough ?? 4) || graceTimer) return;
+    const typical = readTimes.slice().sort((a, b) => a - b)[Math.floor(readTimes.length / 2)]!;
+    graceTimer = setTimeout(() => stage.abort("deadline"), Math.min(o.graceMs ?? 1500, Math.max(150, typical / 2)));
   };
   let next = 0;
   const readOne = async (hit: H): Promise<ReadResult<H>> => {
@@ -64,7 +72,7 @@ export async function readCandidates<H extends SearchHit>(hits: H[], o: ReadAllO
       const i = next++;
       const r = await readOne(hits[i]!);
       results[i] = r;
-      if (r.used === "page") noteUsable();
+      if (r.used === "page") noteUsable(r.ms);
       o.onResult?.(r);
     }
   };

@@ -9,18 +9,10 @@ import { publicUrl } from "../config/load.ts";
 import { AppError } from "../errors.ts";
 import type { AppDeps } from "./deps.ts";
 import { json } from "./responses.ts";
-import { sessionCookie } from "./session.ts";
+import { cookieValue, sessionCookie } from "./session.ts";
 
 const FLOW_COOKIE = "rq_oidc";
 const FLOW_PATH = "/api/v1/auth/oidc";
-
-function readCookie(request: Request, name: string): string | undefined {
-  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
-    const i = part.indexOf("=");
-    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
-  }
-  return undefined;
-}
 
 /** Sign-in through the configured identity provider (issue: OpenID Connect). */
 export function oidcRoutes(deps: AppDeps) {
@@ -32,7 +24,7 @@ export function oidcRoutes(deps: AppDeps) {
   const domains = (cfg.OIDC_ALLOWED_DOMAINS ?? "").split(",").map((d) => d.trim().toLowerCase()).filter(Boolean);
   // States already used: a replayed callback must fail even while its cookie is still valid.
   const used = new Map<string, number>();
-  const secret = () => signingSecret(deps.db, cfg.SESSION_SECRET);
+  const secret = signingSecret(deps.db, cfg.SESSION_SECRET);
   const flowCookie = (value: string, maxAge: number) => `${FLOW_COOKIE}=${value}; Path=${FLOW_PATH}; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure ? "; Secure" : ""}`;
   const toSignin = (code: string, message: string) => new Response(null, {
     status: 302, headers: [["location", `/signin?error=${encodeURIComponent(code)}&message=${encodeURIComponent(message)}`], ["set-cookie", flowCookie("", 0)], ["cache-control", "no-store"]],
@@ -44,7 +36,7 @@ export function oidcRoutes(deps: AppDeps) {
       if (!client) throw new AppError("not_found", "no identity provider is configured");
       try {
         const { url, flow } = await client.start();
-        return new Response(null, { status: 302, headers: { location: url, "set-cookie": flowCookie(sign({ ...flow }, secret()), 600), "cache-control": "no-store" } });
+        return new Response(null, { status: 302, headers: { location: url, "set-cookie": flowCookie(sign({ ...flow }, secret), 600), "cache-control": "no-store" } });
       } catch (e) {
         deps.logger.warn("oidc_start_failed", { error: (e as Error).message });
         return toSignin("oidc_failed", "the identity provider could not be reached");
@@ -53,7 +45,7 @@ export function oidcRoutes(deps: AppDeps) {
     .get(`${FLOW_PATH}/callback`, async ({ request }) => {
       if (!client) throw new AppError("not_found", "no identity provider is configured");
       const url = new URL(request.url);
-      const flow = verify<FlowState>(readCookie(request, FLOW_COOKIE), secret());
+      const flow = verify<FlowState>(cookieValue(request, FLOW_COOKIE), secret);
       if (url.searchParams.get("error") === "access_denied") return toSignin("access_denied", "sign-in was cancelled at the identity provider");
       if (!flow || flow.state !== url.searchParams.get("state") || used.has(flow.state)) return toSignin("invalid_state", "the sign-in link expired or was already used; start again");
       used.set(flow.state, flow.exp);

@@ -3,16 +3,21 @@ import { resolveSession, SESSION_COOKIE } from "../auth/sessions.ts";
 import type { Db } from "../db/open.ts";
 import { AppError } from "../errors.ts";
 
-/** Reads the auth_token cookie from a raw Cookie header. */
-export function sessionToken(request: Request): string | undefined {
+/** One cookie's value from the request's Cookie header. */
+export function cookieValue(request: Request, name: string): string | undefined {
   const raw = request.headers.get("cookie");
   if (!raw) return undefined;
   for (const part of raw.split(";")) {
     const i = part.indexOf("=");
-    if (i > 0 && part.slice(0, i).trim() === SESSION_COOKIE) return decodeURIComponent(part.slice(i + 1).trim());
+    if (i > 0 && part.slice(0, i).trim() === name) {
+      try { return decodeURIComponent(part.slice(i + 1).trim()); } catch { return undefined; }
+    }
   }
   return undefined;
 }
+
+/** The auth_token cookie. */
+export const sessionToken = (request: Request): string | undefined => cookieValue(request, SESSION_COOKIE);
 
 /** The signed-in account, or null. API keys are deliberately not looked at (SPEC §4.1). */
 export function sessionAccount(db: Db, request: Request): Account | null {

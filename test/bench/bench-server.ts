@@ -8,6 +8,7 @@ import { startServer } from "../../src/http/server.ts";
 import { createKey } from "../../src/keys/api-keys.ts";
 import type { Engine } from "../../src/research/types.ts";
 import { createLogger } from "../../src/util/logger.ts";
+import { buildEngine } from "../../src/research/build-engine.ts";
 
 const mode = process.argv[2] ?? "core";
 export const SAMPLE = { request_id: "00000000-0000-4000-8000-000000000000", status: "error", answer: null, sources: [], usage: { latency_ms: 0, tokens_in: 0, tokens_out: 0 }, errors: [{ code: "invalid_api_key", message: "the API key is not valid" }] };
@@ -17,7 +18,8 @@ if (mode === "bare") {
   console.log(JSON.stringify({ port: app.server!.port }));
 } else {
   const holdMs = Number(process.argv[3] ?? "0");
-  const engine: Engine = {
+  // "engine": the real engine, configured from the environment (fixture upstreams).
+  const engine: Engine = mode === "engine" ? buildEngine(loadConfig(), createLogger("silent")) : {
     async run(q, ctx) {
       const src = { id: "S1", title: "t", url: "https://example.org/", type: "web" as const, provider: "searxng", snippet: "s" };
       for (const stage of ["planning", "searching", "reading", "writing"] as const) ctx.emit({ type: "progress", stage, message: stage });
@@ -33,5 +35,5 @@ if (mode === "bare") {
   const acc = await createAccount(db, "bench@example.com", "bench password", "free");
   const key = createKey(db, acc.id, "bench").key;
   const s = startServer({ config, engine, db, logger: createLogger("silent") });
-  console.log(JSON.stringify({ port: s.port, key, db: dbPath }));
+  console.log(JSON.stringify({ port: s.port, key, db: dbPath, pid: process.pid }));
 }

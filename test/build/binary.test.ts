@@ -31,7 +31,7 @@ afterAll(() => { pages.stop(); search.stop(); chat.stop(); });
 describe("the single executable", () => {
   test("copied alone into an empty directory: starts, migrates, serves accounts, keys, both query endpoints and usage", async () => {
     const dir = join(bin, "..");
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = 10000 + Math.floor(Math.random() * 20000);
     const env = { PATH: "/usr/bin:/bin", PORT: String(port), SEARXNG_URL: search.urls.searxng, ACADEMIC_PROVIDERS: "none", FETCH_ALLOW_PRIVATE: "true", OPENAI_BASE_URL: chat.openaiBase };
     const p = Bun.spawn([bin, "serve"], { cwd: dir, env, stdout: "pipe", stderr: "pipe" });
     try {

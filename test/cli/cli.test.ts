@@ -92,7 +92,7 @@ describe("CLI", () => {
 
   test("serve starts, answers /healthz, and exits cleanly on SIGTERM", async () => {
     const dir = mkdtempSync(join(tmpdir(), "rq-serve-"));
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = 10000 + Math.floor(Math.random() * 20000);
     const p = Bun.spawn(["bun", MAIN, "serve"], { cwd: dir, env: { PATH: process.env.PATH!, PORT: String(port) }, stdout: "pipe", stderr: "pipe" });
     let ok = false;
     for (let i = 0; i < 100 && !ok; i++) {

@@ -6,7 +6,7 @@ import { useLongTimeout } from "../setup.ts";
 
 useLongTimeout();
 
-const PORT = 20000 + Math.floor(Math.random() * 20000);
+const PORT = 10000 + Math.floor(Math.random() * 20000);
 const BASE = `http://127.0.0.1:${PORT}`;
 let idp: OidcFixture, srv: TestServer;
 
@@ -145,7 +145,7 @@ describe("OpenID Connect sign-in", () => {
   });
 
   test("an expired code and a wrong issuer fail cleanly; allowed domains are enforced", async () => {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = 10000 + Math.floor(Math.random() * 20000);
     const base = `http://127.0.0.1:${port}`;
     const short = await startOidcProvider(`${base}/api/v1/auth/oidc/callback`, 1);
     const s = startTestServer(scriptedEngine(), { PORT: String(port), OIDC_ISSUER: short.issuer, OIDC_CLIENT_ID: short.clientId, OIDC_CLIENT_SECRET: short.clientSecret, OIDC_ALLOWED_DOMAINS: "acme.test" });

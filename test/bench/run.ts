@@ -1,0 +1,24 @@
+import { cpus, totalmem } from "node:os";
+import { benchCriticalPath } from "./critical-path.ts";
+import { benchExtraction } from "./extraction.ts";
+import { benchHeldStreams } from "./held-streams.ts";
+import { benchServing } from "./serving.ts";
+import { benchStartup } from "./startup.ts";
+
+// `bun run bench` (BUN_CONFIG_MAX_HTTP_REQUESTS raised: Bun caps concurrent fetches at 256).
+const sections: [string, () => Promise<string>][] = [
+  ["1. Reading: main-content extraction", benchExtraction],
+  ["2. Serving overhead", benchServing],
+  ["3. Held connections", () => benchHeldStreams(Number(process.env.BENCH_STREAMS ?? 2000))],
+  ["4. The critical path of a run", () => benchCriticalPath()],
+  ["5. Startup and size", () => benchStartup()],
+];
+const only = process.argv[2];
+for (const [title, fn] of sections) {
+  if (only && !title.startsWith(only)) continue;
+  console.error(`running ${title}…`);
+  const text = await fn();
+  console.log(`\n## ${title}\n\n${text}`);
+}
+// The machine line heads the report; test/bench/RESULTS.md keeps a commented copy of a run.
+console.log(`\nMachine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Bun ${Bun.version}, ${new Date().toISOString().slice(0, 10)}.`);

@@ -3,7 +3,7 @@ import type { AppDeps } from "./deps.ts";
 import { authRoutes } from "./auth-routes.ts";
 import { oidcRoutes } from "./oidc-routes.ts";
 import { consoleRoutes } from "./console-routes.ts";
-import { isCrossSiteCookieWrite } from "./cross-site.ts";
+import { isCrossSiteWrite } from "./cross-site.ts";
 import { QUERY_PATHS, queryApp } from "./query-routes.ts";
 import { researchRoutes } from "./research-routes.ts";
 import { errorResponse, json, mapError } from "./responses.ts";
@@ -18,7 +18,7 @@ import { publicUrl } from "../config/load.ts";
 export function mainApp(deps: AppDeps) {
   return new Elysia({ name: "main-app" })
     .onRequest(({ request }) => {
-      if (isCrossSiteCookieWrite(request)) {
+      if (isCrossSiteWrite(request)) {
         return errorResponse(new AppError("CROSS_SITE_REQUEST", "cross-site writes with the session cookie are refused"));
       }
     })

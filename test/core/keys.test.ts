@@ -106,6 +106,12 @@ describe("API keys in the Console", () => {
     // Checked before anything else: even an unauthenticated cookie write is refused as cross-site.
     const anon = await fetch(srv.url + "/api/v1/auth/logout", { method: "POST", headers: { cookie: "auth_token=x", "sec-fetch-site": "cross-site" } });
     expect(anon.status).toBe(403);
+    const noCookie = await fetch(srv.url + "/api/console/keys", { method: "POST", headers: { "sec-fetch-site": "cross-site" } });
+    expect(noCookie.status).toBe(403);
+    // Reads are not writes; the CORS-open query endpoints take cross-site calls with a key.
+    expect((await c.req("GET", "/api/console/keys", undefined, { "sec-fetch-site": "cross-site" })).status).toBe(200);
+    const q = await fetch(srv.url + "/api/query", { method: "POST", headers: { authorization: `Bearer ${k.key}`, "content-type": "application/json", "sec-fetch-site": "cross-site", origin: "https://app.example" }, body: JSON.stringify({ query: "q" }) });
+    expect(q.status).toBe(200);
   });
 });
 

@@ -19,6 +19,8 @@ export interface StartOptions {
   db?: Db;
   logger?: Logger;
   keepAliveMs?: number;
+  /** Bun closes connections silent this long (s); query calls are exempt. Tests shorten it. */
+  idleTimeoutSec?: number;
   /** Shared with the engine so upstream calls are counted. */
   metrics?: Metrics;
 }
@@ -51,7 +53,7 @@ export function startServer(opts: StartOptions): RunningServer {
     development: false,
     routes: Object.fromEntries(WEB_PATHS.map((p) => [p, webApp])),
     maxRequestBodySize: 4 * 1024 * 1024,
-    idleTimeout: 30,
+    idleTimeout: opts.idleTimeoutSec ?? 30,
     fetch: (req, srv) => fetch(req, srv),
   });
   const url = `http://${server.hostname?.includes(":") ? `[${server.hostname}]` : server.hostname}:${server.port}`;

@@ -108,6 +108,17 @@ describe("POST /api/query", () => {
     } finally { await s.stop(100); }
   });
 
+  test("a run longer than the server's idle timeout is not cut: /api/query holds the connection", async () => {
+    const s = startTestServer(scriptedEngine({ delayMs: 2500 }), {}, undefined, 1);
+    try {
+      const c = new Client(s.url);
+      await c.signup();
+      const res = await query(s.url, (await c.createKey()).key, { query: "slow" });
+      expect(res.status).toBe(200);
+      expect((await res.json() as { status: string }).status).toBe("ok");
+    } finally { await s.stop(100); }
+  });
+
   test("RUN_TIMEOUT_MS ends a stuck run with run_timeout and aborts the engine", async () => {
     const eng = scriptedEngine({ hang: true });
     const s = startTestServer(eng, { RUN_TIMEOUT_MS: "1000" });

@@ -8,11 +8,11 @@ import { createLogger } from "../../src/util/logger.ts";
 export interface TestServer extends RunningServer { logs: string[] }
 
 /** Starts the real server on an ephemeral port with an in-memory database. */
-export function startTestServer(engine: Engine, env: Record<string, string> = {}, keepAliveMs?: number): TestServer {
+export function startTestServer(engine: Engine, env: Record<string, string> = {}, keepAliveMs?: number, idleTimeoutSec?: number): TestServer {
   const config: Config = loadConfig({ PORT: "0", DATABASE_PATH: ":memory:", LOG_LEVEL: "debug", ...env }, "/nonexistent");
   const logs: string[] = [];
   const logger = createLogger("debug", (line) => { logs.push(line); });
-  const s = startServer({ config, engine, logger, keepAliveMs });
+  const s = startServer({ config, engine, logger, keepAliveMs, idleTimeoutSec });
   return Object.assign(s, { logs });
 }
 

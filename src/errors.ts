@@ -6,6 +6,7 @@ export type ErrorCode =
   | "missing_api_key" | "invalid_api_key" | "key_inactive" | "quota_exceeded" | "CROSS_SITE_REQUEST"
   | "invalid_request" | "unauthorized" | "email_taken" | "invalid_credentials" | "too_many_attempts"
   | "key_not_found" | "run_not_found" | "not_found" | "oidc_failed"
+  | "access_denied" | "invalid_state" | "email_not_verified" | "domain_not_allowed"
   | "search_failed" | "no_sources" | "llm_failed" | "run_timeout" | "internal_error" | "interrupted"
   | "config_invalid";
 
@@ -14,6 +15,7 @@ const defaultStatus: Partial<Record<ErrorCode, number>> = {
   CROSS_SITE_REQUEST: 403, invalid_request: 400, unauthorized: 401, email_taken: 409,
   invalid_credentials: 401, too_many_attempts: 429, key_not_found: 404, run_not_found: 404,
   not_found: 404, oidc_failed: 400,
+  access_denied: 403, invalid_state: 400, email_not_verified: 409, domain_not_allowed: 403,
 };
 
 /** A typed error with a stable contract code and the HTTP status it maps to. */

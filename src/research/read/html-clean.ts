@@ -4,6 +4,9 @@ const DROP_TAGS = "script,style,noscript,template,svg,canvas,iframe,object,embed
 // Boilerplate spelled in class and id names; an element that also looks like content is kept.
 const UNLIKELY = /(^|[-_\s])(ad|ads|advert\w*|banner|breadcrumbs?|combx|comments?|community|cookie\w*|consent|disqus|footer|gdpr|masthead|menu|modal|nav\w*|newsletter|outbrain|pagination|pager|popup|promo\w*|related|remark|replies|rss|share|sharing|shoutbox|sidebar|skip|social|sponsor\w*|subscribe\w*|taboola|tags?|toolbar|widget\w*|signup|paywall|recirc\w*|most-?popular|read-?more|author-?bio)([-_\s]|$)/i;
 const MAYBE = /article|body|content|main|post|entry|story|text|column/i;
+// Names that mark page furniture even inside the article container: captions and photo
+// credits, bylines and timestamps, galleries, share bars, "most read" boxes.
+const FURNITURE = /(^|[-_\s])(caption\w*|credits?|photo-?credit|byline|dateline|timestamp|gallery|slideshow|carousel|lightbox|most-?read|trending|share\w*|social\w*|related\w*|newsletter\w*)([-_\s]|$)/i;
 
 function hidden(el: Element): boolean {
   if (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") return true;
@@ -18,6 +21,8 @@ function hidden(el: Element): boolean {
  */
 export function stripBoilerplate(root: Element): void {
   for (const el of Array.from(root.querySelectorAll(DROP_TAGS))) el.remove();
+  // Figures are illustrations with captions and credits, not the article's prose.
+  for (const el of Array.from(root.querySelectorAll("figure,figcaption,picture"))) el.remove();
   const total = (root.textContent ?? "").length || 1;
   // Class names lie ("ad-margins", "advertisement-pusher" wrapping the whole page): a block
   // holding much of the page's prose, or the article itself, is never boilerplate.
@@ -43,6 +48,6 @@ export function stripBoilerplate(root: Element): void {
     if (tag === "BODY" || tag === "HTML" || tag === "ARTICLE" || tag === "MAIN") continue;
     if (hidden(el)) { drop(el); continue; }
     const names = `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`;
-    if (names.length > 1 && UNLIKELY.test(names) && !MAYBE.test(names)) drop(el);
+    if (names.length > 1 && ((UNLIKELY.test(names) && !MAYBE.test(names)) || FURNITURE.test(names))) drop(el);
   }
 }

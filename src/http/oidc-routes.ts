@@ -1,65 +1,93 @@
 import { Elysia } from "elysia";
 import * as oauth from "oauth4webapi";
-import { OidcClient, type FlowState } from "../auth/oidc/client.ts";
-import { accountForIdentity, OidcDenied } from "../auth/oidc/link-account.ts";
-import { sign, verify } from "../auth/oidc/signed-cookie.ts";
+import { OidcClient, oidcSettings } from "../auth/oidc/client.ts";
+import { FLOW_TTL_MS, FlowStates } from "../auth/oidc/flow-state.ts";
+import { accountForIdentity, parseAllowedDomains } from "../auth/oidc/link-account.ts";
 import { signingSecret } from "../auth/secret.ts";
 import { createSession } from "../auth/sessions.ts";
 import { publicUrl } from "../config/load.ts";
-import { AppError } from "../errors.ts";
+import { AppError, type ErrorCode } from "../errors.ts";
 import type { AppDeps } from "./deps.ts";
 import { json } from "./responses.ts";
 import { cookieValue, sessionCookie } from "./session.ts";
 
-const FLOW_COOKIE = "rq_oidc";
 const FLOW_PATH = "/api/v1/auth/oidc";
+const FLOW_COOKIE = "rq_oidc";
 
-/** Sign-in through the configured identity provider (issue: OpenID Connect). */
+/** The codes the sign-in page may receive in ?error=; anything else is reported as oidc_failed. */
+const SIGNIN_CODES = new Set<ErrorCode>(["access_denied", "invalid_state", "oidc_failed", "email_not_verified", "domain_not_allowed"]);
+const FAILED = "Sign-in through the identity provider failed. Please try again, or ask your administrator.";
+
+/**
+ * Sign-in through the configured identity provider (SPEC §5.5, CONTRACT §3), plus
+ * GET /api/v1/auth/providers so the web app knows whether to show the button.
+ * Every outcome of start and callback is a redirect: to the provider, to / signed in,
+ * or to /signin?error=<code>&message=<text> — never a JSON error or a stack trace.
+ */
 export function oidcRoutes(deps: AppDeps) {
   const cfg = deps.config;
   const base = publicUrl(cfg);
   const secure = base.startsWith("https:");
-  const enabled = !!(cfg.OIDC_ISSUER && cfg.OIDC_CLIENT_ID && cfg.OIDC_CLIENT_SECRET);
-  const client = enabled ? new OidcClient({ issuer: cfg.OIDC_ISSUER!, clientId: cfg.OIDC_CLIENT_ID!, clientSecret: cfg.OIDC_CLIENT_SECRET!, scopes: cfg.OIDC_SCOPES, redirectUri: `${base}${FLOW_PATH}/callback` }) : null;
-  const domains = (cfg.OIDC_ALLOWED_DOMAINS ?? "").split(",").map((d) => d.trim().toLowerCase()).filter(Boolean);
-  // States already used: a replayed callback must fail even while its cookie is still valid.
-  const used = new Map<string, number>();
-  const secret = signingSecret(deps.db, cfg.SESSION_SECRET);
-  const flowCookie = (value: string, maxAge: number) => `${FLOW_COOKIE}=${value}; Path=${FLOW_PATH}; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure ? "; Secure" : ""}`;
-  const toSignin = (code: string, message: string) => new Response(null, {
-    status: 302, headers: [["location", `/signin?error=${encodeURIComponent(code)}&message=${encodeURIComponent(message)}`], ["set-cookie", flowCookie("", 0)], ["cache-control", "no-store"]],
+  const callbackUrl = `${base}${FLOW_PATH}/callback`;
+  const settings = oidcSettings(cfg, callbackUrl);
+  const client = settings ? new OidcClient(settings) : null;
+  const flows = new FlowStates(signingSecret(deps.db, cfg.SESSION_SECRET));
+  const policy = { defaultPlan: cfg.DEFAULT_PLAN, allowedDomains: parseAllowedDomains(cfg.OIDC_ALLOWED_DOMAINS) };
+
+  // Scoped to the OIDC paths: the flow secrets travel only to start and callback.
+  const flowCookie = (value: string, maxAgeSec: number) =>
+    `${FLOW_COOKIE}=${value}; Path=${FLOW_PATH}; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSec}${secure ? "; Secure" : ""}`;
+  const redirect = (location: string, cookies: string[]) => new Response(null, {
+    status: 302,
+    headers: [["location", location], ["cache-control", "no-store"], ...cookies.map((c): [string, string] => ["set-cookie", c])],
   });
 
+  /** Any failure → the sign-in page with a code and a short message; details only in the log. */
+  const toSignin = (e: unknown, stage: "start" | "callback") => {
+    const known = e instanceof AppError && SIGNIN_CODES.has(e.code);
+    const code = known ? e.code : "oidc_failed";
+    const detail = e instanceof oauth.ResponseBodyError ? `${e.error}: ${e.error_description ?? ""}`
+      : e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    deps.logger.warn("oidc_signin_failed", { stage, code, error: detail });
+    const message = known ? e.message : FAILED;
+    return redirect(`/signin?error=${encodeURIComponent(code)}&message=${encodeURIComponent(message)}`, [flowCookie("", 0)]);
+  };
+  const requireClient = () => {
+    if (!client) throw new AppError("not_found", "no identity provider is configured");
+    return client;
+  };
+
   return new Elysia({ name: "oidc-routes" })
-    .get("/api/v1/auth/providers", () => json({ password: true, oidc: enabled ? { name: cfg.OIDC_NAME, start_url: `${FLOW_PATH}/start` } : null }))
+    .get("/api/v1/auth/providers", () => json({
+      password: true,
+      oidc: client ? { name: cfg.OIDC_NAME, start_url: `${FLOW_PATH}/start` } : null,
+    }), { detail: { summary: "Sign-in methods the web app can offer" } })
+
     .get(`${FLOW_PATH}/start`, async () => {
-      if (!client) throw new AppError("not_found", "no identity provider is configured");
+      const idp = requireClient();
       try {
-        const { url, flow } = await client.start();
-        return new Response(null, { status: 302, headers: { location: url, "set-cookie": flowCookie(sign({ ...flow }, secret), 600), "cache-control": "no-store" } });
+        const flow = flows.create({ state: oauth.generateRandomState(), nonce: oauth.generateRandomNonce(), verifier: oauth.generateRandomCodeVerifier() });
+        const location = await idp.authorizationUrl(flow);
+        return redirect(location, [flowCookie(flows.seal(flow), FLOW_TTL_MS / 1000)]);
       } catch (e) {
-        deps.logger.warn("oidc_start_failed", { error: (e as Error).message });
-        return toSignin("oidc_failed", "the identity provider could not be reached");
+        return toSignin(e, "start");
       }
-    })
+    }, { detail: { summary: "Sign in through the configured identity provider (redirect)" } })
+
     .get(`${FLOW_PATH}/callback`, async ({ request }) => {
-      if (!client) throw new AppError("not_found", "no identity provider is configured");
-      const url = new URL(request.url);
-      const flow = verify<FlowState>(cookieValue(request, FLOW_COOKIE), secret);
-      if (url.searchParams.get("error") === "access_denied") return toSignin("access_denied", "sign-in was cancelled at the identity provider");
-      if (!flow || flow.state !== url.searchParams.get("state") || used.has(flow.state)) return toSignin("invalid_state", "the sign-in link expired or was already used; start again");
-      used.set(flow.state, flow.exp);
-      for (const [s, exp] of used) if (exp < Date.now()) used.delete(s);
+      const idp = requireClient();
       try {
-        const identity = await client.finish(new URL(`${base}${FLOW_PATH}/callback${url.search}`), flow);
-        const accountId = accountForIdentity(deps.db, identity, { defaultPlan: cfg.DEFAULT_PLAN, allowedDomains: domains });
+        const query = new URL(request.url).searchParams;
+        // State first, even for an error answer: an unsolicited callback proves nothing.
+        const flow = flows.take(cookieValue(request, FLOW_COOKIE), query.get("state"));
+        // Our public address, not request.url: behind a reverse proxy they differ.
+        const identity = await idp.finish(new URL(`${callbackUrl}?${query}`), flow);
+        const accountId = accountForIdentity(deps.db, identity, policy);
         const { token, expiresAt } = createSession(deps.db, accountId, cfg.SESSION_TTL_DAYS);
-        return new Response(null, { status: 302, headers: [["location", "/"], ["set-cookie", sessionCookie(token, expiresAt, secure)], ["set-cookie", flowCookie("", 0)], ["cache-control", "no-store"]] });
+        deps.logger.info("oidc_signin", { account_id: accountId });
+        return redirect("/", [sessionCookie(token, expiresAt, secure), flowCookie("", 0)]);
       } catch (e) {
-        if (e instanceof OidcDenied) return toSignin(e.code, e.message);
-        if (e instanceof oauth.AuthorizationResponseError && e.error === "access_denied") return toSignin("access_denied", "sign-in was cancelled at the identity provider");
-        deps.logger.warn("oidc_callback_failed", { error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });
-        return toSignin("oidc_failed", "the identity provider's answer could not be verified");
+        return toSignin(e, "callback");
       }
-    });
+    }, { detail: { summary: "Identity provider callback (redirect)" } });
 }

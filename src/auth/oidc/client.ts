@@ -9,6 +9,9 @@ export interface OidcSettings { issuer: string; clientId: string; clientSecret: 
 /** What we use from a verified sign-in. */
 export interface OidcIdentity { issuer: string; subject: string; email?: string; emailVerified: boolean }
 
+// Some providers (AWS Cognito among them) send email_verified as the string "true".
+const isTrue = (v: unknown): boolean => v === true || v === "true";
+
 /** Every request to the provider gives up after this long (an intranet IdP may hang). */
 const TIMEOUT_MS = 10_000;
 
@@ -38,7 +41,7 @@ export class OidcClient {
   }
 
   /** Options of every outgoing request: a fresh 10 s deadline, http only when allowed. */
-  private opts(): oauth.HttpRequestOptions<"GET" | "POST"> {
+  private opts(): { signal: AbortSignal; [oauth.allowInsecureRequests]?: boolean } {
     return { signal: AbortSignal.timeout(TIMEOUT_MS), ...(this.insecure ? { [oauth.allowInsecureRequests]: true } : {}) };
   }
 
@@ -93,14 +96,14 @@ export class OidcClient {
     await oauth.validateApplicationLevelSignature(as, res, this.opts());
     const claims = oauth.getValidatedIdTokenClaims(tokens)!;
     let email = typeof claims.email === "string" ? claims.email : undefined;
-    let verified = claims.email_verified === true;
+    let verified = isTrue(claims.email_verified);
     // Many providers keep scope claims out of the ID token; UserInfo has them, and
     // oauth4webapi refuses a UserInfo answer about another subject.
     if (!email && as.userinfo_endpoint && tokens.access_token) {
       const ui = await oauth.userInfoRequest(as, this.client, tokens.access_token, this.opts());
       const info = await oauth.processUserInfoResponse(as, this.client, claims.sub, ui);
       email = typeof info.email === "string" ? info.email : undefined;
-      verified = info.email_verified === true;
+      verified = isTrue(info.email_verified);
     }
     return { issuer: claims.iss, subject: claims.sub, email, emailVerified: verified };
   }

@@ -27,6 +27,25 @@ function withSiblings(top: Element, scores: Map<Element, number>): Element[] {
 }
 
 /**
+ * Publishers often split one article into several containers of the same kind, with ads
+ * or widgets between them ("article__body" repeated down the page). Elements sharing the
+ * best container's tag and class, scoring well and not link lists, belong with it; kept in
+ * document order.
+ */
+function withTwins(top: Element, body: Element, scores: Map<Element, number>, siblings: Element[]): Element[] {
+  const cls = top.getAttribute("class")?.trim();
+  if (!cls || top === body) return siblings;
+  const topScore = scores.get(top) ?? 0;
+  const out: Element[] = [];
+  for (const el of Array.from(body.getElementsByTagName(top.tagName))) {
+    if (el === top) { out.push(...siblings); continue; }
+    if (el.getAttribute("class")?.trim() !== cls || el.contains(top) || top.contains(el) || siblings.some((s) => s.contains(el))) continue;
+    if ((scores.get(el) ?? 0) >= Math.max(5, topScore * 0.15) && linkDensity(el) < 0.3) out.push(el);
+  }
+  return out;
+}
+
+/**
  * The main text of an HTML page, with its title, date, author and language. Used by the
  * engine's reading stage and by `research-query extract`.
  */
@@ -39,7 +58,7 @@ export function extractMainText(html: string): Extracted {
   stripBoilerplate(body);
   const article = body.querySelectorAll("article");
   const { top, scores } = bestContainer(body);
-  let roots = withSiblings(top, scores);
+  let roots = withTwins(top, body, scores, withSiblings(top, scores));
   // A lone <article> that holds most of the text is the publisher saying where the article is.
   if (article.length === 1 && !article[0]!.contains(top) && (article[0]!.textContent ?? "").length > (top.textContent ?? "").length * 0.8) roots = [article[0]!];
   let text = blockText(roots);

@@ -4,6 +4,7 @@ const DROP_TAGS = "script,style,noscript,template,svg,canvas,iframe,object,embed
 // Boilerplate spelled in class and id names; an element that also looks like content is kept.
 const UNLIKELY = /(^|[-_\s])(ad|ads|advert\w*|banner|breadcrumbs?|combx|comments?|community|cookie\w*|consent|disqus|footer|gdpr|masthead|menu|modal|nav\w*|newsletter|outbrain|pagination|pager|popup|promo\w*|related|remark|replies|rss|share|sharing|shoutbox|sidebar|skip|social|sponsor\w*|subscribe\w*|taboola|tags?|toolbar|widget\w*|signup|paywall|recirc\w*|most-?popular|read-?more|author-?bio)([-_\s]|$)/i;
 const MAYBE = /article|body|content|main|post|entry|story|text|column/i;
+const COMMENTS = /comment|disqus|replies|respond|discussion/i;
 // Names that mark page furniture even inside the article container: captions and photo
 // credits, bylines and timestamps, galleries, share bars, "most read" boxes.
 const FURNITURE = /(^|[-_\s])(caption\w*|credits?|photo-?credit|byline|dateline|timestamp|gallery|slideshow|carousel|lightbox|most-?read|trending|share\w*|social\w*|related\w*|newsletter\w*)([-_\s]|$)/i;
@@ -28,6 +29,8 @@ export function stripBoilerplate(root: Element): void {
   // holding much of the page's prose, or the article itself, is never boilerplate.
   const holdsArticle = (el: Element): boolean => {
     if (el.querySelector("article,main,[itemprop=articleBody]")) return true;
+    // Reader comments can outweigh a short article; their names are honest.
+    if (COMMENTS.test(`${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`)) return false;
     const text = el.textContent ?? "";
     if (text.length < total * 0.3) return false;
     let inLinks = 0;

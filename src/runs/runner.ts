@@ -6,7 +6,7 @@ import type { Logger } from "../util/logger.ts";
 import type { Envelope } from "./envelope.ts";
 import type { RunRegistry } from "./registry.ts";
 import type { Metrics } from "../metrics/registry.ts";
-import { addRunEvent, finishRun } from "./store.ts";
+import { finishRunWithTimeline, type TimelineEvent } from "./store.ts";
 
 export interface RunnerDeps { db: Db; engine: Engine; config: Config; registry: RunRegistry; logger: Logger; metrics?: Metrics }
 
@@ -28,7 +28,8 @@ export async function executeRun(deps: RunnerDeps, run: AcceptedRun, clientSigna
   const at = () => Math.round(performance.now() - run.startedAt);
   let finished = false;
   let answerChars = 0;
-  const record = (type: string, data: Record<string, unknown>) => { if (!finished) addRunEvent(db, run.id, at(), type, data); };
+  const timeline: TimelineEvent[] = [];
+  const record = (type: string, data: Record<string, unknown>) => { if (!finished) timeline.push({ atMs: at(), type, data }); };
 
   const onClient = () => ac.abort("client_closed");
   if (clientSignal?.aborted) onClient(); else clientSignal?.addEventListener("abort", onClient, { once: true });
@@ -73,10 +74,10 @@ export async function executeRun(deps: RunnerDeps, run: AcceptedRun, clientSigna
     deps.metrics?.runs.inc({ status: env.status, code: env.errors[0]?.code ?? "none" });
     deps.metrics?.runSeconds.observe(env.usage.latency_ms / 1000);
     ac.abort("finished"); // stops any upstream work the engine left behind
-    finishRun(db, run.id, {
+    finishRunWithTimeline(db, run.id, {
       status: env.status, answer: env.answer, sources: env.sources, errors: env.errors, writer: env.writer ?? null,
       tokensIn: env.usage.tokens_in, tokensOut: env.usage.tokens_out, latencyMs: env.usage.latency_ms,
-    });
+    }, timeline);
     return env;
   })();
   deps.registry.add(run.id, ac, done);

@@ -5,10 +5,6 @@ import type { ErrorItem } from "../errors.ts";
 import type { Source } from "../research/types.ts";
 import { nowIso } from "../util/time.ts";
 
-/** Appends one timeline entry; `atMs` counts from acceptance. */
-export function addRunEvent(db: Db, runId: string, atMs: number, type: string, data: Record<string, unknown>): void {
-  db.$client.query("INSERT INTO run_events (run_id, at_ms, type, data) VALUES (?, ?, ?, ?)").run(runId, atMs, type, JSON.stringify(data));
-}
 
 export interface RunOutcome {
   status: "ok" | "error";
@@ -19,6 +15,22 @@ export interface RunOutcome {
   tokensIn: number;
   tokensOut: number;
   latencyMs: number;
+}
+
+/** One timeline entry, kept in memory while the run works. */
+export interface TimelineEvent { atMs: number; type: string; data: Record<string, unknown> }
+
+/**
+ * Finishes a run and writes its timeline in one transaction: one commit per run instead
+ * of one per event (the Console shows timelines of finished calls only). A crash loses the
+ * timeline of the runs in flight; their rows still become `interrupted` at the next start.
+ */
+export function finishRunWithTimeline(db: Db, runId: string, o: RunOutcome, events: TimelineEvent[]): void {
+  db.$client.transaction(() => {
+    const insert = db.$client.query("INSERT INTO run_events (run_id, at_ms, type, data) VALUES (?, ?, ?, ?)");
+    for (const e of events) insert.run(runId, e.atMs, e.type, JSON.stringify(e.data));
+    finishRun(db, runId, o);
+  }).immediate();
 }
 
 export function finishRun(db: Db, runId: string, o: RunOutcome): void {

@@ -4,11 +4,12 @@ import { benchExtraction } from "./extraction.ts";
 import { benchHeldStreams } from "./held-streams.ts";
 import { benchServing } from "./serving.ts";
 import { benchStartup } from "./startup.ts";
+import { benchSqliteWrites } from "./sqlite-writes.ts";
 
 // `bun run bench` (BUN_CONFIG_MAX_HTTP_REQUESTS raised: Bun caps concurrent fetches at 256).
 const sections: [string, () => Promise<string>][] = [
   ["1. Reading: main-content extraction", benchExtraction],
-  ["2. Serving overhead", benchServing],
+  ["2. Serving overhead", async () => `${await benchServing()}\n\n${await benchSqliteWrites()}`],
   ["3. Held connections", () => benchHeldStreams(Number(process.env.BENCH_STREAMS ?? 2000))],
   ["4. The critical path of a run", () => benchCriticalPath()],
   ["5. Startup and size", () => benchStartup()],

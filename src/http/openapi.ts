@@ -59,6 +59,7 @@ export function openApiDocument(serverUrl: string) {
       "/api/v1/auth/login": { post: { summary: "Sign in (sets auth_token)", requestBody: { required: true, ...jsonBody(Credentials) }, responses: { 200: jsonBody(MeResponse), 400: err("invalid_request"), 401: err("invalid_credentials"), 429: err("too_many_attempts") } } },
       "/api/v1/auth/logout": { post: { summary: "Sign out; ends the session on the server", responses: { 204: { description: "signed out" } } } },
       "/api/v1/me": { get: sessionOp("The signed-in account", { 200: jsonBody(MeResponse) }) },
+      "/api/v1/auth/providers": { get: { summary: "Sign-in methods: password, and the identity provider when configured", responses: { 200: jsonBody({ type: "object", properties: { password: { type: "boolean" }, oidc: { type: ["object", "null"], properties: { name: { type: "string" }, start_url: { type: "string" } } } } }) } } },
       "/api/v1/auth/oidc/start": { get: { summary: "Sign in through the configured identity provider (redirect)", responses: { 302: { description: "to the identity provider" }, 404: err("not configured") } } },
       "/api/v1/auth/oidc/callback": { get: { summary: "Identity provider callback (redirect)", responses: { 302: { description: "to / signed in, or to /signin?error=…" } } } },
       "/api/v1/research": { post: { ...queryOp(false), summary: "The web client's run (session cookie)", security: cookieAuth } },

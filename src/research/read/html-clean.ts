@@ -1,3 +1,5 @@
+import { linkDensity } from "./html-score.ts";
+
 /** Elements that never hold article text. */
 const DROP_TAGS = "script,style,noscript,template,svg,canvas,iframe,object,embed,video,audio,map,button,select,input,textarea,dialog,link,meta";
 
@@ -31,11 +33,8 @@ export function stripBoilerplate(root: Element): void {
     if (el.querySelector("article,main,[itemprop=articleBody]")) return true;
     // Reader comments can outweigh a short article; their names are honest.
     if (COMMENTS.test(`${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`)) return false;
-    const text = el.textContent ?? "";
-    if (text.length < total * 0.3) return false;
-    let inLinks = 0;
-    for (const a of Array.from(el.querySelectorAll("a"))) inLinks += (a.textContent ?? "").length;
-    return inLinks / Math.max(1, text.length) < 0.5;
+    const length = (el.textContent ?? "").length;
+    return length >= total * 0.3 && linkDensity(el, length) < 0.5;
   };
   const drop = (el: Element) => { if (!holdsArticle(el)) el.remove(); };
   for (const el of Array.from(root.querySelectorAll('nav,aside,footer,[role="navigation"],[role="complementary"],[role="contentinfo"],[role="banner"],[role="dialog"],[role="alert"]'))) {

@@ -62,6 +62,9 @@ export async function handleQuery(deps: AppDeps, request: Request, mode: "json" 
     }
     return sseResponse(async (send, gone) => {
       send("progress", { stage: "planning", message: "Run accepted", request_id: requestId });
+      // Let the headers and the first event leave before the engine's work takes the loop:
+      // under a burst of calls, each client hears "accepted" without waiting for the others.
+      await new Promise<void>((r) => setImmediate(r));
       let env: Envelope;
       try {
         env = await executeRun(deps, run, gone, (name, data) => { send(name, data); });

@@ -60,7 +60,11 @@ export function authenticateKey(db: Db, presented: string | undefined): KeyIdent
   const r = byHash.get({ hash: sha256Hex(presented) });
   if (!r) throw new AppError("invalid_api_key", "the API key is not valid");
   if (r.status !== "active") throw new AppError("key_inactive", "the API key was revoked");
-  db.$client.query("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(nowIso(), r.id);
+  // last_used_at to the minute: a write per call would put a commit on every request's path.
+  const now = Date.now();
+  if (!r.lastUsedAt || now - Date.parse(r.lastUsedAt) > 60_000) {
+    db.$client.query("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(new Date(now).toISOString(), r.id);
+  }
   return { keyId: r.id, accountId: r.accountId, prefix: r.prefix };
 }
 

@@ -1,5 +1,6 @@
 import { isPlannerCall, startChatServer } from "../fixtures/chat-server.ts";
 import { startSearchFixtures } from "../fixtures/search-servers.ts";
+import { burstFloor } from "./burst-floor.ts";
 
 const rssKb = async (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(await Bun.file(`/proc/${pid}/status`).text())?.[1] ?? 0);
 
@@ -45,12 +46,14 @@ export async function benchHeldStreams(n = 2000, holdMs = 15_000): Promise<strin
     clearInterval(sampler);
     firstEvent.sort((a, b) => a - b);
     const pct = (q: number) => firstEvent[Math.min(firstEvent.length - 1, Math.floor(firstEvent.length * q))] ?? NaN;
+    const floor = await burstFloor(n);
     return [
       `Held streams: ${n} concurrent /api/query/stream through the real engine, writer holding ${holdMs / 1000} s before answering.`,
       "",
       "| measure | value |", "|---|---|",
       `| streams ending with final (status ok) | ${finals} of ${n} (${failures} failed) |`,
       `| time to first event p50 / p99 | ${pct(0.5).toFixed(1)} ms / ${pct(0.99).toFixed(1)} ms |`,
+      `| same burst against a bare Bun SSE server (this machine's floor) | ${floor.p50.toFixed(1)} ms / ${floor.p99.toFixed(1)} ms |`,
       `| server RSS idle → while held (peak) | ${(idle / 1024).toFixed(0)} MB → ${(held / 1024).toFixed(0)} MB (${(peak / 1024).toFixed(0)} MB) |`,
       `| memory per held stream | ${((held - idle) / n).toFixed(1)} KB |`,
     ].join("\n");

@@ -2,85 +2,136 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { createGroqClient } from "../../src/research/llm/groq.ts";
 import { LlmError } from "../../src/research/llm/llm-error.ts";
 import { createOpenAiCompatibleClient } from "../../src/research/llm/openai-compatible.ts";
-import { createThinkFilter, stripThinking } from "../../src/research/llm/think-filter.ts";
+import type { RetryPolicy } from "../../src/research/llm/retry.ts";
 import type { LlmClient } from "../../src/research/llm/types.ts";
-import { startChatServer, type ChatServer, type Reply } from "../fixtures/chat-server.ts";
+import { sequence, startChatServer, type ChatServer } from "../fixtures/chat-server.ts";
 import { useLongTimeout } from "../setup.ts";
 
 useLongTimeout();
 
-const fast = { retries: 3, baseDelayMs: 10, maxDelayMs: 2000 };
 let srv: ChatServer | undefined;
 afterEach(() => srv?.stop());
 
-const clients = (s: ChatServer): [string, LlmClient][] => [
-  ["groq", createGroqClient({ apiKey: "gsk_test", baseUrl: s.groqBase, retry: fast })],
-  ["openai-compatible", createOpenAiCompatibleClient({ baseUrl: s.openaiBase, apiKey: "sk-local", retry: fast })],
+/** A retry policy whose waits are recorded instead of slept, so tests check them without timing. */
+function recordingPolicy(extra: Partial<RetryPolicy> = {}): RetryPolicy & { waits: number[] } {
+  const waits: number[] = [];
+  return { retries: 3, baseDelayMs: 10, maxDelayMs: 100, waits, sleep: async (ms) => { waits.push(ms); }, ...extra };
+}
+
+const clients = (s: ChatServer, retry: RetryPolicy): [string, LlmClient][] => [
+  ["groq", createGroqClient({ apiKey: "gsk_test", baseUrl: s.groqBase, retry })],
+  ["openai-compatible", createOpenAiCompatibleClient({ baseUrl: s.openaiBase, apiKey: "sk-local", retry })],
 ];
 const msgs = [{ role: "user" as const, content: "hi" }];
+const signal = () => AbortSignal.timeout(10_000);
 
 describe("LLM clients over real HTTP", () => {
   test("non-streaming and streaming answers, on both providers' paths", async () => {
     srv = startChatServer(() => ({ text: "Hello from the model [S1]." }));
-    for (const [name, c] of clients(srv)) {
-      expect((await c.chat({ model: "m", messages: msgs, signal: AbortSignal.timeout(5000) })).text, name).toBe("Hello from the model [S1].");
+    for (const [name, c] of clients(srv, recordingPolicy())) {
+      expect((await c.chat({ model: "m", messages: msgs, signal: signal() })).text, name).toBe("Hello from the model [S1].");
       const deltas: string[] = [];
-      const r = await c.chat({ model: "m", messages: msgs, signal: AbortSignal.timeout(5000), onDelta: (d) => deltas.push(d) });
+      const r = await c.chat({ model: "m", messages: msgs, signal: signal(), onDelta: (d) => deltas.push(d) });
       expect(r.text).toBe("Hello from the model [S1].");
       expect(deltas.length).toBeGreaterThan(2);
       expect(deltas.join("")).toBe(r.text);
     }
-    expect(srv.requests.map((r) => r.path)).toEqual(["/openai/v1/chat/completions", "/openai/v1/chat/completions", "/v1/chat/completions", "/v1/chat/completions"]);
+    expect(srv.requests.map((r) => [r.path, r.body.stream ?? false])).toEqual([
+      ["/openai/v1/chat/completions", false], ["/openai/v1/chat/completions", true], ["/v1/chat/completions", false], ["/v1/chat/completions", true],
+    ]);
     expect(srv.requests[0]!.headers.get("authorization")).toBe("Bearer gsk_test");
     expect(srv.requests[2]!.headers.get("authorization")).toBe("Bearer sk-local");
+    expect(srv.requests[3]!.body.messages).toEqual(msgs);
   });
 
-  test("429 with Retry-After, then success; the wait honours Retry-After", async () => {
-    srv = startChatServer((_b, n) => (n % 2 === 1 ? { status: 429, retryAfter: "1" } : { text: "ok" }));
-    for (const [name, c] of clients(srv)) {
-      const t0 = performance.now();
-      expect((await c.chat({ model: "m", messages: msgs, signal: AbortSignal.timeout(10_000) })).text, name).toBe("ok");
-      expect(performance.now() - t0, name).toBeGreaterThanOrEqual(900);
+  test("429 with Retry-After (seconds or HTTP date), then success: the wait is at least what the server asked", async () => {
+    const date = new Date(Date.now() + 5_000).toUTCString();
+    srv = startChatServer((_b, n) => (n % 3 === 1 ? { status: 429, retryAfter: "2" } : n % 3 === 2 ? { status: 503, retryAfter: date } : { text: "ok" }));
+    for (const name of ["groq", "openai-compatible"]) {
+      const policy = recordingPolicy();
+      const client = name === "groq" ? createGroqClient({ apiKey: "k", baseUrl: srv.groqBase, retry: policy }) : createOpenAiCompatibleClient({ baseUrl: srv.openaiBase, retry: policy });
+      expect((await client.chat({ model: "m", messages: msgs, signal: signal() })).text, name).toBe("ok");
+      expect(policy.waits).toHaveLength(2);
+      expect(policy.waits[0], name).toBeGreaterThanOrEqual(2000);
+      expect(policy.waits[1], name).toBeGreaterThanOrEqual(3000); // the date is ~5 s ahead, minus a whole-second rounding
     }
   });
 
-  test("repeated 500s → LlmError after the retries (4 attempts)", async () => {
+  test("a huge Retry-After is capped", async () => {
+    srv = startChatServer(sequence({ status: 429, retryAfter: "3600" }, { text: "ok" }));
+    const policy = recordingPolicy({ maxRetryAfterMs: 20_000 });
+    const c = createOpenAiCompatibleClient({ baseUrl: srv.openaiBase, retry: policy });
+    expect((await c.chat({ model: "m", messages: msgs, signal: signal() })).text).toBe("ok");
+    expect(policy.waits).toEqual([20_000]);
+  });
+
+  test("repeated 500s → llm_failed after 3 retries with growing backoff", async () => {
     srv = startChatServer(() => ({ status: 500 }));
-    for (const [name, c] of clients(srv)) {
+    for (const [name, c] of clients(srv, recordingPolicy())) {
       const before = srv.requests.length;
-      const e = await c.chat({ model: "m", messages: msgs, signal: AbortSignal.timeout(10_000) }).catch((x) => x);
+      const e = await c.chat({ model: "m", messages: msgs, signal: signal() }).catch((x) => x);
       expect(e, name).toBeInstanceOf(LlmError);
+      expect(e.code).toBe("llm_failed");
+      expect(e.reason).toBe("http_status");
       expect(e.status).toBe(500);
-      expect(srv.requests.length - before).toBe(4);
+      expect(srv.requests.length - before, name).toBe(4);
     }
+    const policy = recordingPolicy({ baseDelayMs: 100, maxDelayMs: 100_000 });
+    await createOpenAiCompatibleClient({ baseUrl: srv.openaiBase, retry: policy }).chat({ model: "m", messages: msgs, signal: signal() }).catch(() => {});
+    expect(policy.waits).toHaveLength(3);
+    // ±25 % jitter around 100, 200, 400 ms.
+    expect(policy.waits[0]!).toBeLessThan(policy.waits[2]!);
   });
 
-  test("400 is not retried; an abort ends a hanging call as aborted", async () => {
-    srv = startChatServer((b) => (b.model === "bad" ? { status: 400 } : { hang: true }));
-    for (const [, c] of clients(srv)) {
+  test("a network failure is retried; an unreachable server ends in llm_failed (network)", async () => {
+    const dead = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
+    const url = `http://127.0.0.1:${dead.port}/v1`;
+    dead.stop(true);
+    const policy = recordingPolicy({ retries: 2 });
+    const e = await createOpenAiCompatibleClient({ baseUrl: url, retry: policy }).chat({ model: "m", messages: msgs, signal: signal() }).catch((x) => x);
+    expect(e).toBeInstanceOf(LlmError);
+    expect(e.reason).toBe("network");
+    expect(policy.waits).toHaveLength(2);
+  });
+
+  test("400 is not retried", async () => {
+    srv = startChatServer(() => ({ status: 400 }));
+    for (const [name, c] of clients(srv, recordingPolicy())) {
       const before = srv.requests.length;
-      await c.chat({ model: "bad", messages: msgs, signal: AbortSignal.timeout(5000) }).catch(() => {});
-      expect(srv.requests.length - before).toBe(1);
-      const ac = new AbortController();
-      setTimeout(() => ac.abort(), 100);
-      const e = await c.chat({ model: "m", messages: msgs, signal: ac.signal }).catch((x) => x);
-      expect(e).toBeInstanceOf(LlmError);
-      expect(e.reason).toBe("aborted");
+      const e = await c.chat({ model: "m", messages: msgs, signal: signal() }).catch((x) => x);
+      expect(e.status, name).toBe(400);
+      expect(srv.requests.length - before, name).toBe(1);
     }
   });
-});
 
-describe("<think> blocks", () => {
-  test("stripThinking removes closed and unterminated blocks", () => {
-    expect(stripThinking("<think>plan plan</think>\n\nAnswer [S1].")).toBe("Answer [S1].");
-    expect(stripThinking("<think>never closed")).toBe("");
+  test("a stream that fails after deltas were emitted is not retried (it would repeat text)", async () => {
+    srv = startChatServer(() => ({ text: "The first part. The second part.", chunkChars: 5, errorAfterChunks: 2 }));
+    for (const [name, c] of clients(srv, recordingPolicy())) {
+      const before = srv.requests.length;
+      const deltas: string[] = [];
+      const e = await c.chat({ model: "m", messages: msgs, signal: signal(), onDelta: (d) => deltas.push(d) }).catch((x) => x);
+      expect(e, name).toBeInstanceOf(LlmError);
+      expect(e.reason).not.toBe("aborted");
+      expect(deltas.join(""), name).toBe("The first ");
+      expect(srv.requests.length - before, name).toBe(1);
+    }
   });
 
-  test("the streaming filter suppresses think text even when tags split across chunks", () => {
-    const out: string[] = [];
-    const f = createThinkFilter((t) => out.push(t));
-    for (const c of ["<th", "ink>secret reasoning</thi", "nk>\n\nThe ans", "wer <b>is</b> here [S1]."]) f.push(c);
-    f.end();
-    expect(out.join("")).toBe("The answer <b>is</b> here [S1].");
-  });
+  test("an abort ends a hanging call, a stalled stream and a retry wait, as reason aborted", async () => {
+    srv = startChatServer((b) => (b.model === "hang" ? { hang: true } : b.model === "stall" ? { text: "abcdefghij", chunkChars: 2, hangAfterChunks: 2 } : { status: 429, retryAfter: "3600" }));
+    // The real wait (no injected sleep) of an hour: only the abort can end this test in time.
+    const realWait: RetryPolicy = { retries: 3, baseDelayMs: 10, maxDelayMs: 100, maxRetryAfterMs: 3_600_000 };
+    for (const [name, c] of clients(srv, realWait)) {
+      for (const model of ["hang", "stall", "wait"]) {
+        const ac = new AbortController();
+        const deltas: string[] = [];
+        const p = c.chat({ model, messages: msgs, signal: ac.signal, onDelta: (d) => { deltas.push(d); } });
+        setTimeout(() => ac.abort(), 100);
+        const e = await p.catch((x) => x);
+        expect(e, `${name} ${model}`).toBeInstanceOf(LlmError);
+        expect(e.reason, `${name} ${model}`).toBe("aborted");
+        if (model === "stall") expect(deltas.join("")).toBe("abcd");
+      }
+    }
+  }, 10_000);
 });

@@ -102,9 +102,8 @@ export function createEngine(deps: EngineDeps): Engine {
         deps.onUpstream?.("llm", "ok");
         text = w.text; tokensIn += w.tokens_in; tokensOut += w.tokens_out;
       } else {
-        text = writeExtractive(question, plan.language, writerSources);
+        text = writeExtractive(question, plan.language, writerSources, { onDelta: (delta) => emit({ type: "answer", delta }) });
         if (!text) throw new AppError("no_sources", "the sources read hold no usable sentences");
-        emit({ type: "answer", delta: text });
       }
       const final = finalizeCitations(text, provided);
       emit({ type: "progress", stage: "writing", message: `Answer written with ${final.sources.length} cited sources`, cited: final.sources.length, chars: final.answer.length, ms: since(t0) });

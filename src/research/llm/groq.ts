@@ -1,22 +1,35 @@
 import Groq from "groq-sdk";
 import { LlmError, parseRetryAfter } from "./llm-error.ts";
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from "./retry.ts";
-import type { ChatRequest, LlmClient } from "./types.ts";
+import type { ChatRequest, ChatResult, LlmClient } from "./types.ts";
+
+/** Settings of the Groq client. */
+export interface GroqOptions {
+  apiKey: string;
+  /** Groq's address (groq-sdk appends /openai/v1/chat/completions); the SDK default when unset. */
+  baseUrl?: string;
+  retry?: RetryPolicy;
+  /** Ceiling of one attempt. */
+  timeoutMs?: number;
+}
 
 function toLlmError(e: unknown, signal: AbortSignal): LlmError {
   if (signal.aborted) return new LlmError("aborted", "aborted");
+  if (e instanceof LlmError) return e;
   if (e instanceof Groq.APIError && typeof e.status === "number") {
-    const h = e.headers as unknown as Headers | Record<string, string> | undefined;
-    const ra = h instanceof Headers ? h.get("retry-after") : h?.["retry-after"];
-    return new LlmError("http_status", `Groq answered HTTP ${e.status}`, e.status, parseRetryAfter(ra) ?? undefined);
+    return new LlmError("http_status", `Groq answered HTTP ${e.status}`, e.status, parseRetryAfter(e.headers?.get("retry-after")) ?? undefined);
   }
-  return new LlmError("network", `Groq unreachable: ${(e as Error)?.message ?? e}`);
+  // Connection errors, timeouts and in-stream {"error": …} events (APIError without status).
+  return new LlmError("network", `the Groq call failed: ${(e as Error)?.message ?? String(e)}`);
 }
 
-/** Groq through groq-sdk; the SDK's own retries are off so both providers retry alike. */
-export function createGroqClient(o: { apiKey: string; baseUrl?: string; retry?: RetryPolicy; timeoutMs?: number }): LlmClient {
+/**
+ * Groq through groq-sdk; the SDK's own retries are off so both providers retry alike,
+ * through withRetry.
+ */
+export function createGroqClient(o: GroqOptions): LlmClient {
   const sdk = new Groq({ apiKey: o.apiKey, baseURL: o.baseUrl, maxRetries: 0, timeout: o.timeoutMs ?? 120_000 });
-  const once = async (req: ChatRequest) => {
+  const once = async (req: ChatRequest): Promise<ChatResult> => {
     const params = { model: req.model, messages: req.messages, temperature: req.temperature ?? 0.2, max_tokens: req.maxTokens };
     try {
       if (!req.onDelta) {
@@ -31,9 +44,11 @@ export function createGroqClient(o: { apiKey: string; baseUrl?: string; retry?: 
         const d = chunk.choices[0]?.delta?.content;
         if (d) { text += d; req.onDelta(d); }
       }
+      // groq-sdk ends an aborted stream quietly; a cut-off answer must not pass as whole.
+      if (req.signal.aborted) throw new LlmError("aborted", "aborted");
       return { text };
     } catch (e) {
-      throw e instanceof LlmError ? e : toLlmError(e, req.signal);
+      throw toLlmError(e, req.signal);
     }
   };
   return { provider: "groq", chat: (req) => withRetry(req, o.retry ?? DEFAULT_RETRY, once) };

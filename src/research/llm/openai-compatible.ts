@@ -1,37 +1,37 @@
 import { LlmError, parseRetryAfter } from "./llm-error.ts";
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from "./retry.ts";
-import type { ChatRequest, LlmClient } from "./types.ts";
+import { sseData } from "./sse-data.ts";
+import type { ChatRequest, ChatResult, LlmClient } from "./types.ts";
 
-interface Chunk { choices?: { delta?: { content?: string | null }; message?: { content?: string | null } }[] }
-
-/** Reads `data:` lines of an SSE body until [DONE]. */
-async function* sseData(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  const dec = new TextDecoder();
-  let buf = "";
-  for await (const part of body) {
-    buf += dec.decode(part, { stream: true });
-    let nl: number;
-    while ((nl = buf.indexOf("\n")) >= 0) {
-      const line = buf.slice(0, nl).replace(/\r$/, "");
-      buf = buf.slice(nl + 1);
-      if (!line.startsWith("data:")) continue;
-      const data = line.slice(5).trim();
-      if (data === "[DONE]") return;
-      if (data) yield data;
-    }
-  }
+interface Chunk {
+  choices?: { delta?: { content?: string | null }; message?: { content?: string | null } }[];
+  error?: { message?: string } | string;
 }
 
+/** Settings of an OpenAI-compatible server. */
+export interface OpenAiCompatibleOptions {
+  /** Address up to and including the version, e.g. http://localhost:11434/v1. */
+  baseUrl: string;
+  apiKey?: string;
+  retry?: RetryPolicy;
+  /** Ceiling of one attempt (local models can be slow). */
+  timeoutMs?: number;
+}
+
+// Servers report a failure inside a 200 stream as {"error": …}; that is a failed call.
+const errorOf = (c: Chunk): string | null =>
+  c.error === undefined ? null : typeof c.error === "string" ? c.error : c.error.message ?? "unknown error";
+
 /** Any OpenAI-compatible chat server (Ollama, vLLM, llama.cpp): POST {baseUrl}/chat/completions. */
-export function createOpenAiCompatibleClient(o: { baseUrl: string; apiKey?: string; retry?: RetryPolicy; timeoutMs?: number }): LlmClient {
+export function createOpenAiCompatibleClient(o: OpenAiCompatibleOptions): LlmClient {
   const url = `${o.baseUrl.replace(/\/+$/, "")}/chat/completions`;
-  const once = async (req: ChatRequest) => {
+  const once = async (req: ChatRequest): Promise<ChatResult> => {
     const signal = AbortSignal.any([req.signal, AbortSignal.timeout(o.timeoutMs ?? 180_000)]);
     let res: Response;
     try {
       res = await fetch(url, {
         method: "POST", signal,
-        headers: { "content-type": "application/json", ...(o.apiKey ? { authorization: `Bearer ${o.apiKey}` } : {}) },
+        headers: { "content-type": "application/json", accept: req.onDelta ? "text/event-stream" : "application/json", ...(o.apiKey ? { authorization: `Bearer ${o.apiKey}` } : {}) },
         body: JSON.stringify({ model: req.model, messages: req.messages, temperature: req.temperature ?? 0.2, max_tokens: req.maxTokens, stream: !!req.onDelta }),
       });
     } catch (e) {
@@ -42,23 +42,29 @@ export function createOpenAiCompatibleClient(o: { baseUrl: string; apiKey?: stri
       throw new LlmError("http_status", `LLM server answered HTTP ${res.status}`, res.status, parseRetryAfter(res.headers.get("retry-after")) ?? undefined);
     }
     try {
-      if (!req.onDelta) {
+      // Some servers ignore stream:true and answer with one JSON body; take it as one delta.
+      if (!req.onDelta || !res.body || /application\/json/i.test(res.headers.get("content-type") ?? "")) {
         const body = (await res.json()) as Chunk;
         const text = body.choices?.[0]?.message?.content;
-        if (typeof text !== "string") throw new LlmError("bad_payload", "the LLM server answered without message content");
+        if (typeof text !== "string") throw new LlmError("bad_payload", `the LLM server answered without message content${errorOf(body) ? `: ${errorOf(body)}` : ""}`);
+        req.onDelta?.(text);
         return { text };
       }
       let text = "";
-      for await (const data of sseData(res.body!)) {
+      for await (const data of sseData(res.body)) {
         let chunk: Chunk;
         try { chunk = JSON.parse(data) as Chunk; } catch { continue; }
+        const failure = errorOf(chunk);
+        if (failure !== null) throw new LlmError("network", `the LLM stream failed: ${failure}`);
         const d = chunk.choices?.[0]?.delta?.content;
         if (d) { text += d; req.onDelta(d); }
       }
+      if (req.signal.aborted) throw new LlmError("aborted", "aborted");
       return { text };
     } catch (e) {
+      if (req.signal.aborted) throw new LlmError("aborted", "aborted");
       if (e instanceof LlmError) throw e;
-      throw req.signal.aborted ? new LlmError("aborted", "aborted") : new LlmError("network", `the LLM stream broke: ${(e as Error).message}`);
+      throw new LlmError("network", `the LLM stream broke: ${(e as Error).message}`);
     }
   };
   return { provider: "openai", chat: (req) => withRetry(req, o.retry ?? DEFAULT_RETRY, once) };

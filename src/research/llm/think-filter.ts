@@ -1,6 +1,12 @@
-/** Removes <think>…</think> blocks (reasoning models), including an unterminated one. */
+/**
+ * Removes <think>…</think> blocks (reasoning models), including an unterminated one, and
+ * the reasoning before a stray `</think>` (servers that swallow the opening tag).
+ */
 export function stripThinking(text: string): string {
-  return text.replace(/<think>[\s\S]*?(<\/think>|$)/gi, "").replace(/^\s+/, "");
+  let t = text.replace(/<think>[\s\S]*?(<\/think>|$)/gi, "");
+  const stray = t.toLowerCase().lastIndexOf("</think>");
+  if (stray >= 0) t = t.slice(stray + "</think>".length);
+  return t.replace(/^\s+/, "");
 }
 
 /**

@@ -2,49 +2,45 @@ import { Type as T } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { stripThinking } from "../llm/think-filter.ts";
 import type { Plan } from "./heuristic.ts";
+import { jsonObjects, parseLoose } from "./json-repair.ts";
+import { normalizeLanguage } from "./language.ts";
 
 const PlanSchema = T.Object({
   kind: T.Union([T.Literal("academic"), T.Literal("general"), T.Literal("news"), T.Literal("mixed")]),
-  language: T.String({ minLength: 2, maxLength: 12 }),
-  queries: T.Array(T.String({ minLength: 1, maxLength: 400 }), { minItems: 1 }),
+  language: T.String({ pattern: "^[a-z]{2,3}$" }),
+  queries: T.Array(T.String({ minLength: 1, maxLength: 300 }), { minItems: 1 }),
 });
 
-/** The first balanced {...} in text (models wrap JSON in prose and code fences). */
-function firstObject(text: string): string | null {
-  const start = text.indexOf("{");
-  if (start < 0) return null;
-  let depth = 0, inStr = false, esc = false;
-  for (let i = start; i < text.length; i++) {
-    const c = text[i]!;
-    if (inStr) { if (esc) esc = false; else if (c === "\\") esc = true; else if (c === '"') inStr = false; continue; }
-    if (c === '"') inStr = true;
-    else if (c === "{") depth++;
-    else if (c === "}" && --depth === 0) return text.slice(start, i + 1);
+// Words models use for the kinds despite the prompt.
+const KIND_ALIASES: Record<string, string> = {
+  scholarly: "academic", scientific: "academic", science: "academic", research: "academic", literature: "academic",
+  current_events: "news", "current events": "news", recent: "news", both: "mixed", web: "general", other: "general",
+};
+
+/** Coerces near-misses into the schema's shape; Value.Check has the last word. */
+function normalize(data: unknown, fallbackLanguage: string): unknown {
+  if (!data || typeof data !== "object" || Array.isArray(data)) return data;
+  const d = { ...(data as Record<string, unknown>) };
+  if (typeof d.kind === "string") { const k = d.kind.trim().toLowerCase(); d.kind = KIND_ALIASES[k] ?? k; }
+  d.language = (typeof d.language === "string" && normalizeLanguage(d.language)) || fallbackLanguage;
+  if (typeof d.queries === "string") d.queries = [d.queries];
+  if (Array.isArray(d.queries)) {
+    const qs = d.queries.filter((q): q is string => typeof q === "string").map((q) => q.replace(/\s+/g, " ").trim().slice(0, 300)).filter(Boolean);
+    const seen = new Set<string>();
+    d.queries = qs.filter((q) => !seen.has(q.toLowerCase()) && seen.add(q.toLowerCase())).slice(0, 4);
   }
-  return text.slice(start) + "}".repeat(Math.max(0, depth));
+  return d;
 }
 
-/** Mends the usual breakage: single quotes, unquoted keys, trailing commas, smart quotes. */
-function repair(s: string): string {
-  return s.replace(/[“”]/g, '"').replace(/[‘’]/g, "'")
-    .replace(/'([^'"\\]*)'/g, '"$1"')
-    .replace(/([{,]\s*)([A-Za-z_][\w]*)\s*:/g, '$1"$2":')
-    .replace(/,\s*([}\]])/g, "$1");
-}
-
-/** Reads a plan out of model output; null when nothing usable is there. */
-export function parsePlan(output: string): Plan | null {
-  const text = stripThinking(output);
-  const obj = firstObject(text);
-  if (!obj) return null;
-  let data: unknown;
-  try { data = JSON.parse(obj); } catch { try { data = JSON.parse(repair(obj)); } catch { return null; } }
-  if (data && typeof data === "object") {
-    const d = data as Record<string, unknown>;
-    if (typeof d.kind === "string") d.kind = d.kind.toLowerCase().replace("current_events", "news").replace("current events", "news");
-    if (typeof d.language === "string") d.language = d.language.toLowerCase().slice(0, 12);
+/**
+ * Reads a plan out of model output: reasoning removed, each {...} candidate tried in
+ * turn (with light repair), the first one of the right shape wins. A missing or odd
+ * language becomes `fallbackLanguage`. Null when nothing usable is there.
+ */
+export function parsePlan(output: string, fallbackLanguage = "en"): Plan | null {
+  for (const candidate of jsonObjects(stripThinking(output))) {
+    const data = normalize(parseLoose(candidate), fallbackLanguage);
+    if (Value.Check(PlanSchema, data)) return { kind: data.kind, language: data.language, queries: data.queries };
   }
-  if (!Value.Check(PlanSchema, data)) return null;
-  const queries = [...new Set(data.queries.map((q) => q.replace(/\s+/g, " ").trim()).filter(Boolean))].slice(0, 4);
-  return queries.length ? { kind: data.kind, language: data.language, queries } : null;
+  return null;
 }

@@ -1,31 +1,52 @@
-/** Splits text into passages of about `target` words on paragraph, then sentence, boundaries. */
+const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
+
+/**
+ * Splits text into passages of about `target` words (80–150 in practice) on paragraph,
+ * then sentence boundaries; a run-on piece without sentence ends (PDF text, lists) is cut
+ * into windows of `max` words so no passage outgrows the budget.
+ */
 export function splitPassages(text: string, target = 110, max = 170): string[] {
-  const paras = text.split(/\n+/).map((p) => p.trim()).filter(Boolean);
+  const paras = text.split(/\n+/).map((p) => p.replace(/\s+/g, " ").trim()).filter(Boolean);
   const out: string[] = [];
   let cur: string[] = [];
-  let words = 0;
-  const push = () => { if (cur.length) out.push(cur.join(" ")); cur = []; words = 0; };
+  let n = 0;
+  const push = () => { if (cur.length) out.push(cur.join(" ")); cur = []; n = 0; };
   for (const p of paras) {
-    const pieces = p.split(/\s+/).length > max ? splitSentences(p) : [p];
+    const pieces = words(p) > max ? splitSentences(p).flatMap((s) => (words(s) > max ? windows(s, target) : [s])) : [p];
     for (const piece of pieces) {
-      const n = piece.split(/\s+/).length;
-      if (words && words + n > max) push();
+      const k = words(piece);
+      if (n && n + k > max) push();
       cur.push(piece);
-      words += n;
-      if (words >= target) push();
+      n += k;
+      if (n >= target) push();
     }
   }
   push();
   return out.filter((p) => p.length >= 40);
 }
 
-/** Sentence split that keeps abbreviations like "e.g." and numbers like "3.5" together. */
-export function splitSentences(text: string): string[] {
-  const parts = text.match(/[^.!?。！？]+(?:[.!?。！？]+(?=\s|$)|$)|[^.!?。！？]*[.!?。！？]+(?!\s|$)[^.!?。！？]*[.!?。！？]*/g) ?? [text];
+function windows(s: string, size: number): string[] {
+  const w = s.split(/\s+/).filter(Boolean);
   const out: string[] = [];
-  for (const s of parts.map((x) => x.trim()).filter(Boolean)) {
+  for (let i = 0; i < w.length; i += size) out.push(w.slice(i, i + size).join(" "));
+  return out;
+}
+
+const ABBREV = /(?:^|[\s(])(?:e\.g|i\.e|et al|etc|Dr|Mr|Mrs|Ms|Prof|St|Jr|Sr|Inc|Ltd|Co|Fig|Figs|No|Nr|vs|approx|cf|ca|Vol|pp|Eq|z\.B|d\.h|bzw|usw)\.$/i;
+
+/**
+ * Sentence split: after . ! ? (and closing quotes) followed by white space, and after
+ * 。！？ directly. Abbreviations ("e.g.", "Dr."), initials, a lower-case continuation and
+ * very short pieces stay with their neighbour. Joining the result with the separators
+ * it reports gives back the text with white space normalised.
+ */
+export function splitSentences(text: string): string[] {
+  const parts = text.replace(/\s+/g, " ").trim().split(/(?<=[.!?]["'”’)\]]*) (?=\S)|(?<=[。！？])/u).filter(Boolean);
+  const out: string[] = [];
+  for (const s of parts) {
     const prev = out[out.length - 1];
-    if (prev && (/\b(e\.g|i\.e|et al|Dr|Mr|Mrs|Ms|Fig|No|vs|approx)\.$/i.test(prev) || prev.length < 20)) out[out.length - 1] = `${prev} ${s}`;
+    const glue = prev !== undefined && (ABBREV.test(prev) || /(?:^|\s)\p{Lu}\.$/u.test(prev) || /^\p{Ll}/u.test(s) || prev.length < (/[。！？]$/.test(prev) ? 6 : 20));
+    if (prev !== undefined && glue) out[out.length - 1] = prev + (/[。！？]$/.test(prev) ? "" : " ") + s;
     else out.push(s);
   }
   return out;

@@ -4,50 +4,62 @@ import { splitPassages } from "./passages.ts";
 /** A document the reading stage produced (page text or abstract), in search-rank order. */
 export interface RankInput { key: string; title: string; text: string }
 
+/** A chosen source: its key, its best passages in document order, and its score. */
 export interface Selected { key: string; passages: string[]; score: number }
 
-export interface SelectOptions { maxSources?: number; charBudget?: number; perSourceMax?: number }
+export interface SelectOptions {
+  /** Sources at most (default 5: the contract's limit). */
+  maxSources?: number;
+  /** Characters of passage text over all sources (default 12 000), i.e. the writer's context. */
+  charBudget?: number;
+  /** Passages per source at most (default 3). */
+  perSourceMax?: number;
+}
+
+interface Passage { doc: number; idx: number; text: string; score: number }
 
 /**
- * Picks the sources and passages the writer sees: passages scored by BM25 against the
- * question (full weight) and the plan's queries (half), documents by their best two
- * passages plus a small search-rank prior, at most `maxSources`, then the best passages
- * within the character budget, kept in document order per source.
+ * Picks the sources and passages the writer sees. Passages are scored by BM25 against
+ * the question (full weight) and the plan's queries (half); a document by its best
+ * passage, a third of its second best and a small search-rank prior. Documents with no
+ * matching term are left out while any document matches. Every chosen source gets its
+ * best passage, then the best remaining passages fill the budget; passages are returned
+ * in document order. The budget holds, unless the single best passage alone exceeds it.
  */
 export function selectPassages(docs: RankInput[], question: string, queries: string[], o: SelectOptions = {}): Selected[] {
   const maxSources = o.maxSources ?? 5, budget = o.charBudget ?? 12_000, perSource = o.perSourceMax ?? 3;
-  const all: { doc: number; idx: number; text: string }[] = [];
-  docs.forEach((d, doc) => splitPassages(`${d.text}`).forEach((text, idx) => all.push({ doc, idx, text })));
-  if (!all.length) return [];
-  const bm = new Bm25(all.map((p) => p.text));
-  const score = bm.scores(question);
-  for (const q of queries.filter((q) => q !== question)) bm.scores(q).forEach((s, i) => { score[i]! += s / 2; });
-  const byDoc = docs.map(() => [] as number[]);
-  all.forEach((p, i) => byDoc[p.doc]!.push(i));
-  const top = Math.max(...score, 1e-9);
-  const docScore = byDoc.map((ids, d) => {
-    const s = ids.map((i) => score[i]!).sort((a, b) => b - a);
-    return (s[0] ?? 0) + 0.3 * (s[1] ?? 0) + (top * 0.15) / (d + 1);
-  });
-  const chosen = docs.map((_, d) => d).filter((d) => byDoc[d]!.length).sort((a, b) => docScore[b]! - docScore[a]!).slice(0, maxSources);
-  const picked = new Map<number, number[]>(chosen.map((d) => [d, []]));
+  const all: Passage[] = [];
+  docs.forEach((d, doc) => splitPassages(d.text).forEach((text, idx) => all.push({ doc, idx, text, score: 0 })));
+  if (!all.length || maxSources < 1) return [];
+  // The title helps tell what a passage is about, so it is scored along with it.
+  const bm = new Bm25(all.map((p) => `${docs[p.doc]!.title}\n${p.text}`));
+  bm.scores(question).forEach((s, i) => { all[i]!.score += s; });
+  for (const q of new Set(queries.filter((q) => q.trim() && q !== question))) bm.scores(q).forEach((s, i) => { all[i]!.score += s / 2; });
+
+  const byDoc = docs.map(() => [] as Passage[]);
+  for (const p of all) byDoc[p.doc]!.push(p);
+  for (const list of byDoc) list.sort((a, b) => b.score - a.score);
+  const top = Math.max(...all.map((p) => p.score));
+  const docScore = byDoc.map((ps, d) => (ps[0]?.score ?? 0) + 0.3 * (ps[1]?.score ?? 0) + (top * 0.15) / (d + 1));
+  const matching = (d: number) => (byDoc[d]![0]?.score ?? 0) > 0;
+  const candidates = docs.map((_, d) => d).filter((d) => byDoc[d]!.length && (top <= 0 || matching(d)));
+  const ranked = candidates.sort((a, b) => docScore[b]! - docScore[a]!).slice(0, maxSources);
+
+  const picked = new Map<number, Passage[]>();
   let used = 0;
-  // Every chosen source gets its best passage first; then the best of the rest while the budget lasts.
-  for (const d of chosen) {
-    const best = byDoc[d]!.reduce((a, b) => (score[b]! > score[a]! ? b : a));
-    picked.get(d)!.push(best);
-    used += all[best]!.text.length;
+  const take = (p: Passage) => { picked.set(p.doc, [...(picked.get(p.doc) ?? []), p]); used += p.text.length; };
+  for (const d of ranked) {
+    const best = byDoc[d]![0]!;
+    if (used + best.text.length <= budget || used === 0) take(best);
   }
-  const rest = chosen.flatMap((d) => byDoc[d]!).filter((i) => !picked.get(all[i]!.doc)!.includes(i)).sort((a, b) => score[b]! - score[a]!);
-  for (const i of rest) {
-    const list = picked.get(all[i]!.doc)!;
-    if (list.length >= perSource || score[i]! <= 0 || used + all[i]!.text.length > budget) continue;
-    list.push(i);
-    used += all[i]!.text.length;
+  const rest = [...picked.keys()].flatMap((d) => byDoc[d]!.slice(1)).sort((a, b) => b.score - a.score);
+  for (const p of rest) {
+    if (p.score <= 0 || (picked.get(p.doc)?.length ?? 0) >= perSource || used + p.text.length > budget) continue;
+    take(p);
   }
-  return chosen.map((d) => ({
+  return ranked.filter((d) => picked.has(d)).map((d) => ({
     key: docs[d]!.key,
-    passages: picked.get(d)!.sort((a, b) => all[a]!.idx - all[b]!.idx).map((i) => all[i]!.text),
+    passages: picked.get(d)!.sort((a, b) => a.idx - b.idx).map((p) => p.text),
     score: docScore[d]!,
   }));
 }

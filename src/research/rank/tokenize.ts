@@ -1,8 +1,4 @@
-// Small multilingual stop list: enough to keep function words from dominating BM25.
-const STOP = new Set(("a an and are as at be but by for from has have how i if in into is it its of on or that the their there these "
-  + "this to was were what when where which who why will with does do did can could should would about than then them they we you your "
-  + "der die das und ist nicht ein eine zu den von mit sich des auf für im dem le la les et est un une des du en que qui pour dans "
-  + "el los las y es del por con una para il di che e della per non è o de het een van op te zijn").split(" "));
+import { STOPWORDS as STOP } from "./stopwords.ts";
 
 /** Light English suffix stripping: enough to match "editing" with "edit", "studies" with "study". */
 export function stem(w: string): string {

@@ -1,21 +1,45 @@
 import type { Source } from "../types.ts";
 
-// [S1], [S2, S3], [S2;S3], [s1], 【S1】 and [S1, 2]; runs like [S1][S2] are groups side by side.
-const GROUP = /[\[【]\s*[Ss]\s*\d+(?:\s*[,;]\s*(?:[Ss]\s*)?\d+)*\s*[\]】]/g;
+// A marker group: [S1], [S2, S3], [S2;S3], [S2 and S3], [s1], [S1, 2], [S1-S3], 【S1】.
+// Runs like [S1][S2] are groups side by side.
+const GROUP = /[\[【]\s*[Ss]\s*\d+(?:\s*(?:[,;&–-]|and)\s*(?:[Ss]\s*)?\d+)*\s*[\]】]/g;
+// Where a marker naming nothing was removed; cleaned up once all groups are rewritten.
+const GONE = "\u0000";
+
+/** Source numbers named in one group, ranges ("S1-S3") spelled out when short. */
+function numbersIn(group: string): number[] {
+  const out: number[] = [];
+  for (const m of group.matchAll(/(\d+)(?:\s*[–-]\s*(?:[Ss]\s*)?(\d+))?/g)) {
+    const a = Number(m[1]), b = m[2] ? Number(m[2]) : a;
+    if (b >= a && b - a < 10) for (let n = a; n <= b; n++) out.push(n);
+    else out.push(a, b);
+  }
+  return out;
+}
+
+/** Removes what dropped markers leave behind, touching nothing else of the Markdown. */
+function tidy(text: string): string {
+  return text
+    .replace(/[ \t]*\(\s*\u0000+\s*\)/g, GONE)
+    .replace(/[ \t]*\u0000+[ \t]*(?=[.,;:!?)\]]|$)/gm, "")
+    .replace(/^\u0000+[ \t]*/gm, "")
+    .replace(/[ \t]*\u0000+[ \t]*/g, " ");
+}
 
 /**
- * Makes the answer's citations trustworthy: markers naming no provided source are dropped,
- * sources are renumbered S1.. in order of first citation, and only cited sources are
- * returned — so every marker names a listed source and every listed source is cited.
+ * Makes the answer's citations trustworthy (CONTRACT §5): markers naming no provided
+ * source are dropped, sources are renumbered S1.. in order of first citation, repeated
+ * markers side by side are merged, and only cited sources are returned (at most `max`).
+ * So every marker names a listed source and every listed source is cited. An answer
+ * that cites nothing comes back with no sources; the caller decides what that means.
  */
-export function finalizeCitations(answer: string, provided: Source[], max = 5): { answer: string; sources: Source[] } {
+export function finalizeCitations<S extends Source>(answer: string, provided: S[], max = 5): { answer: string; sources: S[] } {
   const byId = new Map(provided.map((s) => [s.id.toUpperCase(), s]));
   const order: string[] = [];
   const renumber = new Map<string, string>();
-  const rewritten = answer.replace(GROUP, (group) => {
-    const ids = (group.match(/\d+/g) ?? []).map((n) => `S${Number(n)}`);
+  const rewritten = answer.replaceAll(GONE, "").replace(GROUP, (group) => {
     const kept: string[] = [];
-    for (const id of ids) {
+    for (const id of numbersIn(group).map((n) => `S${n}`)) {
       if (!byId.has(id)) continue;
       if (!renumber.has(id)) {
         if (order.length >= max) continue;
@@ -25,19 +49,15 @@ export function finalizeCitations(answer: string, provided: Source[], max = 5): 
       const n = renumber.get(id)!;
       if (!kept.includes(n)) kept.push(n);
     }
-    return kept.map((n) => `[${n}]`).join("");
+    kept.sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+    return kept.length ? kept.map((n) => `[${n}]`).join("") : GONE;
   });
-  const cleaned = rewritten
-    .replace(/[ \t]+([.,;:!?)])/g, "$1")
-    .replace(/\(\s*\)/g, "")
-    .replace(/[ \t]{2,}/g, " ")
-    .replace(/[ \t]+$/gm, "")
-    .trim();
+  const merged = rewritten.replace(/(\[S\d+\])(?:[ \t]*\1)+/g, "$1");
   const sources = order.map((id) => ({ ...byId.get(id)!, id: renumber.get(id)! }));
-  return { answer: cleaned, sources };
+  return { answer: tidy(merged).trim(), sources };
 }
 
-/** Every [Sn] in a final answer, for checks. */
+/** Every [Sn] in a final answer, in order, for checks. */
 export function markersIn(answer: string): string[] {
   return [...answer.matchAll(/\[S(\d+)\]/g)].map((m) => `S${m[1]}`);
 }

@@ -5,21 +5,39 @@ import { LlmError } from "../llm/llm-error.ts";
 import { createThinkFilter, stripThinking } from "../llm/think-filter.ts";
 import { writerMessages, type WriterSource } from "./prompt.ts";
 
+/** The answer text (reasoning removed) and the token estimates of the call. */
 export interface Written { text: string; tokens_in: number; tokens_out: number }
 
-/** Streams the answer from the writer's model; deltas inside <think> never reach the client. */
-export async function writeWithLlm(o: { question: string; language: string; sources: WriterSource[]; llm: Llm; signal: AbortSignal; onDelta: (t: string) => void }): Promise<Written> {
+export interface WriteOptions {
+  question: string;
+  /** Language code of the plan ("en", "de"); the answer is written in it. */
+  language: string;
+  sources: WriterSource[];
+  llm: Pick<Llm, "client" | "model">;
+  signal: AbortSignal;
+  /** Visible answer text as it streams (never what is inside <think>). */
+  onDelta: (text: string) => void;
+}
+
+/**
+ * Streams the answer from the writer's model. Throws AppError llm_failed when the model
+ * fails after retries or answers nothing but reasoning; an abort propagates as the
+ * client's LlmError (reason "aborted") so the caller can tell a deadline from a failure.
+ */
+export async function writeWithLlm(o: WriteOptions): Promise<Written> {
   const messages = writerMessages(o.question, o.language, o.sources);
   const filter = createThinkFilter(o.onDelta);
+  let raw: string;
   try {
-    const r = await o.llm.client.chat({ model: o.llm.model, messages, signal: o.signal, temperature: 0.2, maxTokens: 2048, onDelta: (t) => filter.push(t) });
+    // Room for reasoning models, whose thinking counts against the output limit.
+    const r = await o.llm.client.chat({ model: o.llm.model, messages, signal: o.signal, temperature: 0.2, maxTokens: 4096, onDelta: (t) => filter.push(t) });
     filter.end();
-    const text = stripThinking(r.text).trim();
-    if (!text) throw new AppError("llm_failed", "the model returned an empty answer");
-    return { text, tokens_in: estimateTokens(messages.map((m) => m.content).join("\n")), tokens_out: estimateTokens(r.text) };
+    raw = r.text;
   } catch (e) {
-    if (e instanceof AppError) throw e;
-    if (o.signal.aborted) throw e;
-    throw new AppError("llm_failed", `the writer's model failed: ${e instanceof LlmError ? e.message : "unexpected error"}`);
+    if (o.signal.aborted) throw e instanceof LlmError ? e : new LlmError("aborted", "aborted");
+    throw new AppError("llm_failed", `the writer's model failed: ${e instanceof Error ? e.message : "unexpected error"}`);
   }
+  const text = stripThinking(raw).trim();
+  if (!text) throw new AppError("llm_failed", "the writer's model returned no answer text");
+  return { text, tokens_in: estimateTokens(messages.map((m) => m.content).join("\n")), tokens_out: estimateTokens(raw) };
 }

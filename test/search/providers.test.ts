@@ -1,17 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { loadConfig } from "../../src/config/load.ts";
-import { createOpenAlex, rebuildAbstract } from "../../src/research/search/openalex.ts";
-import { createArxiv } from "../../src/research/search/arxiv.ts";
-import { createCrossref } from "../../src/research/search/crossref.ts";
+import { parseArxivFeed } from "../../src/research/search/arxiv.ts";
+import { rebuildAbstract } from "../../src/research/search/openalex.ts";
 import { buildSearchProviders } from "../../src/research/search/registry.ts";
-import { searchAll } from "../../src/research/search/run-search.ts";
 import { SearchError } from "../../src/research/search/search-error.ts";
-import { mergeAndRank, normalizeUrl } from "../../src/research/search/merge.ts";
-import type { SearchHit } from "../../src/research/search/types.ts";
-import { PROVIDERS, startSearchFixtures, type SearchFixtures } from "../fixtures/search-servers.ts";
-import { useLongTimeout } from "../setup.ts";
-
-useLongTimeout();
+import { createSemanticScholar } from "../../src/research/search/semantic-scholar.ts";
+import { FIXTURE_KEYS, PROVIDERS, startSearchFixtures, type SearchFixtures } from "../fixtures/search-servers.ts";
 
 let fx: SearchFixtures;
 const PAGE = "http://pages.test";
@@ -20,130 +14,137 @@ afterAll(() => fx.stop());
 beforeEach(() => { for (const p of PROVIDERS) fx.setMode(p, "ok"); fx.requests.length = 0; });
 
 const cfg = (env: Record<string, string> = {}) => loadConfig({
-  SEARXNG_URL: fx.urls.searxng, BRAVE_API_KEY: "brave-key", BRAVE_BASE_URL: fx.urls.brave, TAVILY_API_KEY: "tavily-key", TAVILY_BASE_URL: fx.urls.tavily,
+  SEARXNG_URL: fx.urls.searxng, BRAVE_API_KEY: FIXTURE_KEYS.brave, BRAVE_BASE_URL: fx.urls.brave, TAVILY_API_KEY: FIXTURE_KEYS.tavily, TAVILY_BASE_URL: fx.urls.tavily,
   OPENALEX_URL: fx.urls.openalex, ARXIV_URL: fx.urls.arxiv, CROSSREF_URL: fx.urls.crossref, SEMANTIC_SCHOLAR_URL: fx.urls.semantic_scholar,
   ACADEMIC_PROVIDERS: "openalex,arxiv,crossref,semantic_scholar", CONTACT_EMAIL: "ops@example.org", ...env,
 }, "/nonexistent");
 const opts = () => ({ signal: AbortSignal.timeout(10_000), limit: 10 });
-const byName = (name: string) => { const p = buildSearchProviders(cfg()); return [...p.web, ...p.academic].find((x) => x.name === name)!; };
+const byName = (name: string, env?: Record<string, string>) => { const p = buildSearchProviders(cfg(env)); return [...p.web, ...p.academic].find((x) => x.name === name)!; };
+const last = () => fx.requests.at(-1)!;
 
-describe("search providers speak their wire formats", () => {
-  test("SearXNG: JSON format, tags stripped from snippets", async () => {
-    const hits = await byName("searxng").search("base editing", { ...opts(), topic: "general" });
+describe("web providers", () => {
+  test("SearXNG: JSON format and category, tags stripped from snippets, user agent", async () => {
+    const hits = await byName("searxng").search("base editing", { ...opts(), topic: "news" });
     expect(hits).toHaveLength(3);
-    expect(hits[0]).toMatchObject({ url: `${PAGE}/article/base-editing`, title: "CRISPR base editing explained", provider: "searxng", type: "web" });
-    expect(hits[0]!.snippet).not.toContain("<b>");
-    const q = fx.requests[0]!.url.searchParams;
-    expect([q.get("q"), q.get("format"), q.get("categories")]).toEqual(["base editing", "json", "general"]);
+    expect(hits[0]).toEqual({ url: `${PAGE}/article/base-editing`, title: "CRISPR base editing explained", snippet: "Base editors change single DNA letters without double-strand breaks.", provider: "searxng", type: "web", published_at: undefined });
+    const r = last();
+    expect(r.url.pathname).toBe("/searxng/search");
+    expect([r.url.searchParams.get("q"), r.url.searchParams.get("format"), r.url.searchParams.get("categories")]).toEqual(["base editing", "json", "news"]);
+    expect(r.headers.get("user-agent")).toBe("research-query/0.1");
   });
 
-  test("Brave sends X-Subscription-Token; Tavily sends Bearer and a JSON body", async () => {
-    const b = await byName("brave").search("x", opts());
-    expect(b[0]).toMatchObject({ provider: "brave", published_at: "2024-05-01" });
-    expect(fx.requests.at(-1)!.url.pathname).toBe("/brave/res/v1/web/search");
-    const t = await byName("tavily").search("x", opts());
-    expect(t).toHaveLength(3);
-    expect(fx.requests.at(-1)!.body).toMatchObject({ query: "x", search_depth: "basic" });
+  test("Brave: X-Subscription-Token and count sent; description and page_age read; a wrong key is http_status 401", async () => {
+    const hits = await byName("brave").search("base editing", { ...opts(), limit: 2 });
+    expect(hits).toHaveLength(2);
+    expect(hits[1]).toMatchObject({ provider: "brave", type: "web", title: "Base editing – a review", snippet: "A review of cytosine and adenine base editors.", published_at: "2024-05-01" });
+    expect(last().url.pathname).toBe("/brave/res/v1/web/search");
+    expect(last().url.searchParams.get("count")).toBe("2");
+    expect(last().headers.get("x-subscription-token")).toBe(FIXTURE_KEYS.brave);
+    const e = await byName("brave", { BRAVE_API_KEY: "wrong" }).search("x", opts()).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(SearchError);
+    expect(e).toMatchObject({ provider: "brave", reason: "http_status", status: 401 });
   });
 
-  test("OpenAlex: abstract rebuilt from the inverted index, DOI, PDF, authors, venue, mailto", async () => {
-    const hits = await byName("openalex").search("base editing", opts());
+  test("Brave without matches leaves out `web`: zero hits, not an error", async () => {
+    fx.setMode("brave", "empty");
+    expect(await byName("brave").search("x", opts())).toEqual([]);
+  });
+
+  test("Tavily: POST with Bearer key and the JSON body", async () => {
+    const hits = await byName("tavily").search("base editing", { ...opts(), limit: 5 });
+    expect(hits.map((h) => h.url)).toEqual([`${PAGE}/article/base-editing`, `${PAGE}/article/review?utm_source=x`, `${PAGE}/article/news`]);
+    const r = last();
+    expect(r.url.pathname).toBe("/tavily/search");
+    expect(r.headers.get("authorization")).toBe(`Bearer ${FIXTURE_KEYS.tavily}`);
+    expect(r.body).toEqual({ query: "base editing", max_results: 5, search_depth: "basic", topic: "general" });
+  });
+
+  test("hits with non-http(s) addresses are dropped; long snippets capped near 400 characters", async () => {
+    fx.setWeb([
+      { title: "js", url: "javascript:alert(1)", snippet: "x" }, { title: "ftp", url: "ftp://files.example/x", snippet: "x" },
+      { title: "Long &amp; <i>winding</i>", url: "https://long.example/a", snippet: "word ".repeat(300) },
+    ]);
+    try {
+      const hits = await byName("searxng").search("x", opts());
+      expect(hits.map((h) => h.url)).toEqual(["https://long.example/a"]);
+      expect(hits[0]!.title).toBe("Long & winding");
+      expect(hits[0]!.snippet.length).toBeLessThanOrEqual(400);
+      expect(hits[0]!.snippet.length).toBeGreaterThan(300);
+      expect(hits[0]!.snippet).toEndWith("word…");
+    } finally { fx.setWeb([{ title: "CRISPR base editing explained", url: "/article/base-editing", snippet: "Base editors change single DNA letters without double-strand breaks." }]); }
+  });
+});
+
+describe("academic providers", () => {
+  test("OpenAlex: abstract rebuilt from the inverted index, DOI, PDF, authors, venue, mailto, select", async () => {
+    const hits = await byName("openalex").search("base editing, review", opts());
     expect(hits[0]).toMatchObject({
       url: `${PAGE}/paper/nature17946`, doi: "10.1038/nature17946", pdf_url: `${PAGE}/paper/nature17946.pdf`, venue: "Nature",
-      published_at: "2016-04-20", authors: ["Alexis C. Komor", "David R. Liu"], type: "academic",
+      published_at: "2016-04-20", authors: ["Alexis C. Komor", "David R. Liu"], type: "academic", provider: "openalex",
+      title: "Programmable editing of a target base in genomic DNA without double-stranded DNA cleavage",
     });
-    expect(hits[0]!.abstract).toStartWith("Base editing converts cytidine to uridine without double-stranded DNA breaks");
-    expect(fx.requests[0]!.url.searchParams.get("mailto")).toBe("ops@example.org");
-    expect(rebuildAbstract({ b: [1], a: [0, 2] })).toBe("a b a");
+    expect(hits[0]!.abstract).toBe("Base editing converts cytidine to uridine without double-stranded DNA breaks in human cells with high efficiency and few indels");
+    expect(hits[1]!.pdf_url).toBeUndefined();
+    const q = last().url.searchParams;
+    expect([q.get("search"), q.get("per-page"), q.get("mailto")]).toEqual(["base editing  review", "10", "ops@example.org"]);
+    expect(q.get("select")).toContain("abstract_inverted_index");
+    expect(rebuildAbstract({ b: [1], a: [0, 2], bogus: [1e9] })).toBe("a b a");
   });
 
-  test("arXiv: Atom entries with collapsed whitespace, authors, PDF link, DOI", async () => {
-    const hits = await byName("arxiv").search("prime editing", opts());
+  test("arXiv: Atom entries with collapsed whitespace, authors, PDF link, DOI; function words left out of the query", async () => {
+    const hits = await byName("arxiv").search("What is prime editing?", opts());
     expect(hits).toHaveLength(2);
-    expect(hits[0]).toMatchObject({ title: "Prime editing: search-and-replace genome editing", authors: ["Andrew V. Anzalone", "David R. Liu"], doi: "10.1038/s41586-019-1711-4", published_at: "2021-01-01", venue: "arXiv" });
-    expect(hits[0]!.abstract).toStartWith("Prime editing writes new genetic information into a specified DNA site using");
-    expect(fx.requests[0]!.url.searchParams.get("search_query")).toBe("all:prime AND all:editing");
+    expect(hits[0]).toMatchObject({
+      url: `${PAGE}/abs/2101.00001v1`, pdf_url: `${PAGE}/pdf/2101.00001v1`, title: "Prime editing: search-and-replace genome editing",
+      authors: ["Andrew V. Anzalone", "David R. Liu"], doi: "10.1038/s41586-019-1711-4", published_at: "2021-01-01", venue: "arXiv", type: "academic",
+    });
+    expect(hits[0]!.abstract).toStartWith("Prime editing writes new genetic information into a specified DNA site using a catalytically");
+    expect(hits[1]).toMatchObject({ title: "Off-target effects of base editors", authors: ["Jane Roe"], doi: undefined, pdf_url: undefined });
+    expect(last().url.searchParams.get("search_query")).toBe("all:prime AND all:editing");
+    expect(last().url.searchParams.get("max_results")).toBe("10");
   });
 
-  test("Crossref: JATS stripped, DOI lower-cased, items without title skipped; Semantic Scholar fields", async () => {
-    const hits = await byName("crossref").search("x", opts());
+  test("arXiv: its HTTP-200 error entry and a throttling body are bad_payload, not zero hits; math survives", () => {
+    const err = `<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>http://arxiv.org/api/errors#incorrect_id_format_for_1234</id><title>Error</title><summary>incorrect id format for 1234</summary><author><name>arXiv api core</name></author></entry></feed>`;
+    expect(() => parseArxivFeed(err, 5)).toThrow(/incorrect id format/);
+    expect(() => parseArxivFeed("Rate exceeded.", 5)).toThrow(SearchError);
+    const math = `<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>http://arxiv.org/abs/1</id><title>Bounds when x &lt; y and y &gt; z</title><summary>We show p&lt;0.05 holds for n&gt;3.</summary></entry></feed>`;
+    const [h] = parseArxivFeed(math, 5);
+    expect(h).toMatchObject({ url: "https://arxiv.org/abs/1", title: "Bounds when x < y and y > z", abstract: "We show p<0.05 holds for n>3." });
+  });
+
+  test("Crossref: JATS stripped and entities decoded, DOI lower-cased, untitled items skipped, mailto sent", async () => {
+    const hits = await byName("crossref").search("base editing", opts());
     expect(hits).toHaveLength(1);
-    expect(hits[0]).toMatchObject({ doi: "10.1038/nature17946", url: "https://doi.org/10.1038/nature17946", venue: "Nature", published_at: "2016-04-20", authors: ["Alexis C. Komor"] });
+    expect(hits[0]).toMatchObject({ doi: "10.1038/nature17946", url: "https://doi.org/10.1038/nature17946", venue: "Nature", published_at: "2016-04-20", authors: ["Alexis C. Komor"], provider: "crossref" });
     expect(hits[0]!.abstract).toBe("Current genome-editing technologies introduce double-stranded DNA breaks & we describe base editing, which converts cytidine to uridine.");
-    const s2 = await byName("semantic_scholar").search("x", opts());
-    expect(s2[0]).toMatchObject({ doi: "10.1038/s41576-018-0059-1", venue: "Nature Reviews Genetics", published_at: "2018-06-20" });
+    const q = last().url.searchParams;
+    expect([q.get("query"), q.get("rows"), q.get("mailto")]).toEqual(["base editing", "10", "ops@example.org"]);
   });
 
-  test("failures are typed: HTTP status, garbage, timeout", async () => {
-    fx.setMode("searxng", "500");
-    const e1 = await byName("searxng").search("x", opts()).catch((e) => e);
+  test("Semantic Scholar: fields asked for, x-api-key sent when configured, paper fields read", async () => {
+    const s2 = createSemanticScholar({ baseUrl: fx.urls.semantic_scholar, apiKey: "s2-key" });
+    const hits = await s2.search("base editing", opts());
+    expect(hits[0]).toMatchObject({ url: `${PAGE}/s2/abc`, doi: "10.1038/s41576-018-0059-1", venue: "Nature Reviews Genetics", published_at: "2018-06-20", authors: ["Holly A. Rees"], provider: "semantic_scholar" });
+    expect(hits[1]).toMatchObject({ doi: undefined, published_at: "2016", abstract: undefined });
+    expect(last().url.pathname).toBe("/s2/graph/v1/paper/search");
+    expect(last().url.searchParams.get("fields")).toBe("title,abstract,url,year,authors,venue,externalIds,openAccessPdf,publicationDate");
+    expect(last().headers.get("x-api-key")).toBe("s2-key");
+    await byName("semantic_scholar").search("x", opts());
+    expect(last().headers.get("x-api-key")).toBeNull();
+    fx.setMode("semantic_scholar", "empty");
+    expect(await s2.search("x", opts())).toEqual([]);
+  });
+});
+
+describe("failures are typed", () => {
+  test.each(PROVIDERS.map((p) => [p]))("%s: HTTP 500 → http_status, garbage → bad_payload", async (name) => {
+    const p = byName(name);
+    fx.setMode(name, "500");
+    const e1 = await p.search("base editing", opts()).catch((e: unknown) => e);
     expect(e1).toBeInstanceOf(SearchError);
-    expect([e1.reason, e1.status]).toEqual(["http_status", 500]);
-    fx.setMode("openalex", "garbage");
-    expect((await byName("openalex").search("x", opts()).catch((e) => e)).reason).toBe("bad_payload");
-  });
-});
-
-describe("searchAll", () => {
-  test("web providers are a fallback chain: SearXNG failing → Brave answers, Tavily untouched", async () => {
-    fx.setMode("searxng", "500");
-    const p = buildSearchProviders(cfg({ ACADEMIC_PROVIDERS: "none" }));
-    const { hits, attempts } = await searchAll(["q"], "general", p, { signal: AbortSignal.timeout(5000) });
-    expect(attempts.map((a) => [a.provider, a.ok])).toEqual([["searxng", false], ["brave", true]]);
-    expect(hits[0]!.provider).toBe("brave");
-    expect(fx.requests.some((r) => r.provider === "tavily")).toBe(false);
-  });
-
-  test("one academic provider hanging doesn't fail the run; dedupe by DOI across providers", async () => {
-    fx.setMode("arxiv", "hang");
-    const p = { web: [], academic: [createOpenAlex({ baseUrl: fx.urls.openalex }), createArxiv({ baseUrl: fx.urls.arxiv, timeoutMs: 200 }), createCrossref({ baseUrl: fx.urls.crossref })] };
-    const { hits, attempts } = await searchAll(["base editing"], "academic", p, { signal: AbortSignal.timeout(5000) });
-    expect(attempts.find((a) => a.provider === "arxiv")).toMatchObject({ ok: false, error: "timeout" });
-    const nature = hits.filter((h) => h.doi === "10.1038/nature17946");
-    expect(nature).toHaveLength(1);
-    expect(nature[0]!.providers.sort()).toEqual(["crossref", "openalex"]);
-    expect(nature[0]!.pdf_url).toBe(`${PAGE}/paper/nature17946.pdf`);
-  });
-
-  test("all providers failing → search_failed; none configured → search_failed naming the variables", async () => {
-    for (const p of PROVIDERS) fx.setMode(p, "500");
-    const e = await searchAll(["q"], "mixed", buildSearchProviders(cfg()), { signal: AbortSignal.timeout(5000) }).catch((x) => x);
-    expect(e.code).toBe("search_failed");
-    const none = await searchAll(["q"], "general", { web: [], academic: [] }, { signal: AbortSignal.timeout(5000) }).catch((x) => x);
-    expect(none.code).toBe("search_failed");
-    expect(none.message).toContain("SEARXNG_URL");
-  });
-
-  test("general questions use the web only; without web providers the academic databases answer", async () => {
-    await searchAll(["q"], "general", buildSearchProviders(cfg()), { signal: AbortSignal.timeout(5000) });
-    expect(new Set(fx.requests.map((r) => r.provider))).toEqual(new Set(["searxng"]));
-    fx.requests.length = 0;
-    await searchAll(["q"], "general", buildSearchProviders(cfg({ SEARXNG_URL: "", BRAVE_API_KEY: "", TAVILY_API_KEY: "" })), { signal: AbortSignal.timeout(5000) });
-    expect(fx.requests.every((r) => ["openalex", "arxiv", "crossref", "semantic_scholar"].includes(r.provider))).toBe(true);
-  });
-
-  test("an abort stops the search at once", async () => {
-    fx.setMode("searxng", "hang");
-    const ac = new AbortController();
-    setTimeout(() => ac.abort(), 50);
-    const t0 = performance.now();
-    await searchAll(["q"], "general", buildSearchProviders(cfg({ ACADEMIC_PROVIDERS: "none" })), { signal: ac.signal }).catch(() => {});
-    expect(performance.now() - t0).toBeLessThan(2000);
-  });
-});
-
-describe("merge and rank", () => {
-  const hit = (url: string, provider = "searxng", extra: Partial<SearchHit> = {}): SearchHit => ({ url, title: url, snippet: "", provider, type: "web", ...extra });
-  test("URL variants collapse: www, tracking params, fragment, trailing slash", () => {
-    expect(normalizeUrl("https://www.Example.com/a/?utm_source=x&b=1#top")).toBe(normalizeUrl("https://example.com/a?b=1"));
-    const r = mergeAndRank([[hit("https://example.com/a")], [hit("https://www.example.com/a/?utm_medium=y", "brave")]], "q");
-    expect(r).toHaveLength(1);
-    expect(r[0]!.providers).toEqual(["searxng", "brave"]);
-  });
-
-  test("at most two results per host at the head; the rest pushed down, not dropped", () => {
-    const list = ["a", "b", "c", "d"].map((p) => hit(`https://big.example/${p}`)).concat([hit("https://other.example/x")]);
-    const r = mergeAndRank([list], "q");
-    expect(r.map((h) => new URL(h.url).hostname)).toEqual(["big.example", "big.example", "other.example", "big.example", "big.example"]);
+    expect(e1).toMatchObject({ provider: name, reason: "http_status", status: 500 });
+    fx.setMode(name, "garbage");
+    expect(await p.search("base editing", opts()).catch((e: unknown) => e)).toMatchObject({ provider: name, reason: "bad_payload" });
   });
 });

@@ -48,7 +48,7 @@ export function createEngine(deps: EngineDeps): Engine {
 
       emit({ type: "progress", stage: "planning", message: "Working out what the question needs" });
       const quick = heuristicPlan(question);
-      const early = searchAll([quick.queries[0]!], quick.kind === "general" || quick.kind === "news" ? quick.kind : "mixed", deps.search, { signal, onAttempt: attempt })
+      const early = searchAll([quick.queries[0]!], quick.kind === "general" || quick.kind === "news" ? quick.kind : "mixed", deps.search, { signal, onProviderDone: attempt })
         .then((r) => ({ ok: true as const, r }), (e: unknown) => ({ ok: false as const, e }));
       const planned = await planQuery(question, { llm: deps.llm, signal });
       tokensIn += planned.tokens_in; tokensOut += planned.tokens_out;
@@ -59,7 +59,7 @@ export function createEngine(deps: EngineDeps): Engine {
       emit({ type: "progress", stage: "searching", message: `Searching ${[...deps.search.web, ...deps.search.academic].map((p) => p.name).join(", ") || "no provider"}`, queries: plan.queries });
       const [first, more] = await Promise.all([
         early,
-        rest.length ? searchAll(rest, plan.kind, deps.search, { signal, onAttempt: attempt }).then((r) => ({ ok: true as const, r }), (e: unknown) => ({ ok: false as const, e })) : null,
+        rest.length ? searchAll(rest, plan.kind, deps.search, { signal, onProviderDone: attempt }).then((r) => ({ ok: true as const, r }), (e: unknown) => ({ ok: false as const, e })) : null,
       ]);
       if (signal.aborted) throw new AppError("internal_error", "aborted");
       const lists = [first, more].filter((x) => x?.ok).map((x) => (x as { r: Awaited<ReturnType<typeof searchAll>> }).r.hits);

@@ -1,42 +1,70 @@
 import { DOMParser } from "linkedom";
+import { STOPWORDS } from "../rank/stopwords.ts";
 import type { SearchHit, SearchProvider } from "./types.ts";
-import { cleanText, isHttpUrl, isoDate, normalizeDoi, SNIPPET_MAX } from "./clean.ts";
-import { httpGet } from "./http-json.ts";
+import { collapse, isHttpUrl, isoDate, normalizeDoi, SNIPPET_MAX } from "./clean.ts";
+import { providerFetch } from "./http-json.ts";
 import { SearchError } from "./search-error.ts";
 
-/** arXiv's query API answers an Atom feed. */
+/** Settings of the arXiv API. */
+export interface ArxivOptions { baseUrl: string; timeoutMs?: number }
+
+// arXiv's own links say http; only its hosts get upgraded (fixtures and mirrors keep theirs).
+const upgrade = (u: string) => u.replace(/^http:\/\/((export\.)?arxiv\.org)\//i, "https://$1/");
+
+/**
+ * Parses arXiv's Atom feed. arXiv reports a bad query as HTTP 200 with a single entry
+ * titled "Error" (id …/api/errors#…), and throttling as a plain-text body; both are
+ * bad_payload rather than a quiet zero-hit search.
+ */
 export function parseArxivFeed(xml: string, limit: number): SearchHit[] {
-  if (!/<feed[\s>]/.test(xml)) throw new SearchError("arxiv", "bad_payload", "not an Atom feed");
+  if (!/<feed[\s>]/.test(xml)) throw new SearchError("arxiv", "bad_payload", `not an Atom feed: ${collapse(xml, 80)}`);
   const doc = new DOMParser().parseFromString(xml, "text/xml") as unknown as Document;
+  const entries = Array.from(doc.getElementsByTagName("entry"));
   const hits: SearchHit[] = [];
-  for (const entry of Array.from(doc.getElementsByTagName("entry")).slice(0, limit)) {
+  for (const entry of entries) {
     const text = (tag: string) => entry.getElementsByTagName(tag)[0]?.textContent ?? "";
+    if (/\/api\/errors/.test(text("id"))) throw new SearchError("arxiv", "bad_payload", `arXiv error: ${collapse(text("summary"), 200)}`);
+    if (hits.length >= limit) break;
     const links = Array.from(entry.getElementsByTagName("link"));
-    const abs = links.find((l) => l.getAttribute("rel") === "alternate")?.getAttribute("href") ?? text("id");
+    const abs = links.find((l) => l.getAttribute("rel") === "alternate")?.getAttribute("href") ?? text("id").trim();
     const pdf = links.find((l) => l.getAttribute("title") === "pdf")?.getAttribute("href") ?? undefined;
     if (!isHttpUrl(abs)) continue;
-    const abstract = cleanText(text("summary"));
+    // The parser already decoded entities; no tag stripping, so "p<0.05" in an abstract stays.
+    const abstract = collapse(text("summary"));
     hits.push({
-      url: abs.replace(/^http:/, "https:"), title: cleanText(text("title"), 300) || abs, snippet: cleanText(abstract, SNIPPET_MAX),
+      url: upgrade(abs), title: collapse(text("title"), 300) || abs, snippet: collapse(abstract, SNIPPET_MAX),
       provider: "arxiv", type: "academic", abstract: abstract || undefined,
       published_at: isoDate(text("published")), venue: "arXiv",
-      authors: Array.from(entry.getElementsByTagName("author")).map((a) => cleanText(a.getElementsByTagName("name")[0]?.textContent)).filter(Boolean).slice(0, 20),
-      doi: normalizeDoi(text("arxiv:doi")), pdf_url: pdf && isHttpUrl(pdf) ? pdf.replace(/^http:/, "https:") : undefined,
+      authors: Array.from(entry.getElementsByTagName("author")).map((a) => collapse(a.getElementsByTagName("name")[0]?.textContent)).filter(Boolean).slice(0, 20),
+      doi: normalizeDoi(text("arxiv:doi")), pdf_url: pdf && isHttpUrl(pdf) ? upgrade(pdf) : undefined,
     });
   }
   return hits;
 }
 
+/**
+ * A free-text question as arXiv's Lucene-style `search_query`: every content word
+ * required in any field. Function words are dropped since AND-ing "the" or "what"
+ * would only narrow nothing or confuse the parser.
+ */
+export function arxivQuery(query: string): string {
+  const words = query.toLowerCase().replace(/[^\p{L}\p{N}\s-]/gu, " ").split(/\s+/)
+    .map((w) => w.replace(/^-+|-+$/g, "")).filter((w) => w && !STOPWORDS.has(w) && !/^(and|or|andnot)$/.test(w));
+  return [...new Set(words)].slice(0, 8).map((t) => `all:${t}`).join(" AND ");
+}
+
 /** arXiv API search over all fields. */
-export function createArxiv(o: { baseUrl: string; timeoutMs?: number }): SearchProvider {
+export function createArxiv(o: ArxivOptions): SearchProvider {
   const base = o.baseUrl.replace(/\/+$/, "");
   return {
     name: "arxiv",
     kind: "academic",
     async search(query, { signal, limit }) {
-      const terms = query.replace(/[^\p{L}\p{N}\s-]/gu, " ").trim().split(/\s+/).filter(Boolean).slice(0, 12);
-      const params = new URLSearchParams({ search_query: terms.map((t) => `all:${t}`).join(" AND ") || "all:*", start: "0", max_results: String(Math.min(limit, 25)) });
-      const xml = await httpGet<string>("arxiv", `${base}/api/query?${params}`, { signal, timeoutMs: o.timeoutMs ?? 10000, as: "text" });
+      const q = arxivQuery(query);
+      if (!q) return [];
+      const params = new URLSearchParams({ search_query: q, start: "0", max_results: String(Math.max(1, Math.min(limit, 25))) });
+      // arXiv is often slower than the others; it gets a little more time by default.
+      const xml = await providerFetch<string>("arxiv", `${base}/api/query?${params}`, { signal, timeoutMs: o.timeoutMs ?? 10_000, as: "text" });
       return parseArxivFeed(xml, limit);
     },
   };

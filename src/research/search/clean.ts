@@ -1,4 +1,7 @@
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", hellip: "…", mdash: "—", ndash: "–" };
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", hellip: "…", mdash: "—", ndash: "–", rsquo: "’", lsquo: "‘", rdquo: "”", ldquo: "“" };
+
+/** Longest snippet kept per hit; the reader has the page or the abstract for the rest. */
+export const SNIPPET_MAX = 400;
 
 /** Decodes the common named and numeric HTML entities. */
 export function decodeEntities(s: string): string {
@@ -11,11 +14,25 @@ export function decodeEntities(s: string): string {
   });
 }
 
-/** Provider text to plain text: tags (JATS, <b> highlights) stripped, entities decoded, spaces collapsed. */
+// A tag must start with a letter right after "<", so "p < 0.05 and q > 3" in an abstract survives.
+const TAG = /<!--[\s\S]*?-->|<\/?[a-z][\w:.-]*(?:\s[^<>]{0,500})?\/?>/gi;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+
+/** Plain text to one line, cut at a word boundary to at most `max` characters (0 = no cap). */
+export function collapse(s: unknown, max = 0): string {
+  if (typeof s !== "string") return "";
+  const t = s.replace(CONTROL, "").replace(/\s+/g, " ").trim();
+  if (max <= 0 || t.length <= max) return t;
+  const cut = t.slice(0, max - 1);
+  const atWord = cut.replace(/\s+\S*$/, "");
+  return (atWord.length > max / 2 ? atWord : cut) + "…";
+}
+
+/** Provider markup to plain text: tags (JATS, <b> highlights) stripped, entities decoded, spaces collapsed. */
 export function cleanText(s: unknown, max = 0): string {
   if (typeof s !== "string") return "";
-  const t = decodeEntities(s.replace(/<[^>]{0,500}>/g, " ")).replace(/\s+/g, " ").trim();
-  return max > 0 && t.length > max ? t.slice(0, max - 1).replace(/\s+\S*$/, "") + "…" : t;
+  return collapse(decodeEntities(s.replace(TAG, " ")), max);
 }
 
 /** Only http(s) results are usable sources. */
@@ -27,17 +44,30 @@ export function isHttpUrl(u: unknown): u is string {
 /** DOI without its resolver prefix, lower-cased (DOIs compare case-insensitively). */
 export function normalizeDoi(doi: unknown): string | undefined {
   if (typeof doi !== "string" || !doi) return undefined;
-  const d = doi.trim().replace(/^(https?:\/\/(dx\.)?doi\.org\/|doi:)/i, "").toLowerCase();
+  let d = doi.trim().replace(/^(https?:\/\/(dx\.)?doi\.org\/|doi:\s*)/i, "");
+  try { d = decodeURIComponent(d); } catch { /* keep the raw form */ }
+  d = d.toLowerCase();
   return /^10\.\d{4,9}\/\S+$/.test(d) ? d : undefined;
 }
 
-/** A date-ish string to YYYY-MM-DD (or YYYY), else undefined. */
-export function isoDate(v: unknown): string | undefined {
-  if (typeof v !== "string" || !v) return undefined;
-  const m = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?/.exec(v);
-  if (m) return [m[1], m[2], m[3]].filter(Boolean).join("-");
-  const d = new Date(v);
-  return Number.isNaN(d.getTime()) ? undefined : d.toISOString().slice(0, 10);
+/** The DOI a doi.org link resolves, so a web hit on doi.org merges with the paper. */
+export function doiFromUrl(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return /^(dx\.)?doi\.org$/i.test(u.hostname) ? normalizeDoi(u.pathname.slice(1)) : undefined;
+  } catch { return undefined; }
 }
 
-export const SNIPPET_MAX = 400;
+/** A date-ish string to YYYY-MM-DD (or YYYY-MM, YYYY), else undefined. */
+export function isoDate(v: unknown): string | undefined {
+  if (typeof v !== "string" || !v) return undefined;
+  const m = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?/.exec(v.trim());
+  if (m) return [m[1], m[2], m[3]].filter(Boolean).join("-");
+  // Relative ages ("2 days ago") carry no date worth showing.
+  if (/\bago\b/i.test(v)) return undefined;
+  const d = new Date(v);
+  if (Number.isNaN(d.getTime())) return undefined;
+  // "October 12, 2023" parses as local midnight; local parts keep the day the text names.
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}

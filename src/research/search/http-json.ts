@@ -1,47 +1,86 @@
 import { SearchError } from "./search-error.ts";
 
-export const USER_AGENT = "research-query/0.1 (+https://github.com/research-query)";
+export const USER_AGENT = "research-query/0.1";
+/** A provider that hasn't answered in this long is treated as down for this query. */
+export const DEFAULT_TIMEOUT_MS = 8000;
+/** A runaway or hostile upstream can't make us buffer more than this per call. */
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
-export interface HttpOptions {
+export interface ProviderRequest {
+  /** The caller's (run's) signal; its abort ends the call at once. */
   signal: AbortSignal;
-  timeoutMs: number;
+  timeoutMs?: number;
   headers?: Record<string, string>;
   method?: "GET" | "POST";
+  /** Sent as JSON. */
   body?: unknown;
-  /** "text" for XML feeds (arXiv). */
+  /** "text" for XML feeds (arXiv); "json" parses. */
   as?: "json" | "text";
 }
 
 /**
  * One provider API call under the run's signal and the provider's own timeout, with
- * failures typed. Provider addresses are the operator's configuration (SearXNG often
- * runs on localhost), so they don't pass through the page-fetch SSRF guard.
+ * every failure typed as a SearchError. Provider addresses are the operator's
+ * configuration (SearXNG often runs on localhost), so they don't pass through the
+ * page-fetch SSRF guard.
  */
-export async function httpGet<T = unknown>(provider: string, url: string, o: HttpOptions): Promise<T> {
-  const timeout = AbortSignal.timeout(o.timeoutMs);
+export async function providerFetch<T = unknown>(provider: string, url: string, o: ProviderRequest): Promise<T> {
+  const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeout = AbortSignal.timeout(timeoutMs);
   const signal = AbortSignal.any([o.signal, timeout]);
+  const failure = (e: unknown, fallback: SearchError): SearchError => {
+    if (o.signal.aborted) return new SearchError(provider, "aborted", "the run was aborted");
+    if (timeout.aborted) return new SearchError(provider, "timeout", `no answer within ${timeoutMs} ms`);
+    return e instanceof SearchError ? e : fallback;
+  };
   let res: Response;
   try {
     res = await fetch(url, {
       method: o.method ?? "GET", signal, redirect: "follow",
-      headers: { "user-agent": USER_AGENT, accept: o.as === "text" ? "application/atom+xml, application/xml, text/xml" : "application/json", ...(o.body ? { "content-type": "application/json" } : {}), ...o.headers },
+      headers: {
+        "user-agent": USER_AGENT,
+        accept: o.as === "text" ? "application/atom+xml, application/xml;q=0.9, text/xml;q=0.8" : "application/json",
+        ...(o.body !== undefined ? { "content-type": "application/json" } : {}),
+        ...o.headers,
+      },
       body: o.body === undefined ? undefined : JSON.stringify(o.body),
     });
   } catch (e) {
-    if (o.signal.aborted) throw new SearchError(provider, "aborted", "aborted");
-    if (timeout.aborted) throw new SearchError(provider, "timeout", `no answer within ${o.timeoutMs} ms`);
-    throw new SearchError(provider, "network", (e as Error).message);
+    throw failure(e, new SearchError(provider, "network", e instanceof Error ? e.message : String(e)));
   }
   if (!res.ok) {
     await res.body?.cancel().catch(() => {});
     throw new SearchError(provider, "http_status", `HTTP ${res.status}`, res.status);
   }
+  let text: string;
   try {
-    const text = await res.text();
-    return (o.as === "text" ? text : JSON.parse(text)) as T;
+    text = await readCapped(res, provider);
   } catch (e) {
-    if (timeout.aborted) throw new SearchError(provider, "timeout", `no answer within ${o.timeoutMs} ms`);
-    if (o.signal.aborted) throw new SearchError(provider, "aborted", "aborted");
-    throw new SearchError(provider, "bad_payload", "the answer is not valid JSON");
+    throw failure(e, new SearchError(provider, "network", e instanceof Error ? e.message : String(e)));
   }
+  if (o.as === "text") return text as T;
+  try { return JSON.parse(text) as T; } catch { throw new SearchError(provider, "bad_payload", "the answer is not valid JSON"); }
+}
+
+async function readCapped(res: Response, provider: string): Promise<string> {
+  const declared = Number(res.headers.get("content-length"));
+  if (declared > MAX_BODY_BYTES) {
+    await res.body?.cancel().catch(() => {});
+    throw new SearchError(provider, "bad_payload", `answer larger than ${MAX_BODY_BYTES} bytes`);
+  }
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw new SearchError(provider, "bad_payload", `answer larger than ${MAX_BODY_BYTES} bytes`);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
 }

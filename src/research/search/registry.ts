@@ -11,13 +11,18 @@ import type { SearchProvider } from "./types.ts";
 /** The configured providers: web ones in fallback order, academic ones to run side by side. */
 export interface SearchProviders { web: SearchProvider[]; academic: SearchProvider[] }
 
+/**
+ * Builds the providers the configuration names. Web order is SearXNG, Brave, Tavily
+ * (self-hosted first, then the paid APIs); a web provider is on when its address or
+ * key is set. Academic databases follow ACADEMIC_PROVIDERS, in its order.
+ */
 export function buildSearchProviders(cfg: Config): SearchProviders {
   const web: SearchProvider[] = [];
   if (cfg.SEARXNG_URL) web.push(createSearxng({ baseUrl: cfg.SEARXNG_URL }));
   if (cfg.BRAVE_API_KEY) web.push(createBrave({ apiKey: cfg.BRAVE_API_KEY, baseUrl: cfg.BRAVE_BASE_URL }));
   if (cfg.TAVILY_API_KEY) web.push(createTavily({ apiKey: cfg.TAVILY_API_KEY, baseUrl: cfg.TAVILY_BASE_URL }));
   const academic: SearchProvider[] = [];
-  const names = cfg.ACADEMIC_PROVIDERS === "none" ? [] : [...new Set(cfg.ACADEMIC_PROVIDERS.split(","))];
+  const names = cfg.ACADEMIC_PROVIDERS === "none" ? [] : [...new Set(cfg.ACADEMIC_PROVIDERS.split(",").map((n) => n.trim()))];
   for (const n of names) {
     if (n === "openalex") academic.push(createOpenAlex({ baseUrl: cfg.OPENALEX_URL, mailto: cfg.CONTACT_EMAIL }));
     if (n === "arxiv") academic.push(createArxiv({ baseUrl: cfg.ARXIV_URL }));

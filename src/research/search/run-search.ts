@@ -2,71 +2,117 @@ import { AppError } from "../../errors.ts";
 import { mergeAndRank, type RankedHit } from "./merge.ts";
 import type { SearchProviders } from "./registry.ts";
 import { SearchError } from "./search-error.ts";
-import type { SearchHit, SearchProvider } from "./types.ts";
+import type { SearchHit, SearchOptions, SearchProvider } from "./types.ts";
 
 export type QuestionKind = "academic" | "general" | "news" | "mixed";
 
 /** One provider call's outcome, for progress events, the timeline and metrics. */
-export interface ProviderAttempt { provider: string; query: string; ok: boolean; count: number; ms: number; error?: string }
+export interface ProviderAttempt {
+  provider: string;
+  query: string;
+  ok: boolean;
+  count: number;
+  ms: number;
+  /** SearchError reason ("http_status", "timeout", "bad_payload", "network"), or "error" for anything else. */
+  error?: string;
+  /** Upstream HTTP status when error is "http_status". */
+  status?: number;
+}
 
 export interface SearchAllOptions {
+  /** The run's signal: aborting it rejects searchAll at once with SearchError reason "aborted". */
   signal: AbortSignal;
+  /** Hits asked of each provider per query (default 8). */
   perProviderLimit?: number;
-  onAttempt?: (a: ProviderAttempt) => void;
+  /** Called as each provider call ends, in completion order. */
+  onProviderDone?: (info: ProviderAttempt) => void;
+}
+
+export interface SearchAllResult { hits: RankedHit[]; attempts: ProviderAttempt[] }
+
+/**
+ * Which provider groups a kind of question uses. Academic and mixed questions use the
+ * databases and the web (the web brings reviews and explainers beside the papers);
+ * general and news questions the web only, since papers rarely answer "what happened"
+ * and each database call costs seconds. When a kind's groups are all unconfigured the
+ * other group stands in, so a box with only OpenAlex still answers general questions.
+ */
+export function providersFor(kind: QuestionKind, p: SearchProviders): { web: boolean; academic: boolean } {
+  const web = p.web.length > 0, academic = p.academic.length > 0;
+  if (kind === "academic" || kind === "mixed") return { web, academic };
+  return { web, academic: !web && academic };
+}
+
+/** Web providers learn what to look for; SearXNG's science category only when no database is in use. */
+function webTopic(kind: QuestionKind, academicUsed: boolean): SearchOptions["topic"] {
+  if (kind === "news") return "news";
+  return kind === "academic" && !academicUsed ? "science" : "general";
 }
 
 /**
- * Which databases a kind of question reads: academic questions use the academic
- * databases and the web; general and news questions the web (academic databases only
- * when no web provider is configured, so an air-gapped box with OpenAlex still answers).
+ * Runs every query against the providers, all queries in parallel: web providers as a
+ * fallback chain (the next one only when the one before failed or found nothing, so a
+ * SearXNG whose engines are all CAPTCHA-blocked hands over to Brave), academic
+ * providers side by side. One provider failing never fails the run; throws
+ * AppError("search_failed") when no provider is configured or none answered.
  */
-function plan(kind: QuestionKind, p: SearchProviders): { web: boolean; academic: boolean } {
-  if (kind === "academic" || kind === "mixed") return { web: p.web.length > 0, academic: p.academic.length > 0 };
-  return { web: p.web.length > 0, academic: p.web.length === 0 && p.academic.length > 0 };
-}
-
-/**
- * Runs every query against the providers in parallel: web providers as a fallback chain
- * (the next one only when the one before fails), academic providers side by side. One
- * provider failing never fails the run; all failing is search_failed.
- */
-export async function searchAll(queries: string[], kind: QuestionKind, providers: SearchProviders, o: SearchAllOptions): Promise<{ hits: RankedHit[]; attempts: ProviderAttempt[] }> {
-  const use = plan(kind, providers);
+export async function searchAll(queries: string[], kind: QuestionKind, providers: SearchProviders, o: SearchAllOptions): Promise<SearchAllResult> {
+  const use = providersFor(kind, providers);
   if (!use.web && !use.academic) {
-    throw new AppError("search_failed", "no search provider is configured: set SEARXNG_URL, BRAVE_API_KEY or TAVILY_API_KEY, or enable ACADEMIC_PROVIDERS");
+    throw new AppError("search_failed", "no search provider is configured: set SEARXNG_URL, BRAVE_API_KEY or TAVILY_API_KEY, or list databases in ACADEMIC_PROVIDERS");
   }
+  const unique = [...new Map(queries.map((q) => q.replace(/\s+/g, " ").trim()).filter(Boolean).map((q) => [q.toLowerCase(), q])).values()];
   const limit = o.perProviderLimit ?? 8;
-  const topic = kind === "news" ? "news" : kind === "academic" ? "science" : "general";
+  const topic = webTopic(kind, use.academic);
   const attempts: ProviderAttempt[] = [];
-  const call = async (p: SearchProvider, q: string): Promise<SearchHit[]> => {
+  const report = (a: ProviderAttempt) => {
+    attempts.push(a);
+    o.onProviderDone?.(a);
+  };
+
+  const call = async (p: SearchProvider, q: string): Promise<SearchHit[] | null> => {
     const t0 = performance.now();
+    const ms = () => Math.round(performance.now() - t0);
     try {
-      const hits = await p.search(q, { signal: o.signal, limit, topic: p.kind === "web" ? (topic === "science" ? "general" : topic) : undefined });
-      const a = { provider: p.name, query: q, ok: true, count: hits.length, ms: Math.round(performance.now() - t0) };
-      attempts.push(a); o.onAttempt?.(a);
+      const hits = await p.search(q, { signal: o.signal, limit, topic: p.kind === "web" ? topic : undefined });
+      report({ provider: p.name, query: q, ok: true, count: hits.length, ms: ms() });
       return hits;
     } catch (e) {
       if (o.signal.aborted) throw e;
-      const a = { provider: p.name, query: q, ok: false, count: 0, ms: Math.round(performance.now() - t0), error: e instanceof SearchError ? e.reason : "network" };
-      attempts.push(a); o.onAttempt?.(a);
-      return Promise.reject(e);
+      const se = e instanceof SearchError ? e : null;
+      report({ provider: p.name, query: q, ok: false, count: 0, ms: ms(), error: se?.reason ?? "error", ...(se?.status ? { status: se.status } : {}) });
+      return null;
     }
   };
   const webChain = async (q: string): Promise<SearchHit[]> => {
     for (const p of providers.web) {
-      try { return await call(p, q); } catch (e) { if (o.signal.aborted) throw e; }
+      const hits = await call(p, q);
+      if (hits?.length) return hits;
     }
     return [];
   };
+
   const jobs: Promise<SearchHit[]>[] = [];
-  for (const q of queries) {
+  for (const q of unique) {
     if (use.web) jobs.push(webChain(q));
-    if (use.academic) for (const p of providers.academic) jobs.push(call(p, q).catch((e) => { if (o.signal.aborted) throw e; return []; }));
+    if (use.academic) for (const p of providers.academic) jobs.push(call(p, q).then((h) => h ?? []));
   }
-  const lists = await Promise.all(jobs);
-  if (!attempts.some((a) => a.ok)) {
-    const failed = [...new Set(attempts.map((a) => `${a.provider} (${a.error})`))].join(", ");
+  const lists = await untilAborted(Promise.all(jobs), o.signal);
+  if (attempts.length && !attempts.some((a) => a.ok)) {
+    const failed = [...new Set(attempts.map((a) => `${a.provider} (${a.error}${a.status ? ` ${a.status}` : ""})`))].join(", ");
     throw new AppError("search_failed", `no search provider answered: ${failed}`);
   }
-  return { hits: mergeAndRank(lists, queries.join(" ")), attempts };
+  return { hits: mergeAndRank(lists, unique.join(" ")), attempts };
+}
+
+/** Rejects as soon as the signal aborts, even if a provider ignores it. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  const abortError = () => new SearchError("search", "aborted", "the run was aborted");
+  if (signal.aborted) { work.catch(() => {}); return Promise.reject(abortError()); }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError());
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, (e: unknown) => reject(signal.aborted ? abortError() : e))
+      .finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }

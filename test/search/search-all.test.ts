@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { loadConfig } from "../../src/config/load.ts";
+import { AppError } from "../../src/errors.ts";
+import { createArxiv } from "../../src/research/search/arxiv.ts";
+import { createBrave } from "../../src/research/search/brave.ts";
+import { createCrossref } from "../../src/research/search/crossref.ts";
+import { createOpenAlex } from "../../src/research/search/openalex.ts";
+import { buildSearchProviders } from "../../src/research/search/registry.ts";
+import { createSearxng } from "../../src/research/search/searxng.ts";
+import { createTavily } from "../../src/research/search/tavily.ts";
+import { searchAll, type ProviderAttempt } from "../../src/research/search/run-search.ts";
+import { SearchError } from "../../src/research/search/search-error.ts";
+import type { SearchProvider } from "../../src/research/search/types.ts";
+import { FIXTURE_KEYS, PROVIDERS, startSearchFixtures, type SearchFixtures } from "../fixtures/search-servers.ts";
+
+let fx: SearchFixtures;
+const PAGE = "http://pages.test";
+beforeAll(() => { fx = startSearchFixtures(PAGE); });
+afterAll(() => fx.stop());
+beforeEach(() => { for (const p of PROVIDERS) fx.setMode(p, "ok"); fx.requests.length = 0; });
+
+const cfg = (env: Record<string, string> = {}) => loadConfig({
+  SEARXNG_URL: fx.urls.searxng, BRAVE_API_KEY: FIXTURE_KEYS.brave, BRAVE_BASE_URL: fx.urls.brave, TAVILY_API_KEY: FIXTURE_KEYS.tavily, TAVILY_BASE_URL: fx.urls.tavily,
+  OPENALEX_URL: fx.urls.openalex, ARXIV_URL: fx.urls.arxiv, CROSSREF_URL: fx.urls.crossref, SEMANTIC_SCHOLAR_URL: fx.urls.semantic_scholar,
+  ACADEMIC_PROVIDERS: "openalex,arxiv,crossref,semantic_scholar", ...env,
+}, "/nonexistent");
+const signal = () => AbortSignal.timeout(10_000);
+const asked = () => new Set(fx.requests.map((r) => r.provider));
+const NO_WEB = { SEARXNG_URL: "", BRAVE_API_KEY: "", TAVILY_API_KEY: "" };
+
+describe("registry", () => {
+  test("web providers in the order SearXNG, Brave, Tavily; databases as ACADEMIC_PROVIDERS lists them, none turns them off", () => {
+    const p = buildSearchProviders(cfg({ ACADEMIC_PROVIDERS: "crossref,openalex" }));
+    expect(p.web.map((x) => x.name)).toEqual(["searxng", "brave", "tavily"]);
+    expect(p.academic.map((x) => x.name)).toEqual(["crossref", "openalex"]);
+    const q = buildSearchProviders(cfg({ SEARXNG_URL: "", ACADEMIC_PROVIDERS: "none" }));
+    expect([q.web.map((x) => x.name), q.academic]).toEqual([["brave", "tavily"], []]);
+  });
+});
+
+describe("web fallback chain", () => {
+  test("SearXNG failing → Brave answers, Tavily untouched; onProviderDone sees both calls", async () => {
+    fx.setMode("searxng", "500");
+    const seen: ProviderAttempt[] = [];
+    const { hits, attempts } = await searchAll(["q"], "general", buildSearchProviders(cfg({ ACADEMIC_PROVIDERS: "none" })), { signal: signal(), onProviderDone: (a) => seen.push(a) });
+    expect(attempts.map((a) => [a.provider, a.ok, a.error, a.status])).toEqual([["searxng", false, "http_status", 500], ["brave", true, undefined, undefined]]);
+    expect(seen).toEqual(attempts);
+    expect(seen[1]).toMatchObject({ query: "q", count: 3 });
+    expect(hits.map((h) => h.provider)).toEqual(["brave", "brave", "brave"]);
+    expect(asked().has("tavily")).toBe(false);
+  });
+
+  test("SearXNG answering nothing (engines blocked) and Brave timing out hand over to Tavily", async () => {
+    fx.setMode("searxng", "empty"); fx.setMode("brave", "hang");
+    // A short timeout for the hanging provider keeps the test fast; the chain is the real one.
+    const p = { web: [createSearxng({ baseUrl: fx.urls.searxng }), createBrave({ apiKey: FIXTURE_KEYS.brave, baseUrl: fx.urls.brave, timeoutMs: 200 }), createTavily({ apiKey: FIXTURE_KEYS.tavily, baseUrl: fx.urls.tavily })], academic: [] };
+    const { hits, attempts } = await searchAll(["q"], "news", p, { signal: signal() });
+    expect(attempts.map((a) => [a.provider, a.ok, a.error])).toEqual([["searxng", true, undefined], ["brave", false, "timeout"], ["tavily", true, undefined]]);
+    expect(hits[0]!.provider).toBe("tavily");
+    expect(fx.requests.find((r) => r.provider === "searxng")!.url.searchParams.get("categories")).toBe("news");
+  });
+});
+
+describe("academic providers and kinds", () => {
+  test("one database hanging doesn't fail the run; the paper found by two databases is one hit", async () => {
+    fx.setMode("arxiv", "hang");
+    const p = { web: [], academic: [createOpenAlex({ baseUrl: fx.urls.openalex }), createArxiv({ baseUrl: fx.urls.arxiv, timeoutMs: 200 }), createCrossref({ baseUrl: fx.urls.crossref })] };
+    const { hits, attempts } = await searchAll(["base editing", "Base  editing"], "academic", p, { signal: signal() });
+    expect(attempts).toHaveLength(3);
+    expect(attempts.find((a) => a.provider === "arxiv")).toMatchObject({ ok: false, error: "timeout" });
+    const nature = hits.filter((h) => h.doi === "10.1038/nature17946");
+    expect(nature).toHaveLength(1);
+    expect(nature[0]!.providers.sort()).toEqual(["crossref", "openalex"]);
+    expect(nature[0]!.pdf_url).toBe(`${PAGE}/paper/nature17946.pdf`);
+  });
+
+  test("general questions use the web only; academic ones the web and every database, in parallel", async () => {
+    await searchAll(["q"], "general", buildSearchProviders(cfg()), { signal: signal() });
+    expect(asked()).toEqual(new Set(["searxng"]));
+    fx.requests.length = 0;
+    const { attempts } = await searchAll(["q1", "q2"], "academic", buildSearchProviders(cfg()), { signal: signal() });
+    expect(asked()).toEqual(new Set(["searxng", "openalex", "arxiv", "crossref", "semantic_scholar"]));
+    expect(attempts).toHaveLength(10);
+    expect(fx.requests.find((r) => r.provider === "searxng")!.url.searchParams.get("categories")).toBe("general");
+  });
+
+  test("without web providers the databases answer general questions; without databases SearXNG searches science", async () => {
+    await searchAll(["q"], "general", buildSearchProviders(cfg(NO_WEB)), { signal: signal() });
+    expect(asked()).toEqual(new Set(["openalex", "arxiv", "crossref", "semantic_scholar"]));
+    fx.requests.length = 0;
+    await searchAll(["q"], "academic", buildSearchProviders(cfg({ ACADEMIC_PROVIDERS: "none" })), { signal: signal() });
+    expect(fx.requests.map((r) => r.url.searchParams.get("categories"))).toEqual(["science"]);
+  });
+});
+
+describe("search_failed and aborts", () => {
+  test("every provider failing → search_failed naming them", async () => {
+    for (const p of PROVIDERS) fx.setMode(p, "500");
+    const e = await searchAll(["q"], "mixed", buildSearchProviders(cfg()), { signal: signal() }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(AppError);
+    expect((e as AppError).code).toBe("search_failed");
+    expect((e as AppError).message).toContain("searxng (http_status 500)");
+    expect((e as AppError).message).toContain("crossref (http_status 500)");
+  });
+
+  test("no provider configured → search_failed naming the variables, before any request", async () => {
+    const e = await searchAll(["q"], "general", buildSearchProviders(cfg({ ...NO_WEB, ACADEMIC_PROVIDERS: "none" })), { signal: signal() }).catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: "search_failed" });
+    for (const name of ["SEARXNG_URL", "BRAVE_API_KEY", "TAVILY_API_KEY", "ACADEMIC_PROVIDERS"]) expect((e as Error).message).toContain(name);
+    expect(fx.requests).toHaveLength(0);
+  });
+
+  test("an abort ends the search at once, even past a provider that ignores the signal", async () => {
+    fx.setMode("searxng", "hang");
+    const deaf: SearchProvider = { name: "deaf", kind: "academic", search: () => new Promise(() => {}) };
+    const p = buildSearchProviders(cfg({ ACADEMIC_PROVIDERS: "none" }));
+    const ac = new AbortController();
+    const run = searchAll(["q"], "mixed", { web: p.web, academic: [deaf] }, { signal: ac.signal }).catch((x: unknown) => x);
+    setTimeout(() => ac.abort(), 30);
+    // Neither the 8 s provider timeout nor the deaf provider may hold it; the test's own timeout would fail it.
+    const e = await run;
+    expect(e).toBeInstanceOf(SearchError);
+    expect(e).toMatchObject({ reason: "aborted" });
+    expect(asked().has("brave")).toBe(false);
+  }, 5_000);
+});

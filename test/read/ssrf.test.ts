@@ -4,6 +4,7 @@ import { FetchError } from "../../src/research/read/fetch-error.ts";
 import { safeFetch } from "../../src/research/read/safe-fetch.ts";
 import type { Lookup } from "../../src/research/read/url-guard.ts";
 import { startPageServer, type PageServer } from "../fixtures/page-server.ts";
+import { CERT_NAME, TEST_CERT, startTlsServer } from "./tls-fixture.ts";
 
 let pages: PageServer;
 let P: number;
@@ -97,6 +98,40 @@ describe("SSRF guard", () => {
     const viaName: Lookup = async () => ["127.0.0.1"];
     const res = await safeFetch(`http://www.public.test:${P}/article/base-editing`, { signal: AbortSignal.timeout(5000), allowPrivate: false, lookup: viaName, isPublic: (ip) => ip === "127.0.0.1" });
     expect(res.status).toBe(200);
+  });
+
+  test("https connects to the vetted address yet verifies the certificate against the name", async () => {
+    const tls = startTlsServer();
+    try {
+      // Both names resolve to the fixture's address; only one is on its certificate. If the
+      // pinned connection checked the certificate against the IP, or sent no SNI, both fail;
+      // if it skipped the check, both pass.
+      const viaName: Lookup = async () => ["127.0.0.1"];
+      const o = { signal: AbortSignal.timeout(5000), allowPrivate: false, lookup: viaName, isPublic: (ip: string) => ip === "127.0.0.1", ca: TEST_CERT };
+      const ok = await safeFetch(`https://${CERT_NAME}:${tls.port}/page`, o);
+      expect(new TextDecoder().decode(ok.body)).toBe(`host=${CERT_NAME}:${tls.port} path=/page`);
+      expect(ok.url).toBe(`https://${CERT_NAME}:${tls.port}/page`);
+      const wrong = await safeFetch(`https://other.public.test:${tls.port}/page`, o).then(() => null, (e) => e);
+      expect((wrong as FetchError).reason).toBe("network");
+      expect(tls.hits()).toBe(1);
+      // Its redirect to the metadata service is refused before connecting.
+      const redirected = await safeFetch(`https://${CERT_NAME}:${tls.port}/to-metadata`, o).then(() => null, (e) => e);
+      expect((redirected as FetchError).reason).toBe("blocked_address");
+      expect(tls.hits()).toBe(2);
+    } finally { tls.stop(); }
+  });
+
+  test("a resolver that never answers is cut by the timeout, typed", async () => {
+    const stalled: Lookup = () => new Promise(() => {});
+    const err = await safeFetch("http://slow-dns.example.com/", { signal: AbortSignal.timeout(5000), allowPrivate: false, lookup: stalled, timeoutMs: 150 }).then(() => null, (e) => e);
+    expect(err).toBeInstanceOf(FetchError);
+    expect((err as FetchError).reason).toBe("timeout");
+  });
+
+  test("a malformed redirect target is a typed refusal", async () => {
+    const err = await safeFetch(pages.url(`/redirect-to?url=${encodeURIComponent("http://[zz/")}`), { signal: AbortSignal.timeout(5000), allowPrivate: true }).then(() => null, (e) => e);
+    expect(err).toBeInstanceOf(FetchError);
+    expect((err as FetchError).reason).toBe("bad_scheme");
   });
 
   test("address policy: public addresses pass, every private range is refused", () => {

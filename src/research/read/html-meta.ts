@@ -21,11 +21,30 @@ function fromJsonLd(doc: Document): { date?: string; author?: string; headline?:
   return {};
 }
 
+/**
+ * "Article title | Site Name" → "Article title" when a segment names the site (og:site_name,
+ * or the host's main label): <title> carries the site, a source list needs the article.
+ */
+function withoutSiteName(title: string, siteName: string | undefined, url: string | undefined): string {
+  const parts = title.split(/\s+[|–—·»:-]\s+/);
+  if (parts.length < 2) return title;
+  let label = "";
+  try { label = url ? new URL(url).hostname.replace(/^www\./, "").split(".").slice(-2, -1)[0] ?? "" : ""; } catch { /* no host to compare */ }
+  const squash = (x: string) => x.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+  const isSite = (x: string) => x.split(/\s+/).length <= 5 && ((siteName && squash(x) === squash(siteName)) || (label.length >= 3 && squash(x).includes(label)));
+  const last = parts[parts.length - 1]!, first = parts[0]!;
+  if (isSite(last)) return title.slice(0, title.lastIndexOf(last)).replace(/\s+[|–—·»:-]\s*$/, "").trim();
+  if (isSite(first)) return title.slice(first.length).replace(/^\s*[|–—·»:-]\s+/, "").trim();
+  return title;
+}
+
 /** Title, date, author and language, from the places publishers put them. Call before scripts are removed. */
-export function readMeta(doc: Document): PageMeta {
+export function readMeta(doc: Document, url?: string): PageMeta {
   const ld = fromJsonLd(doc);
+  const docTitle = doc.querySelector("title")?.textContent?.trim() || undefined;
   const title = attr(doc, 'meta[property="og:title"]') ?? attr(doc, 'meta[name="twitter:title"]') ?? ld.headline
-    ?? doc.querySelector("title")?.textContent?.trim() ?? doc.querySelector("h1")?.textContent?.trim() ?? "";
+    ?? (docTitle && withoutSiteName(docTitle, attr(doc, 'meta[property="og:site_name"]'), url))
+    ?? doc.querySelector("h1")?.textContent?.trim() ?? "";
   const date = attr(doc, 'meta[property="article:published_time"]') ?? attr(doc, 'meta[itemprop="datePublished"]')
     ?? attr(doc, 'meta[name="date"]') ?? attr(doc, 'meta[name="dc.date"]') ?? attr(doc, 'meta[name="DC.date.issued"]') ?? ld.date
     ?? doc.querySelector("time[datetime]")?.getAttribute("datetime") ?? undefined;

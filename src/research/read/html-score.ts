@@ -43,8 +43,16 @@ export function bestContainer(body: Element): { top: Element; scores: Map<Elemen
   const init = (el: Element) => {
     if (!scores.has(el)) scores.set(el, tagWeight(el.tagName) + classWeight(el));
   };
-  for (const p of Array.from(body.querySelectorAll(PARA_SEL))) {
-    const text = (p.textContent ?? "").trim();
+  const blocks: [Element, string][] = Array.from(body.querySelectorAll(PARA_SEL), (p) => [p, (p.textContent ?? "").trim()]);
+  // Text set straight in a <div> (paragraphs split by <br>) is a paragraph too, as
+  // Readability treats such divs; only its own text nodes count, not its children's.
+  for (const div of Array.from(body.querySelectorAll("div"))) {
+    let own = "";
+    for (let c = div.firstChild; c; c = c.nextSibling) if (c.nodeType === 3) own += c.nodeValue ?? "";
+    own = own.trim();
+    if (own.length >= 25) blocks.push([div, own]);
+  }
+  for (const [p, text] of blocks) {
     if (text.length < 25) continue;
     const votes = 1 + (text.match(/[,，、;]/g)?.length ?? 0) + Math.min(Math.floor(text.length / 100), 3);
     let anc: Element | null = p.parentElement;

@@ -1,13 +1,21 @@
 import { getDocumentProxy, getMeta } from "unpdf";
 import { FetchError } from "./fetch-error.ts";
 
-/** Text of a PDF's first `maxPages` pages (long papers: the abstract and body come first). */
-export async function pdfToText(bytes: Uint8Array, url: string, maxPages = 30): Promise<{ title?: string; text: string }> {
+/** A PDF's text and, when its metadata has one, its title. */
+export interface PdfText { title?: string; text: string }
+
+/**
+ * Text of a PDF's first `maxPages` pages (long papers: the abstract and body come first).
+ * Once `signal` aborts, no further page is read and what was read so far is returned.
+ */
+export async function pdfToText(bytes: Uint8Array, url: string, maxPages = 30, signal?: AbortSignal): Promise<PdfText> {
+  let pdf: Awaited<ReturnType<typeof getDocumentProxy>> | undefined;
   try {
-    const pdf = await getDocumentProxy(new Uint8Array(bytes));
+    // pdf.js may transfer (detach) the buffer it is given: hand it a copy.
+    pdf = await getDocumentProxy(new Uint8Array(bytes));
     const pages: string[] = [];
     const n = Math.min(pdf.numPages, maxPages);
-    for (let i = 1; i <= n; i++) {
+    for (let i = 1; i <= n && !signal?.aborted; i++) {
       const page = await pdf.getPage(i);
       const content = await page.getTextContent();
       pages.push(content.items.map((it) => ("str" in it ? it.str + (it.hasEOL ? "\n" : " ") : "")).join(""));
@@ -16,13 +24,13 @@ export async function pdfToText(bytes: Uint8Array, url: string, maxPages = 30): 
     try {
       const meta = await getMeta(pdf);
       const t = (meta.info as Record<string, unknown> | undefined)?.Title;
-      if (typeof t === "string" && t.trim()) title = t.trim();
+      if (typeof t === "string" && t.trim()) title = t.trim().slice(0, 300);
     } catch { /* metadata is optional */ }
-    await pdf.cleanup?.();
     return { title, text: pages.join("\n\n").replace(/[ \t]+/g, " ").replace(/\n{3,}/g, "\n\n").trim() };
   } catch (e) {
     throw new FetchError("unsupported_type", url, `the PDF could not be read: ${(e as Error).message}`);
+  } finally {
+    // Frees the parsed document (and its fake worker), not just per-page caches.
+    await pdf?.loadingTask.destroy().catch(() => {});
   }
 }
-
-

@@ -54,8 +54,8 @@ export async function readCandidates<H extends SearchHit>(hits: H[], o: ReadAllO
   const readOne = async (hit: H): Promise<ReadResult<H>> => {
     const t0 = performance.now();
     let error: FetchError | undefined;
-    for (const url of [hit.type === "academic" ? hit.pdf_url : undefined, hit.url]) {
-      if (!url) continue;
+    const urls = new Set([hit.type === "academic" ? hit.pdf_url : undefined, hit.url].filter((u): u is string => !!u));
+    for (const url of urls) {
       try {
         return { hit, doc: await readUrl(url, fetchOpts), used: "page", ms: Math.round(performance.now() - t0) };
       } catch (e) {

@@ -17,7 +17,7 @@ export interface ClearedUrl { url: URL; address: string | null }
  * IPv6 forms, names that resolve to private addresses, and userinfo tricks.
  * Every resolved address must be public, or a later re-resolution could pick the bad one.
  */
-export async function clearUrl(raw: string | URL, o: { allowPrivate: boolean; lookup: Lookup; isPublic?: (ip: string) => boolean }): Promise<ClearedUrl> {
+export async function clearUrl(raw: string | URL, o: { allowPrivate: boolean; lookup: Lookup; isPublic?: (ip: string) => boolean; signal?: AbortSignal }): Promise<ClearedUrl> {
   let url: URL;
   try { url = new URL(raw); } catch { throw new FetchError("bad_scheme", String(raw), "not a valid URL"); }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new FetchError("bad_scheme", url.href, `scheme ${url.protocol} is not allowed`);
@@ -30,11 +30,28 @@ export async function clearUrl(raw: string | URL, o: { allowPrivate: boolean; lo
   let addresses: string[];
   if (isIP(host)) addresses = [host];
   else {
-    try { addresses = await o.lookup(host); } catch { throw new FetchError("network", url.href, `cannot resolve ${host}`); }
+    try { addresses = await abortable(o.lookup(host), o.signal); } catch (e) {
+      if (o.signal?.aborted) throw e;
+      throw new FetchError("network", url.href, `cannot resolve ${host}`);
+    }
   }
   const isPublic = o.isPublic ?? ((ip: string) => !isNonPublicAddress(ip));
   if (!addresses.length || !addresses.every(isPublic)) {
     throw new FetchError("blocked_address", url.href, `${host} resolves to a non-public address`);
   }
   return { url, address: addresses[0]! };
+}
+
+/**
+ * The system resolver can't be cancelled, and a stalled DNS server would otherwise hold a
+ * page past its timeout: give up waiting (the lookup finishes in the background).
+ */
+function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }

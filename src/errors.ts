@@ -33,6 +33,15 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * One shared instance per refusal that needs no detail. Capturing a stack is a tenth of a
+ * refusal's cost and these are expected outcomes, not bugs: throw the same object each time.
+ * Frozen, so no caller can alter what the next one throws.
+ */
+export function sharedError(code: ErrorCode, message: string): AppError {
+  return Object.freeze(new AppError(code, message));
+}
+
 /** The {code, message} item of an errors array. */
 export interface ErrorItem { code: string; message: string }
 

@@ -4,7 +4,8 @@ import { authRoutes } from "./auth-routes.ts";
 import { oidcRoutes } from "./oidc-routes.ts";
 import { consoleRoutes } from "./console-routes.ts";
 import { isCrossSiteWrite } from "./cross-site.ts";
-import { QUERY_PATHS, queryApp } from "./query-routes.ts";
+import { QUERY_PATHS, queryRoutes, type Observe } from "./query-routes.ts";
+import type { ServerLike } from "./server-like.ts";
 import { researchRoutes } from "./research-routes.ts";
 import { errorResponse, json, mapError } from "./responses.ts";
 import { AppError } from "../errors.ts";
@@ -45,29 +46,46 @@ function pathOf(url: string): string {
   return q < 0 ? url.slice(start) : url.slice(start, q);
 }
 
-/** Bun's server object, the part we use. */
-export interface ServerLike { timeout(request: Request, seconds: number): void; requestIP(request: Request): { address: string } | null }
-
-/**
- * The server's fetch: routes the query endpoints to their own app (CORS scoped to them),
- * everything else to the main app; logs one line per request without secrets.
- */
-export function createFetch(deps: AppDeps) {
-  const q = queryApp(deps);
-  const m = mainApp(deps);
-  return async (request: Request, server?: ServerLike): Promise<Response> => {
-    const t0 = performance.now();
-    const path = pathOf(request.url);
-    const isQuery = QUERY_PATHS.has(path) || path.startsWith("/api/v1/research");
-    if (server) setClientIp(request, server.requestIP(request)?.address);
-    // Runs hold the connection for minutes; our own deadline (RUN_TIMEOUT_MS) bounds them.
-    if (isQuery && request.method === "POST") server?.timeout(request, 0);
-    const res = await (QUERY_PATHS.has(path) ? q : m).handle(request);
+/** Logs one line per request (without secrets) and counts it by route. */
+export function observer(deps: AppDeps): Observe {
+  return (request, path, t0, res) => {
     deps.metrics.requests.incRoute(routeLabel(path), res.status);
+    // Reading a Response's headers makes Bun build a Headers object: only when logging.
+    if (!deps.logger.enabled("info")) return;
     deps.logger.info("request", {
       method: request.method, path, status: res.status, latency_ms: Math.round(performance.now() - t0),
       request_id: res.headers.get("x-request-id") ?? undefined,
     });
+  };
+}
+
+/** What the server needs: native routes for the query endpoints, a fetch for everything else. */
+export interface AppHandlers {
+  /** Bun.serve `routes` entries for /api/query and /api/query/stream. */
+  queryRoutes: ReturnType<typeof queryRoutes>;
+  fetch: (request: Request, server?: ServerLike) => Promise<Response>;
+}
+
+/**
+ * The query endpoints run as plain handlers on Bun's router (the hot path, CORS scoped to
+ * them); everything else goes through the main Elysia app. `fetch` also dispatches the
+ * query paths, for callers without Bun's router.
+ */
+export function createHandlers(deps: AppDeps): AppHandlers {
+  const observe = observer(deps);
+  const q = queryRoutes(deps, observe);
+  const m = mainApp(deps);
+  const noServer: ServerLike = { timeout() {}, requestIP: () => null };
+  const fetch = async (request: Request, server?: ServerLike): Promise<Response> => {
+    const path = pathOf(request.url);
+    if (QUERY_PATHS.has(path)) return q[path]!(request, server ?? noServer);
+    const t0 = performance.now();
+    if (server) setClientIp(request, server.requestIP(request)?.address);
+    // Runs hold the connection for minutes; our own deadline (RUN_TIMEOUT_MS) bounds them.
+    if (path.startsWith("/api/v1/research") && request.method === "POST") server?.timeout(request, 0);
+    const res = await m.handle(request);
+    observe(request, path, t0, res);
     return res;
   };
+  return { queryRoutes: q, fetch };
 }

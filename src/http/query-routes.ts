@@ -1,29 +1,63 @@
-import { cors } from "@elysiajs/cors";
-import { Elysia } from "elysia";
-import { AppError } from "../errors.ts";
 import { refusalEnvelope } from "../runs/envelope.ts";
 import type { AppDeps } from "./deps.ts";
 import { handleQuery } from "./query-handler.ts";
 import { json } from "./responses.ts";
+import type { ServerLike } from "./server-like.ts";
 
 export const QUERY_PATHS = new Set(["/api/query", "/api/query/stream"]);
 
 /**
- * The two public query endpoints, in an Elysia app of their own so that CORS (any
- * origin, never credentials: keys belong in headers, not cookies) applies to them only.
+ * CORS for the two public query endpoints only: any origin, never credentials (keys belong
+ * in headers, not cookies), so a browser page can call the API but never ride a session.
  */
-export function queryApp(deps: AppDeps) {
-  return new Elysia({ name: "query-app" })
-    .use(cors({
-      origin: "*", credentials: false, methods: ["POST", "OPTIONS"],
-      allowedHeaders: ["Authorization", "X-Api-Key", "Content-Type"], exposeHeaders: ["X-Request-Id"], maxAge: 600,
-    }))
-    .onError(({ error }) => {
-      deps.logger.error("query_route_error", { error: String(error) });
-      return json(refusalEnvelope(crypto.randomUUID(), performance.now(), [{ code: "internal_error", message: "internal error" }]), 500);
-    })
-    .post("/api/query", ({ request }) => handleQuery(deps, request, "json", { kind: "key" }, "/api/query"), { parse: "none" })
-    .post("/api/query/stream", ({ request }) => handleQuery(deps, request, "stream", { kind: "key" }, "/api/query/stream"), { parse: "none" })
-    .all("/api/query", () => { throw new AppError("not_found", "use POST"); })
-    .all("/api/query/stream", () => { throw new AppError("not_found", "use POST"); });
+export const QUERY_CORS: Readonly<Record<string, string>> = {
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": "X-Request-Id",
+};
+
+const PREFLIGHT: Readonly<Record<string, string>> = {
+  ...QUERY_CORS,
+  "access-control-allow-methods": "POST, OPTIONS",
+  "access-control-allow-headers": "Authorization, X-Api-Key, Content-Type",
+  "access-control-max-age": "600",
+  vary: "Access-Control-Request-Method, Access-Control-Request-Headers",
+};
+
+/** Called once per answered request (logs and metrics); the server wires it. */
+export type Observe = (request: Request, path: string, startedAt: number, res: Response) => void;
+
+/**
+ * The query endpoints as plain handlers for Bun's native route table. They are the hot
+ * path (every API call, every refusal) and need neither Elysia's body parsing (the body is
+ * read and validated by readQueryBody) nor its hooks: going through a second Elysia app and
+ * a dispatching fetch cost more than the handler itself (test/bench/RESULTS.md §2).
+ */
+export function queryRoutes(deps: AppDeps, observe: Observe): Record<string, (req: Request, server: ServerLike) => Response | Promise<Response>> {
+  const crashed = (e: unknown, t0: number): Response => {
+    deps.logger.error("query_route_error", { error: String(e) });
+    return json(refusalEnvelope(crypto.randomUUID(), t0, [{ code: "internal_error", message: "internal error" }]), 500, QUERY_CORS);
+  };
+  const route = (path: "/api/query" | "/api/query/stream", mode: "json" | "stream") =>
+    (request: Request, server: ServerLike): Response | Promise<Response> => {
+      const t0 = performance.now();
+      if (request.method === "POST") {
+        // Runs hold the connection for minutes; our own deadline (RUN_TIMEOUT_MS) bounds them.
+        server.timeout(request, 0);
+        let res: Response | Promise<Response>;
+        try {
+          res = handleQuery(deps, request, mode, { kind: "key" }, path, QUERY_CORS);
+        } catch (e) {
+          res = crashed(e, t0);
+        }
+        // A refusal comes back as a Response: answered without a promise in between.
+        if (res instanceof Response) { observe(request, path, t0, res); return res; }
+        return res.catch((e) => crashed(e, t0)).then((r) => { observe(request, path, t0, r); return r; });
+      }
+      const res = request.method === "OPTIONS"
+        ? new Response(null, { status: 204, headers: PREFLIGHT })
+        : json({ errors: [{ code: "not_found", message: "use POST" }] }, 404, { ...QUERY_CORS, allow: "POST, OPTIONS" });
+      observe(request, path, t0, res);
+      return res;
+    };
+  return { "/api/query": route("/api/query", "json"), "/api/query/stream": route("/api/query/stream", "stream") };
 }

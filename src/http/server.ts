@@ -5,7 +5,7 @@ import type { Engine } from "../research/types.ts";
 import { RunRegistry } from "../runs/registry.ts";
 import { markInterruptedRuns } from "../runs/store.ts";
 import { createLogger, type Logger } from "../util/logger.ts";
-import { createFetch } from "./app.ts";
+import { createHandlers } from "./app.ts";
 import { Metrics } from "../metrics/registry.ts";
 import webApp from "../web/index.html";
 
@@ -45,13 +45,14 @@ export function startServer(opts: StartOptions): RunningServer {
     throttle: new LoginThrottle(), keepAliveMs: opts.keepAliveMs ?? 15_000,
     metrics: opts.metrics ?? new Metrics(() => registry.size),
   };
-  const fetch = createFetch(deps);
+  const { queryRoutes, fetch } = createHandlers(deps);
   const server = Bun.serve({
     port: opts.config.PORT, hostname: opts.config.HOST,
     // The web app: Bun bundles the HTML import (at start from a checkout, at build time into
     // the compiled binary), so the UI needs no files beside the executable and no CDN.
     development: false,
-    routes: Object.fromEntries(WEB_PATHS.map((p) => [p, webApp])),
+    // The query endpoints are native routes too: they are the hot path (see createHandlers).
+    routes: { ...Object.fromEntries(WEB_PATHS.map((p) => [p, webApp])), ...queryRoutes },
     maxRequestBodySize: 4 * 1024 * 1024,
     idleTimeout: opts.idleTimeoutSec ?? 30,
     fetch: (req, srv) => fetch(req, srv),

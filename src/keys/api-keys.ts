@@ -1,10 +1,10 @@
-import { and, desc, eq, sql } from "drizzle-orm";
-import { prepared } from "../db/prepared.ts";
+import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "../db/open.ts";
 import { apiKeys } from "../db/schema.ts";
-import { AppError } from "../errors.ts";
+import { AppError, sharedError } from "../errors.ts";
 import { randomToken, sha256Hex } from "../util/crypto.ts";
 import { nowIso } from "../util/time.ts";
+import { UnknownKeys } from "./unknown-keys.ts";
 
 export const KEY_PREFIX = "rq-";
 const KEY_RE = /^rq-[A-Za-z0-9_-]{32}$/;
@@ -29,6 +29,7 @@ export function createKey(db: Db, accountId: string, name: string | null): KeyRe
     status: "active", createdAt: nowIso(), lastUsedAt: null, revokedAt: null,
   };
   db.insert(apiKeys).values(row).run();
+  unknownByDb.get(db)?.clear();
   return { ...toRecord(row), key };
 }
 
@@ -49,17 +50,35 @@ export function revokeKey(db: Db, accountId: string, keyId: string): KeyRecord {
 /** The authenticated identity behind a valid key. */
 export interface KeyIdentity { keyId: string; accountId: string; prefix: string }
 
+const MISSING = sharedError("missing_api_key", "no API key sent: use Authorization: Bearer <key> or X-Api-Key");
+const INVALID = sharedError("invalid_api_key", "the API key is not valid");
+const REVOKED = sharedError("key_inactive", "the API key was revoked");
+
+const unknownByDb = new WeakMap<Db, UnknownKeys>();
+function unknownKeys(db: Db): UnknownKeys {
+  let u = unknownByDb.get(db);
+  if (!u) { u = new UnknownKeys(); unknownByDb.set(db, u); }
+  return u;
+}
+
 /**
- * Resolves a presented key against the database on every call (no cache, so a
- * revocation takes effect on the very next call). Throws the SPEC §5 key failures.
+ * Resolves a presented key against the database on every call (valid and revoked keys
+ * are never cached, so a revocation takes effect on the very next call; see UnknownKeys
+ * for the one thing remembered). Throws the SPEC §5 key failures.
  */
 export function authenticateKey(db: Db, presented: string | undefined): KeyIdentity {
-  if (presented === undefined || presented === "") throw new AppError("missing_api_key", "no API key sent: use Authorization: Bearer <key> or X-Api-Key");
-  if (!presented.startsWith(KEY_PREFIX) || !KEY_RE.test(presented)) throw new AppError("invalid_api_key", "the API key is not valid");
-  const byHash = prepared(db, "key-by-hash", (d) => d.select().from(apiKeys).where(eq(apiKeys.keyHash, sql.placeholder("hash"))).prepare());
-  const r = byHash.get({ hash: sha256Hex(presented) });
-  if (!r) throw new AppError("invalid_api_key", "the API key is not valid");
-  if (r.status !== "active") throw new AppError("key_inactive", "the API key was revoked");
+  if (presented === undefined || presented === "") throw MISSING;
+  if (!presented.startsWith(KEY_PREFIX) || !KEY_RE.test(presented)) throw INVALID;
+  // Every call and every refusal runs this: one raw statement (bun:sqlite caches it), no
+  // drizzle row mapping, only the four columns the check needs.
+  const hash = sha256Hex(presented);
+  const unknown = unknownKeys(db);
+  if (unknown.has(hash)) throw INVALID;
+  const r = db.$client.query<{ id: string; accountId: string; prefix: string; status: string; lastUsedAt: string | null }, [string]>(
+    "SELECT id, account_id AS accountId, prefix, status, last_used_at AS lastUsedAt FROM api_keys WHERE key_hash = ?",
+  ).get(hash);
+  if (!r) { unknown.add(hash); throw INVALID; }
+  if (r.status !== "active") throw REVOKED;
   // last_used_at to the minute: a write per call would put a commit on every request's path.
   const now = Date.now();
   if (!r.lastUsedAt || now - Date.parse(r.lastUsedAt) > 60_000) {

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from "node:crypto";
 
-/** SHA-256 hex digest of a string. */
+/** SHA-256 hex digest of a string (the one-shot form: no hasher object for the GC to finalise). */
 export function sha256Hex(s: string): string {
-  return new Bun.CryptoHasher("sha256").update(s).digest("hex");
+  return Bun.CryptoHasher.hash("sha256", s, "hex");
 }
 
 /** `n` random bytes as base64url without padding. */

@@ -4,6 +4,8 @@ export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
+  /** Whether lines at this level are written: lets hot paths skip building their fields. */
+  enabled(level: Exclude<LogLevel, "silent">): boolean;
 }
 
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
@@ -15,7 +17,7 @@ export function createLogger(level: LogLevel, write: (line: string, isError: boo
     if (LEVELS[lvl] < min) return;
     write(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields }), LEVELS[lvl] >= LEVELS.warn);
   };
-  return { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
+  return { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error"), enabled: (lvl) => LEVELS[lvl] >= min };
 }
 
 function defaultWrite(line: string, isError: boolean): void {

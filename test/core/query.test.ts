@@ -156,6 +156,16 @@ describe("CORS", () => {
     await res.text();
   });
 
+  test("other methods on the query endpoints: 404 not_found naming POST, CORS headers kept", async () => {
+    for (const p of ["/api/query", "/api/query/stream"]) {
+      const res = await fetch(srv.url + p, { headers: { origin: "https://app.example" } });
+      expect(res.status).toBe(404);
+      expect(res.headers.get("allow")).toBe("POST, OPTIONS");
+      expect(res.headers.get("access-control-allow-origin")).toBe("*");
+      expect(((await res.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe("not_found");
+    }
+  });
+
   test("no CORS headers on the console, /api/v1 or health", async () => {
     for (const [m, p] of [["GET", "/api/console/keys"], ["OPTIONS", "/api/console/keys"], ["POST", "/api/v1/auth/login"], ["GET", "/healthz"], ["OPTIONS", "/api/v1/me"]] as const) {
       const res = await fetch(srv.url + p, { method: m, headers: { origin: "https://evil.example", "access-control-request-method": "POST" } });

@@ -1,7 +1,7 @@
 import type { Account } from "../auth/accounts.ts";
 import type { Config } from "../config/schema.ts";
 import type { Db } from "../db/open.ts";
-import { allowanceFor } from "../quota/allowance.ts";
+import { allowanceFor, runsUsed } from "../quota/allowance.ts";
 import { monthBounds, periodOf } from "../util/time.ts";
 
 interface DayRow { date: string; calls: number; ok: number; error: number }
@@ -29,10 +29,12 @@ export function usageReport(db: Db, cfg: Config, account: Account, now: Date = n
   const recent = db.$client.query<Record<string, unknown>, [string]>(`
     SELECT id AS request_id, created_at, status, origin, endpoint, key_prefix, latency_ms, query
     FROM runs WHERE account_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 50`).all(account.id);
+  // What the allowance check counts, not a recount of the month's rows.
+  const used = runsUsed(db, account.id, now);
   return {
     plan: account.plan,
     period: { start: start.toISOString(), end: end.toISOString() },
-    allowance: { limit, used: totals.calls, remaining: Math.max(0, limit - totals.calls) },
+    allowance: { limit, used, remaining: Math.max(0, limit - used) },
     totals, per_day, recent,
   };
 }

@@ -1,4 +1,4 @@
-import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { sqliteTable, text, integer, index, primaryKey, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** Timestamps are ISO 8601 UTC strings; months are "YYYY-MM" in UTC. */
 export const accounts = sqliteTable("accounts", {
@@ -52,6 +52,16 @@ export const runs = sqliteTable("runs", {
   createdAt: text("created_at").notNull(),
   finishedAt: text("finished_at"),
 }, (t) => [index("runs_account_period_idx").on(t.accountId, t.period), index("runs_account_created_idx").on(t.accountId, t.createdAt), index("runs_status_idx").on(t.status)]);
+
+/**
+ * Runs counted against an account's allowance, per month. Acceptance reads and bumps one
+ * row instead of counting the month's runs, which grew with every run (O(n) per call).
+ */
+export const runCounters = sqliteTable("run_counters", {
+  accountId: text("account_id").notNull().references(() => accounts.id, { onDelete: "cascade" }),
+  period: text("period").notNull(),
+  runs: integer("runs").notNull().default(0),
+}, (t) => [primaryKey({ columns: [t.accountId, t.period] })]);
 
 export const runEvents = sqliteTable("run_events", {
   id: integer("id").primaryKey({ autoIncrement: true }),

@@ -10,9 +10,8 @@ export function allowanceFor(cfg: Config, plan: Plan): number {
 
 /** Runs an account has used in the month of `at` (API and app alike). */
 export function runsUsed(db: Db, accountId: string, at: Date = new Date()): number {
-  const r = db.$client.query<{ n: number }, [string, string]>("SELECT COUNT(*) AS n FROM runs WHERE account_id = ? AND period = ?")
-    .get(accountId, periodOf(at));
-  return r?.n ?? 0;
+  return db.$client.query<{ runs: number }, [string, string]>("SELECT runs FROM run_counters WHERE account_id = ? AND period = ?")
+    .get(accountId, periodOf(at))?.runs ?? 0;
 }
 
 /** What the service records about a run at acceptance. */
@@ -28,18 +27,25 @@ export interface NewRun {
 }
 
 /**
- * Accepts a run if the account has runs left this month, counting it in the same
- * statement. One INSERT … SELECT … WHERE count < limit is atomic in SQLite (writers are
- * serialised), so no burst of concurrent calls can exceed the allowance.
- * `limit` null means uncounted (CLI runs). Returns false when the allowance is used up.
+ * Accepts a run if the account has runs left this month, counting it, in one IMMEDIATE
+ * transaction: the conditional bump of the month's counter (an upsert whose update only
+ * applies below the limit) decides, and the run row is written only if it succeeded. The
+ * write lock is taken at BEGIN, so no burst of concurrent calls, in this process or
+ * another, can exceed the allowance. `limit` null means uncounted (CLI runs). Returns
+ * false when the allowance is used up.
  */
 export function acceptRun(db: Db, run: NewRun, limit: number | null): boolean {
   const period = periodOf(run.createdAt);
-  const args = [run.id, run.accountId, run.keyId, run.keyPrefix, run.origin, run.endpoint, run.query, period, run.createdAt.toISOString()] as const;
-  const insert = `INSERT INTO runs (id, account_id, key_id, key_prefix, origin, endpoint, query, period, status, created_at)
-    SELECT ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?`;
-  if (limit === null) return db.$client.query(insert).run(...args).changes === 1;
-  const res = db.$client.query(`${insert} WHERE (SELECT COUNT(*) FROM runs WHERE account_id = ? AND period = ?) < ?`)
-    .run(...args, run.accountId, period, limit);
-  return res.changes === 1;
+  const insertRun = () => db.$client.query(`INSERT INTO runs (id, account_id, key_id, key_prefix, origin, endpoint, query, period, status, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)`)
+    .run(run.id, run.accountId, run.keyId, run.keyPrefix, run.origin, run.endpoint, run.query, period, run.createdAt.toISOString());
+  if (limit === null || run.accountId === null) { insertRun(); return true; }
+  if (limit <= 0) return false;
+  const accountId = run.accountId;
+  return db.$client.transaction(() => {
+    const bumped = db.$client.query(`INSERT INTO run_counters (account_id, period, runs) VALUES (?, ?, 1)
+      ON CONFLICT (account_id, period) DO UPDATE SET runs = runs + 1 WHERE runs < ?`).run(accountId, period, limit).changes === 1;
+    if (bumped) insertRun();
+    return bumped;
+  }).immediate();
 }

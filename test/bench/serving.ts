@@ -45,7 +45,7 @@ export async function benchServing(): Promise<string> {
       "| case | result |", "|---|---|",
       `| (a) /api/query refused for a bad key (401 envelope) | ${fmt(a)} |`,
       `| (a′) the same, a different bad key on every request (each one reads SQLite) | ${fmt(r)} |`,
-      `| (b) /api/query accepted, engine answers at once (2 SQLite writes per run + 8 timeline rows) | ${fmt(b)} |`,
+      `| (b) /api/query accepted, engine answers at once (2 SQLite commits per run: acceptance, finish + 8 timeline rows) | ${fmt(b)} |`,
       `| (c) bare Elysia route returning the same JSON | ${fmt(c)} |`,
       "",
       `(a) ÷ (c) = ${((a.rps / c.rps) * 100).toFixed(0)} % (target ≥ 50 %); (a′) ÷ (c) = ${((r.rps / c.rps) * 100).toFixed(0)} %.`,

@@ -19,7 +19,7 @@ export async function benchSqliteWrites(runs = 3000): Promise<string> {
   }
   const per = (performance.now() - t0) / runs;
   db.$client.close();
-  return `SQLite work of one accepted run (key check + last_used_at, run row, 8 timeline rows + finish in one transaction — 4 commits), in process on a WAL file: ${(per * 1000).toFixed(0)} µs → at most ${(1000 / per).toFixed(0)} runs/s on one writer.`;
+  return `SQLite work of one accepted run (key check, a read — last_used_at is written at most once a minute; acceptance: counter bump + run row, one commit; 8 timeline rows + finish, one commit), in process on a WAL file: ${(per * 1000).toFixed(0)} µs → at most ${(1000 / per).toFixed(0)} runs/s on one writer.`;
 }
 
 if (import.meta.main) console.log(await benchSqliteWrites());

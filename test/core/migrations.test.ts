@@ -2,6 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { journalTags, migrations } from "../../src/db/migrations.ts";
 import { openDatabase } from "../../src/db/open.ts";
+import { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { runsUsed } from "../../src/quota/allowance.ts";
 
 describe("embedded migrations", () => {
   test("every db/*.sql file is embedded, in journal order", () => {
@@ -19,5 +22,26 @@ describe("embedded migrations", () => {
     expect(b.$client.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
     expect(b.$client.query("PRAGMA busy_timeout").get()).toEqual({ timeout: 5000 });
     b.$client.close();
+  });
+
+  test("0002 carries the runs already counted into the per-month counters", () => {
+    const dir = `/tmp/rq-mig-${crypto.randomUUID()}`;
+    mkdirSync(dir, { recursive: true });
+    const old = new Database(`${dir}/x.db`);
+    old.exec("CREATE TABLE __migrations (tag TEXT PRIMARY KEY, applied_at TEXT NOT NULL)");
+    for (const m of migrations.slice(0, 2)) {
+      for (const stmt of m.sql.split("--> statement-breakpoint")) if (stmt.trim()) old.exec(stmt);
+      old.run("INSERT INTO __migrations VALUES (?, ?)", [m.tag, "2026-01-01T00:00:00Z"]);
+    }
+    old.run("INSERT INTO accounts (id, email, password_hash, plan, created_at) VALUES ('a1', 'a@x.org', NULL, 'free', '2026-10-01T00:00:00Z')");
+    const run = (id: string, period: string) => old.run(`INSERT INTO runs (id, account_id, origin, endpoint, query, period, status, created_at)
+      VALUES (?, 'a1', 'api', '/api/query', 'q', ?, 'ok', ?)`, [id, period, `${period}-02T00:00:00Z`]);
+    run("r1", "2026-10"); run("r2", "2026-10"); run("r3", "2026-10"); run("r4", "2026-11");
+    old.close();
+    const db = openDatabase(`${dir}/x.db`);
+    expect(runsUsed(db, "a1", new Date("2026-10-15T00:00:00Z"))).toBe(3);
+    expect(runsUsed(db, "a1", new Date("2026-11-15T00:00:00Z"))).toBe(1);
+    expect(runsUsed(db, "a1", new Date("2026-12-15T00:00:00Z"))).toBe(0);
+    db.$client.close();
   });
 });

@@ -1,63 +1,85 @@
-import { isPlannerCall, startChatServer } from "../fixtures/chat-server.ts";
-import { startSearchFixtures } from "../fixtures/search-servers.ts";
 import { burstFloor } from "./burst-floor.ts";
+import { rawStream, type StreamResult } from "./sse-client.ts";
 
 const rssKb = async (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(await Bun.file(`/proc/${pid}/status`).text())?.[1] ?? 0);
 
-/**
- * Section 3: N concurrent /api/query/stream calls through the real engine, held open by a
- * writer model that waits before answering. Memory per held stream (server RSS), time to
- * the first event, and that every stream ends with final.
- */
-export async function benchHeldStreams(n = 2000, holdMs = 15_000): Promise<string> {
-  const search = startSearchFixtures("http://pages.invalid");
-  const chat = startChatServer((b) => (isPlannerCall(b) ? { text: '{"kind":"academic","language":"en","queries":["base editing"]}' } : { delayMs: holdMs, text: "Base editing converts single bases [S1]." }));
-  const env = { ...process.env, SEARXNG_URL: "", ACADEMIC_PROVIDERS: "openalex", OPENALEX_URL: search.urls.openalex, OPENAI_BASE_URL: chat.openaiBase, FETCH_ALLOW_PRIVATE: "false" };
-  const p = Bun.spawn(["bun", `${import.meta.dir}/bench-server.ts`, "engine"], { env, stdout: "pipe", stderr: "inherit" });
+async function spawnJson<T>(args: string[], env?: Record<string, string | undefined>): Promise<{ info: T; kill: () => void }> {
+  const p = Bun.spawn(args, { env, stdout: "pipe", stderr: "inherit" });
   const reader = p.stdout.getReader();
   let buf = "";
   while (!buf.includes("\n")) { const { value, done } = await reader.read(); if (done) break; buf += new TextDecoder().decode(value); }
-  const info = JSON.parse(buf.split("\n")[0]!) as { port: number; key: string; pid: number };
-  try {
-    await Bun.sleep(500);
-    const idle = await rssKb(info.pid);
-    const firstEvent: number[] = [];
-    let finals = 0, failures = 0, peak = idle;
-    const sampler = setInterval(async () => { peak = Math.max(peak, await rssKb(info.pid).catch(() => 0)); }, 250);
-    const one = async () => {
-      const t0 = performance.now();
-      try {
-        const res = await fetch(`http://127.0.0.1:${info.port}/api/query/stream`, { method: "POST", headers: { authorization: `Bearer ${info.key}`, "content-type": "application/json" }, body: JSON.stringify({ query: "What is base editing?" }) });
-        const r = res.body!.getReader();
-        let text = "", first = true;
-        for (;;) {
-          const { value, done } = await r.read();
-          if (done) break;
-          if (first) { firstEvent.push(performance.now() - t0); first = false; }
-          text += new TextDecoder().decode(value);
-        }
-        if (/event: final\ndata: \{[^\n]*"status":"ok"/.test(text)) finals++; else failures++;
-      } catch { failures++; }
-    };
-    const all = Array.from({ length: n }, one);
-    await Bun.sleep(holdMs * 0.7);
-    const held = await rssKb(info.pid);
-    await Promise.all(all);
-    clearInterval(sampler);
-    firstEvent.sort((a, b) => a - b);
-    const pct = (q: number) => firstEvent[Math.min(firstEvent.length - 1, Math.floor(firstEvent.length * q))] ?? NaN;
-    const floor = await burstFloor(n);
-    return [
-      `Held streams: ${n} concurrent /api/query/stream through the real engine, writer holding ${holdMs / 1000} s before answering.`,
-      "",
-      "| measure | value |", "|---|---|",
-      `| streams ending with final (status ok) | ${finals} of ${n} (${failures} failed) |`,
-      `| time to first event p50 / p99 | ${pct(0.5).toFixed(1)} ms / ${pct(0.99).toFixed(1)} ms |`,
-      `| same burst against a bare Bun SSE server (this machine's floor) | ${floor.p50.toFixed(1)} ms / ${floor.p99.toFixed(1)} ms |`,
-      `| server RSS idle → while held (peak) | ${(idle / 1024).toFixed(0)} MB → ${(held / 1024).toFixed(0)} MB (${(peak / 1024).toFixed(0)} MB) |`,
-      `| memory per held stream | ${((held - idle) / n).toFixed(1)} KB |`,
-    ].join("\n");
-  } finally { p.kill(); search.stop(); chat.stop(); }
+  return { info: JSON.parse(buf.split("\n")[0]!) as T, kill: () => p.kill() };
 }
 
-if (import.meta.main) console.log(await benchHeldStreams(Number(process.argv[2] ?? 2000)));
+const pct = (xs: number[], q: number) => { const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(s.length * q))] ?? NaN; };
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+
+/**
+ * Section 3: N concurrent /api/query/stream calls through the real engine, held open by a
+ * writer model that waits before answering. Two arrival patterns on the same server:
+ * a ramp (N streams opened over `rampMs`, all held together) and a burst (N at once).
+ * Memory per held stream (server RSS), time to first event, every stream ends with final.
+ */
+export async function benchHeldStreams(n = 2000, holdMs = 15_000, rampsMs: number[] = [8000, 2000]): Promise<string> {
+  const fx = await spawnJson<{ openalex: string; openaiBase: string }>(["bun", `${import.meta.dir}/held-fixtures.ts`, String(holdMs)]);
+  const env = { ...process.env, SEARXNG_URL: "", ACADEMIC_PROVIDERS: "openalex", OPENALEX_URL: fx.info.openalex, OPENAI_BASE_URL: fx.info.openaiBase, FETCH_ALLOW_PRIVATE: "true" };
+  const srv = await spawnJson<{ port: number; key: string; pid: number }>(["bun", ...(process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), `${import.meta.dir}/bench-server.ts`, "engine"], env);
+  const { port, key, pid } = srv.info;
+  const open = () => rawStream(port, "/api/query/stream", { authorization: `Bearer ${key}`, "content-type": "application/json" }, JSON.stringify({ query: "What is base editing?" }));
+  try {
+    await Bun.sleep(500);
+    const idle = await rssKb(pid);
+    let peak = idle;
+    const sampler = setInterval(async () => { peak = Math.max(peak, await rssKb(pid).catch(() => 0)); }, 250);
+
+    // Ramps: a steady arrival rate up to N held at once (the hold outlasts the ramp); the
+    // last quarter opens while ≥ 3N/4 are held. Slowest rate first: its RSS is the held figure.
+    const ramps: { rampMs: number; results: StreamResult[] }[] = [];
+    let held = 0, rampPeak = 0;
+    for (const rampMs of rampsMs) {
+      const ramp: Promise<StreamResult>[] = [];
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) {
+        const wait = t0 + (i * rampMs) / n - performance.now();
+        if (wait > 1) await Bun.sleep(wait);
+        ramp.push(open());
+      }
+      await Bun.sleep(holdMs * 0.5);
+      if (!held) held = await rssKb(pid);
+      const results = await Promise.all(ramp);
+      if (process.env.BENCH_DUMP) await Bun.write(`${process.env.BENCH_DUMP}.${rampMs}`, JSON.stringify(results.map((r) => r.firstEventMs)));
+      ramps.push({ rampMs, results });
+      rampPeak = Math.max(rampPeak, peak);
+    }
+
+    // Burst: all N at once (the connect storm meets the kernel's accept queue).
+    const burstResults = await Promise.all(Array.from({ length: n }, open));
+    clearInterval(sampler);
+    const floor = await burstFloor(n);
+
+    const firsts = (r: StreamResult[]) => r.map((x) => x.firstEventMs);
+    const oks = (r: StreamResult[]) => r.filter((x) => x.ok).length;
+    const rampRows = ramps.flatMap(({ rampMs, results }) => {
+      const rate = Math.round(n / (rampMs / 1000));
+      const last = firsts(results).slice(Math.floor(n * 0.75));
+      return [
+        `| ramp at ${rate}/s (${n} opened over ${rampMs / 1000} s, all held together): ended with final (status ok) | ${oks(results)} of ${n} |`,
+        `| ramp at ${rate}/s: time to first event p50 / p99 / max | ${ms(pct(firsts(results), 0.5))} / ${ms(pct(firsts(results), 0.99))} / ${ms(pct(firsts(results), 1))} |`,
+        `| ramp at ${rate}/s, last quarter (opened while ≥ ${Math.floor(n * 0.75)} were held): p50 / p99 | ${ms(pct(last, 0.5))} / ${ms(pct(last, 0.99))} |`,
+      ];
+    });
+    return [
+      `Held streams: ${n} concurrent /api/query/stream through the real engine (each run reads a landing page and a PDF), writer holding ${holdMs / 1000} s before answering; client on raw sockets, upstream fixtures in their own process.`,
+      "",
+      "| measure | value |", "|---|---|",
+      ...rampRows,
+      `| burst (${n} at once): ended with final (status ok) | ${oks(burstResults)} of ${n} |`,
+      `| burst: time to first event p50 / p99 | ${ms(pct(firsts(burstResults), 0.5))} / ${ms(pct(firsts(burstResults), 0.99))} |`,
+      `| same burst against a bare Bun SSE server (same client) | ${ms(floor.p50)} / ${ms(floor.p99)} |`,
+      `| server RSS idle → ${n} held (peak) | ${(idle / 1024).toFixed(0)} MB → ${(held / 1024).toFixed(0)} MB (${(rampPeak / 1024).toFixed(0)} MB) |`,
+      `| memory per held stream | ${((held - idle) / n).toFixed(1)} KB |`,
+    ].join("\n");
+  } finally { srv.kill(); fx.kill(); }
+}
+
+if (import.meta.main) console.log(await benchHeldStreams(Number(process.argv[2] ?? 2000), 15_000, process.argv[3] ? process.argv[3].split(",").map(Number) : undefined));

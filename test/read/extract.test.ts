@@ -68,3 +68,14 @@ describe("charset", () => {
     expect(sniffCharset(new TextEncoder().encode("<p>plain</p>"), "")).toBe("utf-8");
   });
 });
+
+describe("warm-up", () => {
+  test("runs both parsers on built-in samples without touching the network", async () => {
+    const { warmUpReading, tinyPdf } = await import("../../src/research/read/warm-up.ts");
+    const { pdfToText } = await import("../../src/research/read/pdf.ts");
+    await warmUpReading();
+    const p = await pdfToText(tinyPdf(["Alpha line", "Beta (line)"], "T"), "x");
+    expect(p.text).toContain("Beta (line)");
+    expect(p.title).toBe("T");
+  });
+});

@@ -15,13 +15,14 @@ const WORDS: Record<string, string[]> = {
   nl: ["de", "het", "een", "en", "is", "hoe", "wat", "waarom", "van", "zijn", "welke", "niet", "wordt"],
 };
 
+const WORD_SETS = Object.entries(WORDS).map(([lang, list]) => [lang, new Set(list)] as const);
+
 /** The question's language as a short code, from its script or its function words (default en). */
 export function detectLanguage(text: string): string {
   for (const [re, lang] of SCRIPTS) if (re.test(text)) return lang;
   const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
   let best = "en", bestScore = 0;
-  for (const [lang, list] of Object.entries(WORDS)) {
-    const set = new Set(list);
+  for (const [lang, set] of WORD_SETS) {
     // English wins ties: it is the likeliest language of a short, ambiguous question.
     const s = words.filter((w) => set.has(w)).length + (lang === "en" ? 0.5 : 0);
     if (s > bestScore) { best = lang; bestScore = s; }

@@ -24,5 +24,9 @@ export const STOPWORDS: ReadonlySet<string> = new Set(Object.values(LISTS).flatM
 
 /** The full stop list of one language (plus English, the lingua franca of queries). */
 export function stopwordsFor(language: string): ReadonlySet<string> {
-  return new Set([...split(LISTS.en!), ...split(LISTS[language] ?? "")]);
+  // Built once per language: every run asks, and the lists never change.
+  let set = built.get(language);
+  if (!set) { set = new Set([...split(LISTS.en!), ...split(LISTS[language] ?? "")]); built.set(language, set); }
+  return set;
 }
+const built = new Map<string, ReadonlySet<string>>();

@@ -4,9 +4,17 @@ import type { SearchHit, SearchProvider } from "./types.ts";
 import { collapse, isHttpUrl, isoDate, normalizeDoi, SNIPPET_MAX } from "./clean.ts";
 import { providerFetch } from "./http-json.ts";
 import { SearchError } from "./search-error.ts";
+import { Pacer, sleepUnlessAborted } from "./pacer.ts";
 
 /** Settings of the arXiv API. */
-export interface ArxivOptions { baseUrl: string; timeoutMs?: number }
+export interface ArxivOptions {
+  baseUrl: string;
+  timeoutMs?: number;
+  /** Least time between two calls from this process (arXiv's terms: one request every 3 s); 0 = unpaced. */
+  minIntervalMs?: number;
+  /** Longest a call may wait for its slot before being skipped as rate_limited. */
+  maxWaitMs?: number;
+}
 
 // arXiv's own links say http; only its hosts get upgraded (fixtures and mirrors keep theirs).
 const upgrade = (u: string) => u.replace(/^http:\/\/((export\.)?arxiv\.org)\//i, "https://$1/");
@@ -56,12 +64,16 @@ export function arxivQuery(query: string): string {
 /** arXiv API search over all fields. */
 export function createArxiv(o: ArxivOptions): SearchProvider {
   const base = o.baseUrl.replace(/\/+$/, "");
+  const pacer = new Pacer(o.minIntervalMs ?? 0);
   return {
     name: "arxiv",
     kind: "academic",
     async search(query, { signal, limit }) {
       const q = arxivQuery(query);
       if (!q) return [];
+      const wait = pacer.reserve(o.maxWaitMs ?? 2000);
+      if (wait === null) throw new SearchError("arxiv", "rate_limited", "skipped: arXiv allows one request every few seconds and the next slot is too far off");
+      await sleepUnlessAborted(wait, signal).catch(() => { throw new SearchError("arxiv", "aborted", "the run was aborted"); });
       const params = new URLSearchParams({ search_query: q, start: "0", max_results: String(Math.max(1, Math.min(limit, 25))) });
       // arXiv is often slower than the others; it gets a little more time by default.
       const xml = await providerFetch<string>("arxiv", `${base}/api/query?${params}`, { signal, timeoutMs: o.timeoutMs ?? 10_000, as: "text" });

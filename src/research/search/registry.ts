@@ -25,9 +25,14 @@ export function buildSearchProviders(cfg: Config): SearchProviders {
   const names = cfg.ACADEMIC_PROVIDERS === "none" ? [] : [...new Set(cfg.ACADEMIC_PROVIDERS.split(",").map((n) => n.trim()))];
   for (const n of names) {
     if (n === "openalex") academic.push(createOpenAlex({ baseUrl: cfg.OPENALEX_URL, mailto: cfg.CONTACT_EMAIL }));
-    if (n === "arxiv") academic.push(createArxiv({ baseUrl: cfg.ARXIV_URL }));
+    if (n === "arxiv") academic.push(createArxiv({ baseUrl: cfg.ARXIV_URL, minIntervalMs: arxivInterval(cfg.ARXIV_URL) }));
     if (n === "crossref") academic.push(createCrossref({ baseUrl: cfg.CROSSREF_URL, mailto: cfg.CONTACT_EMAIL }));
     if (n === "semantic_scholar") academic.push(createSemanticScholar({ baseUrl: cfg.SEMANTIC_SCHOLAR_URL }));
   }
   return { web, academic };
+}
+
+/** arXiv's terms (one request every 3 s) bind its own servers; a mirror or fixture sets its own pace. */
+export function arxivInterval(baseUrl: string): number {
+  try { return /(^|\.)arxiv\.org$/i.test(new URL(baseUrl).hostname) ? 3000 : 0; } catch { return 0; }
 }

@@ -1,8 +1,9 @@
 /**
  * Why a provider call failed: a non-2xx answer, no answer in time, an answer we
- * can't read, a connection failure, or the run itself being aborted.
+ * can't read, a connection failure, the run itself being aborted, or our own pacing of
+ * a provider whose terms limit the request rate (the call was not made).
  */
-export type SearchFailure = "http_status" | "timeout" | "bad_payload" | "network" | "aborted";
+export type SearchFailure = "http_status" | "timeout" | "bad_payload" | "network" | "aborted" | "rate_limited";
 
 /** A search provider's failure; one provider failing never fails a run by itself. */
 export class SearchError extends Error {

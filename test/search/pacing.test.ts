@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createArxiv } from "../../src/research/search/arxiv.ts";
+import { Pacer } from "../../src/research/search/pacer.ts";
+import { arxivInterval } from "../../src/research/search/registry.ts";
+import { SearchError } from "../../src/research/search/search-error.ts";
+import { startSearchFixtures, type SearchFixtures } from "../fixtures/search-servers.ts";
+
+let fx: SearchFixtures;
+beforeAll(() => { fx = startSearchFixtures("http://pages.test"); });
+afterAll(() => fx.stop());
+
+describe("pacing a rate-limited provider", () => {
+  test("slots are spaced by the interval; a slot further off than the caller can wait is refused, not taken", () => {
+    const p = new Pacer(3000);
+    expect(p.reserve(2000, 10_000)).toBe(0);
+    expect(p.reserve(2000, 10_500)).toBeNull();
+    expect(p.reserve(2000, 11_500)).toBe(1500);
+    expect(p.reserve(5000, 11_500)).toBe(4500);
+    expect(new Pacer(0).reserve(0, 1)).toBe(0);
+  });
+
+  test("arXiv's own servers are paced at one request per 3 s; mirrors and fixtures are not", () => {
+    expect(arxivInterval("https://export.arxiv.org")).toBe(3000);
+    expect(arxivInterval("http://arxiv.org/")).toBe(3000);
+    expect(arxivInterval("http://127.0.0.1:8080")).toBe(0);
+    expect(arxivInterval("https://notarxiv.org")).toBe(0);
+  });
+
+  test("a paced arXiv provider makes one request per interval; the others are skipped as rate_limited without a request", async () => {
+    const arxiv = createArxiv({ baseUrl: fx.urls.arxiv, minIntervalMs: 400, maxWaitMs: 100 });
+    const go = (q: string) => arxiv.search(q, { signal: AbortSignal.timeout(5000), limit: 5 }).then((h) => h.length, (e: SearchError) => e.reason);
+    const before = fx.requests.filter((r) => r.provider === "arxiv").length;
+    const [a, b, c] = await Promise.all([go("base editing"), go("prime editing"), go("gene therapy")]);
+    expect(a).toBeGreaterThan(0);
+    expect([b, c]).toEqual(["rate_limited", "rate_limited"]);
+    expect(fx.requests.filter((r) => r.provider === "arxiv").length - before).toBe(1);
+    await Bun.sleep(320);
+    // Within maxWaitMs of the next slot: waits for it, then calls.
+    expect(await go("base editing")).toBeGreaterThan(0);
+    expect(fx.requests.filter((r) => r.provider === "arxiv").length - before).toBe(2);
+  });
+});

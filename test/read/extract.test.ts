@@ -79,3 +79,23 @@ describe("warm-up", () => {
     expect(p.title).toBe("T");
   });
 });
+
+describe("headline", () => {
+  const page = (head: string, top: string) => `<!doctype html><html><head>${head}</head><body><main><article>${top}
+${"<p>Base editors convert one DNA letter into another without cutting both strands, which keeps unwanted insertions and deletions rare.</p>".repeat(4)}
+</article></main></body></html>`;
+
+  test("the headline (and a kicker above it) is the title, not the body's first line", () => {
+    const x = extractMainText(page("<title>Base editing, explained | Gene News</title>", "<p class=k>Science</p><h1>Base editing, explained</h1>"), "https://genenews.example/a");
+    expect(x.title).toBe("Base editing, explained");
+    expect(x.text.startsWith("Base editors convert")).toBe(true);
+    expect(x.text).not.toContain("Science");
+  });
+
+  test("a heading that is not the title stays, and so does text further down that repeats it", () => {
+    const x = extractMainText(page('<meta property="og:title" content="Something else">', "<h2>Why base editing matters</h2>"));
+    expect(x.text.startsWith("Why base editing matters")).toBe(true);
+    const y = extractMainText(page("<title>Base editors</title>", "<p>Intro line one.</p><p>Intro line two.</p><p>Intro line three.</p><h2>Base editors</h2>"));
+    expect(y.text).toContain("Base editors\n");
+  });
+});

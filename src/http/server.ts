@@ -7,7 +7,6 @@ import { markInterruptedRuns } from "../runs/store.ts";
 import { createLogger, type Logger } from "../util/logger.ts";
 import { createHandlers } from "./app.ts";
 import { Metrics } from "../metrics/registry.ts";
-import { warmUpReading } from "../research/read/warm-up.ts";
 import webApp from "../web/index.html";
 
 /** Paths the web app answers (client-side routing); everything else is the API. */
@@ -60,10 +59,6 @@ export function startServer(opts: StartOptions): RunningServer {
   });
   const url = `http://${server.hostname?.includes(":") ? `[${server.hostname}]` : server.hostname}:${server.port}`;
   logger.info("listening", { url, database: opts.config.DATABASE_PATH });
-  // Ready first, warm second: the parsers' one-time start-up costs are paid once the
-  // server answers, before real runs would pay them while holding other streams' events.
-  const warm = setTimeout(() => { warmUpReading().catch((e) => logger.debug("warm_up_failed", { error: String(e) })); }, 250);
-  warm.unref();
   return {
     url, port: server.port ?? 0, deps,
     async stop(graceMs = 10_000) {

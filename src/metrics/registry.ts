@@ -41,10 +41,11 @@ export class Metrics {
   readonly runs = new Counter("rq_runs_total", "Finished research runs by status and first error code");
   readonly runSeconds = new Histogram("rq_run_duration_seconds", "Wall time of research runs", [0.5, 1, 2, 5, 10, 20, 30, 60, 120, 240]);
   readonly upstream = new Counter("rq_upstream_calls_total", "Calls to search providers, pages and the LLM by provider and outcome");
+  readonly parses = new Counter("rq_document_parses_total", "Pages and PDFs turned into text, by where (worker thread or inline) and outcome");
   constructor(private readonly inFlight: () => number) {}
   render(): string {
     const gauge = `# HELP rq_runs_in_flight Research runs now running\n# TYPE rq_runs_in_flight gauge\nrq_runs_in_flight ${this.inFlight()}`;
-    return [this.requests.render(), this.runs.render(), this.runSeconds.render(), this.upstream.render(), gauge].join("\n") + "\n";
+    return [this.requests.render(), this.runs.render(), this.runSeconds.render(), this.upstream.render(), this.parses.render(), gauge].join("\n") + "\n";
   }
 }
 

@@ -7,7 +7,7 @@ const ROOT = join(import.meta.dir, "../..");
 /** Section 5: binary size, cold start to the first /healthz 200, RSS at idle. */
 export async function benchStartup(runs = 7): Promise<string> {
   const out = join(mkdtempSync(join(tmpdir(), "rq-size-")), "research-query");
-  const b = Bun.spawn(["bun", "build", "src/cli/main.ts", "--compile", "--minify", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", "--outfile", out], { cwd: ROOT, stdout: "ignore", stderr: "inherit" });
+  const b = Bun.spawn(["bun", "build", "src/cli/main.ts", "src/research/read/parse-worker.ts", "--compile", "--minify", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", "--outfile", out], { cwd: ROOT, stdout: "ignore", stderr: "inherit" });
   if ((await b.exited) !== 0) return "startup: build failed";
   const size = statSync(out).size;
   const starts: number[] = [], rss: number[] = [];

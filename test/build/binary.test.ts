@@ -19,7 +19,7 @@ beforeAll(async () => {
   search = startSearchFixtures(pages.base);
   chat = startChatServer((b) => (isPlannerCall(b) ? { text: '{"kind":"general","language":"en","queries":["base editing"]}' } : { text: "Base editors change one DNA letter [S1]." }));
   const out = join(mkdtempSync(join(tmpdir(), "rq-build-")), "research-query");
-  const p = Bun.spawn(["bun", "build", "src/cli/main.ts", "--compile", "--minify", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", "--outfile", out], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  const p = Bun.spawn(["bun", "build", "src/cli/main.ts", "src/research/read/parse-worker.ts", "--compile", "--minify", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", "--outfile", out], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
   if ((await p.exited) !== 0) throw new Error(`build failed: ${await new Response(p.stderr).text()}`);
   // Alone in an empty directory: nothing of the checkout can be found from there.
   const dir = mkdtempSync(join(tmpdir(), "rq-bin-"));
@@ -53,6 +53,10 @@ describe("the single executable", () => {
       expect(events.at(-1)!.data.status).toBe("ok");
       const usage = await (await fetch(`${base}/api/console/usage`, { headers: { cookie } })).json() as { allowance: { used: number } };
       expect(usage.allowance.used).toBe(2);
+      // The pages were parsed by the worker thread the binary carries, not the inline fallback.
+      const metrics = await (await fetch(`${base}/metrics`)).text();
+      expect(metrics).toMatch(/rq_document_parses_total\{outcome="ok",where="worker"\} [1-9]/);
+      expect(metrics).not.toContain('where="inline"');
     } finally {
       p.kill("SIGTERM");
       await p.exited;

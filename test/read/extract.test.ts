@@ -69,17 +69,6 @@ describe("charset", () => {
   });
 });
 
-describe("warm-up", () => {
-  test("runs both parsers on built-in samples without touching the network", async () => {
-    const { warmUpReading, tinyPdf } = await import("../../src/research/read/warm-up.ts");
-    const { pdfToText } = await import("../../src/research/read/pdf.ts");
-    await warmUpReading();
-    const p = await pdfToText(tinyPdf(["Alpha line", "Beta (line)"], "T"), "x");
-    expect(p.text).toContain("Beta (line)");
-    expect(p.title).toBe("T");
-  });
-});
-
 describe("headline", () => {
   const page = (head: string, top: string) => `<!doctype html><html><head>${head}</head><body><main><article>${top}
 ${"<p>Base editors convert one DNA letter into another without cutting both strands, which keeps unwanted insertions and deletions rare.</p>".repeat(4)}

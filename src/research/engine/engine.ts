@@ -3,6 +3,7 @@ import type { Llm } from "../llm/factory.ts";
 import { planQuery } from "../plan/plan-query.ts";
 import { heuristicPlan } from "../plan/heuristic.ts";
 import { readCandidates } from "../read/read-all.ts";
+import type { DocParser } from "../read/doc-parser.ts";
 import type { Lookup } from "../read/url-guard.ts";
 import { selectPassages } from "../rank/select.ts";
 import { mergeAndRank } from "../search/merge.ts";
@@ -28,6 +29,8 @@ export interface EngineDeps {
   readStageMs?: number;
   /** Counts upstream calls for /metrics. */
   onUpstream?: (provider: string, outcome: string) => void;
+  /** Where pages and PDFs become text (the server: worker threads); default this thread. */
+  parser?: DocParser;
 }
 
 /**
@@ -71,7 +74,7 @@ export function createEngine(deps: EngineDeps): Engine {
       const candidates = hits.slice(0, deps.maxCandidates ?? 8);
       emit({ type: "progress", stage: "reading", message: `Reading ${candidates.length} sources`, urls: candidates.map((h) => h.url) });
       const results = await readCandidates(candidates, {
-        signal, allowPrivate: deps.allowPrivate, lookup: deps.lookup, perPageTimeoutMs: deps.perPageTimeoutMs ?? 8_000, stageDeadlineMs: deps.readStageMs ?? 15_000,
+        signal, allowPrivate: deps.allowPrivate, lookup: deps.lookup, parser: deps.parser, perPageTimeoutMs: deps.perPageTimeoutMs ?? 8_000, stageDeadlineMs: deps.readStageMs ?? 15_000,
         onResult: (r) => {
           deps.onUpstream?.("page", r.used === "page" ? "ok" : r.error?.reason ?? "error");
           emit({ type: "progress", stage: "reading", message: `${hostOf(r.hit.url)}: ${r.used === "page" ? "read" : r.used === "abstract" ? "abstract only" : `skipped (${r.error?.reason ?? "no text"})`}`, url: r.hit.url, host: hostOf(r.hit.url), used: r.used, reason: r.error?.reason, ms: r.ms });

@@ -2,6 +2,7 @@ import type { SearchHit } from "../search/types.ts";
 import { FetchError } from "./fetch-error.ts";
 import { readUrl, type ReadDoc } from "./read-url.ts";
 import type { Lookup } from "./url-guard.ts";
+import type { DocParser } from "./doc-parser.ts";
 
 export interface ReadResult<H extends SearchHit = SearchHit> {
   hit: H;
@@ -21,6 +22,8 @@ export interface ReadAllOptions {
   stageDeadlineMs?: number;
   maxBytes?: number;
   lookup?: Lookup;
+  /** Where bytes become text; default on this thread. */
+  parser?: DocParser;
   /**
    * Once this many candidates are usable, stragglers get half as long again as a typical
    * page took (between 150 ms and `graceMs`), not the whole stage deadline: with enough
@@ -39,7 +42,7 @@ export async function readCandidates<H extends SearchHit>(hits: H[], o: ReadAllO
   const stage = new AbortController();
   const deadline = setTimeout(() => stage.abort("deadline"), o.stageDeadlineMs ?? 15_000);
   const signal = AbortSignal.any([o.signal, stage.signal]);
-  const fetchOpts = { signal, allowPrivate: o.allowPrivate, timeoutMs: o.perPageTimeoutMs ?? 8_000, maxBytes: o.maxBytes, lookup: o.lookup };
+  const fetchOpts = { signal, allowPrivate: o.allowPrivate, timeoutMs: o.perPageTimeoutMs ?? 8_000, maxBytes: o.maxBytes, lookup: o.lookup, parser: o.parser };
   const results: ReadResult<H>[] = new Array(hits.length);
   // Enough good sources in hand: a slow page is not worth holding the whole run for.
   let graceTimer: ReturnType<typeof setTimeout> | undefined;

@@ -1,7 +1,6 @@
 import { FetchError } from "./fetch-error.ts";
-import { extractMainText } from "./html-extract.ts";
 import { decodeText } from "./charset.ts";
-import { pdfToText } from "./pdf.ts";
+import { inlineParser, type DocParser } from "./doc-parser.ts";
 import { safeFetch, type SafeFetchOptions } from "./safe-fetch.ts";
 
 /** A page or document as the engine reads it. */
@@ -27,16 +26,17 @@ function textWeight(text: string): number {
  * XHTML through the extractor, PDF (also when sent as octet-stream), plain text. Anything
  * else is "unsupported_type"; under MIN_TEXT_CHARS of text is "empty".
  */
-export async function readUrl(url: string, o: SafeFetchOptions): Promise<ReadDoc> {
+export async function readUrl(url: string, o: SafeFetchOptions & { parser?: DocParser }): Promise<ReadDoc> {
+  const parser = o.parser ?? inlineParser;
   const res = await safeFetch(url, o);
   const type = res.contentType.split(";")[0]!.trim().toLowerCase();
   const isPdf = type === "application/pdf" || (type === "application/octet-stream" && res.body[0] === 0x25 && res.body[1] === 0x50 && res.body[2] === 0x44 && res.body[3] === 0x46);
   let doc: ReadDoc;
   if (isPdf) {
-    const p = await pdfToText(res.body, res.url, 30, o.signal);
+    const p = await parser.pdf(res.body, res.url, o.signal);
     doc = { url, final_url: res.url, title: p.title ?? "", text: p.text, kind: "pdf" };
   } else if (type === "text/html" || type === "application/xhtml+xml" || (type === "" && /^\s*</.test(decodeText(res.body.subarray(0, 256), "")))) {
-    const x = extractMainText(decodeText(res.body, res.contentType), res.url);
+    const x = await parser.html(res.body, res.contentType, res.url, o.signal);
     doc = { url, final_url: res.url, title: x.title, text: x.text, kind: "html", published_at: x.published_at, author: x.author };
   } else if (type === "text/plain" || type === "text/markdown") {
     doc = { url, final_url: res.url, title: "", text: decodeText(res.body, res.contentType).trim(), kind: "text" };

@@ -1,0 +1,19 @@
+import { decodeText } from "./charset.ts";
+import { extractMainText, type Extracted } from "./html-extract.ts";
+import { pdfToText, type PdfText } from "./pdf.ts";
+
+/**
+ * Turns fetched bytes into text. The engine uses a pool of worker threads (parse-pool.ts)
+ * so a large page or PDF never holds up the event loop that writes every stream's events;
+ * the CLI and tests may parse inline.
+ */
+export interface DocParser {
+  html(bytes: Uint8Array, contentType: string, url: string, signal?: AbortSignal): Promise<Extracted>;
+  pdf(bytes: Uint8Array, url: string, signal?: AbortSignal): Promise<PdfText>;
+}
+
+/** Parses on the calling thread. */
+export const inlineParser: DocParser = {
+  async html(bytes, contentType, url) { return extractMainText(decodeText(bytes, contentType), url); },
+  pdf(bytes, url, signal) { return pdfToText(bytes, url, 30, signal); },
+};

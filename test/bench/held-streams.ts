@@ -1,4 +1,5 @@
 import { burstFloor } from "./burst-floor.ts";
+import { WARM_UP_MARK } from "./held-fixtures.ts";
 import { rawStream, type StreamResult } from "./sse-client.ts";
 
 const rssKb = async (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(await Bun.file(`/proc/${pid}/status`).text())?.[1] ?? 0);
@@ -25,17 +26,18 @@ export async function benchHeldStreams(n = 2000, holdMs = 15_000, rampsMs: numbe
   const env = { ...process.env, SEARXNG_URL: "", ACADEMIC_PROVIDERS: "openalex", OPENALEX_URL: fx.info.openalex, OPENAI_BASE_URL: fx.info.openaiBase, FETCH_ALLOW_PRIVATE: "true" };
   const srv = await spawnJson<{ port: number; key: string; pid: number }>(["bun", ...(process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), `${import.meta.dir}/bench-server.ts`, "engine"], env);
   const { port, key, pid } = srv.info;
-  const open = () => rawStream(port, "/api/query/stream", { authorization: `Bearer ${key}`, "content-type": "application/json" }, JSON.stringify({ query: "What is base editing?" }));
+  const open = (query = "What is base editing?") => rawStream(port, "/api/query/stream", { authorization: `Bearer ${key}`, "content-type": "application/json" }, JSON.stringify({ query }));
   try {
     await Bun.sleep(500);
+    const cold = await rssKb(pid);
+    // Warm-up, as any load test does: 100 runs over 1 s (answered at once, not held) so the
+    // JIT has compiled the engine's paths and the parse worker is up before measuring. Memory
+    // per held stream is counted from this warm idle: the worker (~40 MB) is a fixed cost.
+    const warmed = await Promise.all(Array.from({ length: 100 }, (_, i) => Bun.sleep(i * 10).then(() => open(`What is base editing? ${WARM_UP_MARK}`))));
+    await Bun.sleep(1000);
     const idle = await rssKb(pid);
     let peak = idle;
     const sampler = setInterval(async () => { peak = Math.max(peak, await rssKb(pid).catch(() => 0)); }, 250);
-
-    // Warm-up, as any load test does: 100 streams over 1 s so the JIT has compiled the engine's
-    // paths before the measured arrivals (they stay held, on top of the N measured).
-    const warm = Array.from({ length: 100 }, (_, i) => Bun.sleep(i * 10).then(open));
-    await Bun.sleep(1500);
 
     // Ramps: a steady arrival rate up to N held at once (the hold outlasts the ramp); the
     // last quarter opens while ≥ 3N/4 are held. Slowest rate first: its RSS is the held figure.
@@ -57,7 +59,6 @@ export async function benchHeldStreams(n = 2000, holdMs = 15_000, rampsMs: numbe
       rampPeak = Math.max(rampPeak, peak);
     }
 
-    await Promise.all(warm);
     // Burst: all N at once (the connect storm meets the kernel's accept queue).
     const burstResults = await Promise.all(Array.from({ length: n }, open));
     clearInterval(sampler);
@@ -82,7 +83,8 @@ export async function benchHeldStreams(n = 2000, holdMs = 15_000, rampsMs: numbe
       `| burst (${n} at once): ended with final (status ok) | ${oks(burstResults)} of ${n} |`,
       `| burst: time to first event p50 / p99 | ${ms(pct(firsts(burstResults), 0.5))} / ${ms(pct(firsts(burstResults), 0.99))} |`,
       `| same burst against a bare Bun SSE server (same client) | ${ms(floor.p50)} / ${ms(floor.p99)} |`,
-      `| server RSS idle → ${n} held (peak) | ${(idle / 1024).toFixed(0)} MB → ${(held / 1024).toFixed(0)} MB (${(rampPeak / 1024).toFixed(0)} MB) |`,
+      `| warm-up runs ended with final (status ok) | ${oks(warmed)} of 100 |`,
+      `| server RSS at start → warm idle (parse worker up) → ${n} held (peak) | ${(cold / 1024).toFixed(0)} MB → ${(idle / 1024).toFixed(0)} MB → ${(held / 1024).toFixed(0)} MB (${(rampPeak / 1024).toFixed(0)} MB) |`,
       `| memory per held stream | ${((held - idle) / n).toFixed(1)} KB |`,
     ].join("\n");
   } finally { srv.kill(); fx.kill(); }

@@ -51,7 +51,7 @@ export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser):
     for (const p of s.pending.values()) { clearTimeout(p.timer); p.reject(new FetchError(why, p.url, message)); }
   };
   const spawn = (i: number): Slot => {
-    const worker = new Worker(url);
+    const worker = new Worker(url, { smol: true } as WorkerOptions);
     const slot: Slot = { worker, pending: new Map(), answered: false };
     worker.onmessage = (e: MessageEvent<ParseReply>) => {
       slot.answered = true;

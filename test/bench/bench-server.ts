@@ -32,7 +32,6 @@ if (mode === "bare") {
   const dbPath = `/tmp/rq-bench-${crypto.randomUUID()}.db`;
   const config = loadConfig({ PORT: "0", DATABASE_PATH: dbPath, PLAN_RUNS_FREE: "1000000000", LOG_LEVEL: "silent" }, "/nonexistent");
   const db = openDatabase(dbPath);
-  if (process.env.BENCH_NO_CKPT) db.$client.exec("PRAGMA wal_autocheckpoint = 0");
   const acc = await createAccount(db, "bench@example.com", "bench password", "free");
   const key = createKey(db, acc.id, "bench").key;
   const s = startServer({ config, engine, db, logger: createLogger("silent") });

@@ -82,11 +82,14 @@ export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser):
     let i: number, slot: Slot;
     try { [i, slot] = pick(); } catch { broken = true; return Promise.reject(new Error("no worker")); }
     const id = nextId++;
+    if (signal?.aborted) return Promise.reject(new FetchError("aborted", job.url, "aborted"));
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => retire(i, "timeout", `parsing took longer than ${jobTimeoutMs} ms`), jobTimeoutMs);
-      slot.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, url: job.url, timer });
       // The caller stops waiting at once; the worker finishes the job and its answer is dropped.
-      signal?.addEventListener("abort", () => reject(new FetchError("aborted", job.url, "aborted")), { once: true });
+      const onAbort = () => reject(new FetchError("aborted", job.url, "aborted"));
+      const settle = <A>(f: (a: A) => void) => (a: A) => { signal?.removeEventListener("abort", onAbort); f(a); };
+      const timer = setTimeout(() => retire(i, "timeout", `parsing took longer than ${jobTimeoutMs} ms`), jobTimeoutMs);
+      slot.pending.set(id, { resolve: settle(resolve as (v: unknown) => void), reject: settle(reject), url: job.url, timer });
+      signal?.addEventListener("abort", onAbort, { once: true });
       // Copied, not transferred: the caller may still hold the bytes.
       slot.worker.postMessage({ ...job, id } satisfies ParseJob);
     });

@@ -1,5 +1,6 @@
 import { FetchError } from "./fetch-error.ts";
 import { clearUrl, systemLookup, type Lookup } from "./url-guard.ts";
+import { readBodyCapped } from "../../util/read-capped.ts";
 
 export interface SafeFetchOptions {
   /** The caller's signal (run or stage); its abort ends the fetch at once. */
@@ -81,29 +82,8 @@ export async function safeFetch(raw: string, o: SafeFetchOptions): Promise<Fetch
       await res.body?.cancel().catch(() => {});
       throw new FetchError("too_large", url.href, `the page is larger than ${maxBytes} bytes`);
     }
-    const body = await readCapped(res, maxBytes, url.href).catch((e) => fail(url.href, e));
+    const tooLarge = () => new FetchError("too_large", url.href, `the page is larger than ${maxBytes} bytes`);
+    const body = await readBodyCapped(res, maxBytes, tooLarge).catch((e) => fail(url.href, e));
     return { url: url.href, status: res.status, contentType: res.headers.get("content-type") ?? "", headers: res.headers, body };
   }
-}
-
-/** Streams the body and stops at the cap, so a huge or endless page never sits in memory. */
-async function readCapped(res: Response, maxBytes: number, url: string): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (!res.body) return new Uint8Array(0);
-  const reader = res.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw new FetchError("too_large", url, `the page is larger than ${maxBytes} bytes`);
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let off = 0;
-  for (const c of chunks) { out.set(c, off); off += c.byteLength; }
-  return out;
 }

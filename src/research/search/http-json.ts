@@ -1,3 +1,4 @@
+import { readBodyCapped } from "../../util/read-capped.ts";
 import { SearchError } from "./search-error.ts";
 
 export const USER_AGENT = "research-query/0.1";
@@ -63,24 +64,11 @@ export async function providerFetch<T = unknown>(provider: string, url: string, 
 }
 
 async function readCapped(res: Response, provider: string): Promise<string> {
-  const declared = Number(res.headers.get("content-length"));
-  if (declared > MAX_BODY_BYTES) {
+  const tooLarge = () => new SearchError(provider, "bad_payload", `answer larger than ${MAX_BODY_BYTES} bytes`);
+  // A declared size over the cap is refused before reading a byte.
+  if (Number(res.headers.get("content-length")) > MAX_BODY_BYTES) {
     await res.body?.cancel().catch(() => {});
-    throw new SearchError(provider, "bad_payload", `answer larger than ${MAX_BODY_BYTES} bytes`);
+    throw tooLarge();
   }
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => {});
-      throw new SearchError(provider, "bad_payload", `answer larger than ${MAX_BODY_BYTES} bytes`);
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return new TextDecoder().decode(await readBodyCapped(res, MAX_BODY_BYTES, tooLarge));
 }

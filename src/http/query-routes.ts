@@ -1,7 +1,8 @@
 import { refusalEnvelope } from "../runs/envelope.ts";
 import type { AppDeps } from "./deps.ts";
 import { handleQuery } from "./query-handler.ts";
-import { json } from "./responses.ts";
+import { errorResponse, json } from "./responses.ts";
+import { AppError } from "../errors.ts";
 import type { ServerLike } from "./server-like.ts";
 
 export const QUERY_PATHS = new Set(["/api/query", "/api/query/stream"]);
@@ -55,7 +56,7 @@ export function queryRoutes(deps: AppDeps, observe: Observe): Record<string, (re
       }
       const res = request.method === "OPTIONS"
         ? new Response(null, { status: 204, headers: PREFLIGHT })
-        : json({ errors: [{ code: "not_found", message: "use POST" }] }, 404, { ...QUERY_CORS, allow: "POST, OPTIONS" });
+        : errorResponse(new AppError("not_found", "use POST", 404, { ...QUERY_CORS, allow: "POST, OPTIONS" }));
       observe(request, path, t0, res);
       return res;
     };

@@ -5,7 +5,7 @@ import { rebuildAbstract } from "../../src/research/search/openalex.ts";
 import { buildSearchProviders } from "../../src/research/search/registry.ts";
 import { SearchError } from "../../src/research/search/search-error.ts";
 import { createSemanticScholar } from "../../src/research/search/semantic-scholar.ts";
-import { FIXTURE_KEYS, PROVIDERS, startSearchFixtures, type SearchFixtures } from "../fixtures/search-servers.ts";
+import { FIXTURE_KEYS, PROVIDERS, fixtureSearchEnv, startSearchFixtures, type SearchFixtures } from "../fixtures/search-servers.ts";
 
 let fx: SearchFixtures;
 const PAGE = "http://pages.test";
@@ -13,11 +13,7 @@ beforeAll(() => { fx = startSearchFixtures(PAGE); });
 afterAll(() => fx.stop());
 beforeEach(() => { for (const p of PROVIDERS) fx.setMode(p, "ok"); fx.requests.length = 0; });
 
-const cfg = (env: Record<string, string> = {}) => loadConfig({
-  SEARXNG_URL: fx.urls.searxng, BRAVE_API_KEY: FIXTURE_KEYS.brave, BRAVE_BASE_URL: fx.urls.brave, TAVILY_API_KEY: FIXTURE_KEYS.tavily, TAVILY_BASE_URL: fx.urls.tavily,
-  OPENALEX_URL: fx.urls.openalex, ARXIV_URL: fx.urls.arxiv, CROSSREF_URL: fx.urls.crossref, SEMANTIC_SCHOLAR_URL: fx.urls.semantic_scholar,
-  ACADEMIC_PROVIDERS: "openalex,arxiv,crossref,semantic_scholar", CONTACT_EMAIL: "ops@example.org", ...env,
-}, "/nonexistent");
+const cfg = (env: Record<string, string> = {}) => loadConfig({ ...fixtureSearchEnv(fx), CONTACT_EMAIL: "ops@example.org", ...env }, "/nonexistent");
 const opts = () => ({ signal: AbortSignal.timeout(10_000), limit: 10 });
 const byName = (name: string, env?: Record<string, string>) => { const p = buildSearchProviders(cfg(env)); return [...p.web, ...p.academic].find((x) => x.name === name)!; };
 const last = () => fx.requests.at(-1)!;

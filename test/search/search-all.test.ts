@@ -11,7 +11,7 @@ import { createTavily } from "../../src/research/search/tavily.ts";
 import { searchAll, type ProviderAttempt } from "../../src/research/search/run-search.ts";
 import { SearchError } from "../../src/research/search/search-error.ts";
 import type { SearchProvider } from "../../src/research/search/types.ts";
-import { FIXTURE_KEYS, PROVIDERS, startSearchFixtures, type SearchFixtures } from "../fixtures/search-servers.ts";
+import { FIXTURE_KEYS, PROVIDERS, fixtureSearchEnv, startSearchFixtures, type SearchFixtures } from "../fixtures/search-servers.ts";
 
 let fx: SearchFixtures;
 const PAGE = "http://pages.test";
@@ -19,11 +19,7 @@ beforeAll(() => { fx = startSearchFixtures(PAGE); });
 afterAll(() => fx.stop());
 beforeEach(() => { for (const p of PROVIDERS) fx.setMode(p, "ok"); fx.requests.length = 0; });
 
-const cfg = (env: Record<string, string> = {}) => loadConfig({
-  SEARXNG_URL: fx.urls.searxng, BRAVE_API_KEY: FIXTURE_KEYS.brave, BRAVE_BASE_URL: fx.urls.brave, TAVILY_API_KEY: FIXTURE_KEYS.tavily, TAVILY_BASE_URL: fx.urls.tavily,
-  OPENALEX_URL: fx.urls.openalex, ARXIV_URL: fx.urls.arxiv, CROSSREF_URL: fx.urls.crossref, SEMANTIC_SCHOLAR_URL: fx.urls.semantic_scholar,
-  ACADEMIC_PROVIDERS: "openalex,arxiv,crossref,semantic_scholar", ...env,
-}, "/nonexistent");
+const cfg = (env: Record<string, string> = {}) => loadConfig({ ...fixtureSearchEnv(fx), ...env }, "/nonexistent");
 const signal = () => AbortSignal.timeout(10_000);
 const asked = () => new Set(fx.requests.map((r) => r.provider));
 const NO_WEB = { SEARXNG_URL: "", BRAVE_API_KEY: "", TAVILY_API_KEY: "" };

@@ -1,4 +1,4 @@
-import { AppError } from "../errors.ts";
+import { AppError } from "../contract/errors.ts";
 
 interface Entry { failures: number; blockedUntil: number; lastAt: number }
 

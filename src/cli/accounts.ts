@@ -1,8 +1,8 @@
 import { createAccount, findAccountByEmail, PLANS, setPlan, type Plan } from "../auth/accounts.ts";
 import type { Config } from "../config/schema.ts";
-import { openDatabase } from "../db/open.ts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../contract/errors.ts";
 import { createKey } from "../keys/api-keys.ts";
+import { openStore } from "../store/open.ts";
 import type { Args } from "./args.ts";
 
 function planArg(v: string | true | undefined, fallback: Plan): Plan {
@@ -23,30 +23,30 @@ async function readPassword(): Promise<string> {
 export async function accountCommand(cfg: Config, args: Args): Promise<void> {
   const [, sub, email, plan] = args.positional;
   if (!email) throw new AppError("invalid_request", "usage: account create EMAIL [--plan PLAN] | account set-plan EMAIL PLAN");
-  const db = openDatabase(cfg.DATABASE_PATH);
+  const store = openStore(cfg);
   try {
     if (sub === "create") {
       const password = await readPassword();
       if (password.length < 8 || password.length > 256) throw new AppError("invalid_request", "the password must have 8 to 256 characters");
-      const acc = await createAccount(db, email, password, planArg(args.flags.plan, cfg.DEFAULT_PLAN));
+      const acc = await createAccount(store, email, password, planArg(args.flags.plan, cfg.DEFAULT_PLAN));
       console.log(JSON.stringify(acc));
     } else if (sub === "set-plan") {
-      console.log(JSON.stringify(setPlan(db, email, planArg(plan, cfg.DEFAULT_PLAN))));
+      console.log(JSON.stringify(await setPlan(store, email, planArg(plan, cfg.DEFAULT_PLAN))));
     } else {
       throw new AppError("invalid_request", `unknown account command ${sub ?? ""}: use create or set-plan`);
     }
-  } finally { db.$client.close(); }
+  } finally { await store.close(); }
 }
 
 /** `key create EMAIL [--name N]`: prints the full key (shown this once). */
-export function keyCommand(cfg: Config, args: Args): void {
+export async function keyCommand(cfg: Config, args: Args): Promise<void> {
   const [, sub, email] = args.positional;
   if (sub !== "create" || !email) throw new AppError("invalid_request", "usage: key create EMAIL [--name NAME]");
-  const db = openDatabase(cfg.DATABASE_PATH);
+  const store = openStore(cfg);
   try {
-    const acc = findAccountByEmail(db, email);
+    const acc = await findAccountByEmail(store, email);
     if (!acc) throw new AppError("not_found", `no account with email ${email}`);
     const name = typeof args.flags.name === "string" ? args.flags.name.slice(0, 100) : null;
-    console.log(createKey(db, acc.id, name).key);
-  } finally { db.$client.close(); }
+    console.log((await createKey(store, acc.id, name)).key);
+  } finally { await store.close(); }
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { AppError } from "../errors.ts";
+import { AppError } from "../contract/errors.ts";
 import { decodeText } from "../research/read/charset.ts";
 import { extractMainText } from "../research/read/html-extract.ts";
 import { readUrl } from "../research/read/read-url.ts";

@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 import { loadConfig } from "../config/load.ts";
-import { isAppError } from "../errors.ts";
+import { isAppError } from "../contract/errors.ts";
 import { accountCommand, keyCommand } from "./accounts.ts";
 import { parseArgs } from "./args.ts";
 import { helpText } from "./help.ts";
@@ -17,7 +17,7 @@ async function main(argv: string[]): Promise<number> {
   switch (cmd) {
     case "serve": await serveCommand(cfg); return -1;
     case "account": await accountCommand(cfg, args); return 0;
-    case "key": keyCommand(cfg, args); return 0;
+    case "key": await keyCommand(cfg, args); return 0;
     case "ask": return (await import("./ask.ts")).askCommand(cfg, args);
     case "extract": return (await import("./extract.ts")).extractCommand(args, cfg.FETCH_ALLOW_PRIVATE);
     default:

@@ -1,20 +1,20 @@
 import type { Config } from "../config/schema.ts";
-import { startServer } from "../http/server.ts";
-import { buildEngine } from "../research/build-engine.ts";
-import { createLogger } from "../util/logger.ts";
 import { Metrics } from "../metrics/registry.ts";
+import { buildEngine } from "../research/build-engine.ts";
+import { startServer } from "../server/server.ts";
+import { createLogger } from "../util/logger.ts";
 
 /** `serve`: runs until SIGTERM/SIGINT, then drains running runs (bounded) and exits. */
 export async function serveCommand(cfg: Config): Promise<void> {
   const logger = createLogger(cfg.LOG_LEVEL);
   let server: ReturnType<typeof startServer> | undefined;
-  const metrics = new Metrics(() => server?.deps.registry.size ?? 0);
+  const metrics = new Metrics(() => server?.deps.runs.inFlight ?? 0);
   server = startServer({ config: cfg, engine: buildEngine(cfg, logger, metrics), logger, metrics });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info("shutting_down", { signal, runs_in_flight: server!.deps.registry.size });
+    logger.info("shutting_down", { signal, runs_in_flight: server!.deps.runs.inFlight });
     await server!.stop(25_000);
     logger.info("stopped", {});
     process.exit(0);

@@ -1,7 +1,7 @@
 import { Value } from "@sinclair/typebox/value";
 import { existsSync, readFileSync } from "node:fs";
 import { ConfigSchema, type Config } from "./schema.ts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../contract/errors.ts";
 
 /** Names of every variable the schema knows, in schema order (used by --help). */
 export const configKeys = Object.keys(ConfigSchema.properties) as (keyof Config)[];

@@ -14,6 +14,11 @@ export class RunRegistry {
     void done.finally(() => this.inFlight.delete(id));
   }
 
+  /** Resolves once every run now in flight has settled (accepting goes on). */
+  async idle(): Promise<void> {
+    await Promise.allSettled([...this.inFlight.values()].map((r) => r.done));
+  }
+
   /** Stops accepting; waits up to `graceMs` for runs to finish, then aborts the rest. */
   async drain(graceMs: number): Promise<void> {
     this.draining = true;

@@ -3,8 +3,8 @@
 import { Elysia } from "elysia";
 import { createAccount } from "../../src/auth/accounts.ts";
 import { loadConfig } from "../../src/config/load.ts";
-import { openDatabase } from "../../src/db/open.ts";
-import { startServer } from "../../src/http/server.ts";
+import { startServer } from "../../src/server/server.ts";
+import { openSqliteStore } from "../../src/store/sqlite/open.ts";
 import { createKey } from "../../src/keys/api-keys.ts";
 import type { Engine } from "../../src/research/types.ts";
 import { createLogger } from "../../src/util/logger.ts";
@@ -31,10 +31,10 @@ if (mode === "bare") {
   };
   const dbPath = `/tmp/rq-bench-${crypto.randomUUID()}.db`;
   const config = loadConfig({ PORT: "0", DATABASE_PATH: dbPath, PLAN_RUNS_FREE: "1000000000", LOG_LEVEL: "silent" }, "/nonexistent");
-  const db = openDatabase(dbPath);
-  const acc = await createAccount(db, "bench@example.com", "bench password", "free");
-  const key = createKey(db, acc.id, "bench").key;
-  const s = startServer({ config, engine, db, logger: createLogger("silent") });
+  const store = openSqliteStore(dbPath);
+  const acc = await createAccount(store, "bench@example.com", "bench password", "free");
+  const key = (await createKey(store, acc.id, "bench")).key;
+  const s = startServer({ config, engine, store, logger: createLogger("silent") });
   console.log(JSON.stringify({ port: s.port, key, db: dbPath, pid: process.pid }));
 }
 process.on("SIGTERM", () => process.exit(0));

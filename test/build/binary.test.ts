@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdtempSync, readdirSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
@@ -19,7 +19,8 @@ beforeAll(async () => {
   search = startSearchFixtures(pages.base);
   chat = startChatServer((b) => (isPlannerCall(b) ? { text: '{"kind":"general","language":"en","queries":["base editing"]}' } : { text: "Base editors change one DNA letter [S1]." }));
   const out = join(mkdtempSync(join(tmpdir(), "rq-build-")), "research-query");
-  const p = Bun.spawn(["bun", "build", "src/cli/main.ts", "src/research/read/parse-worker.ts", "--compile", "--minify", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", "--outfile", out], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  // The same build script (and flags) as `bun run build`.
+  const p = Bun.spawn(["bun", "src/build/build.ts", "--outfile", out], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
   if ((await p.exited) !== 0) throw new Error(`build failed: ${await new Response(p.stderr).text()}`);
   // Alone in an empty directory: nothing of the checkout can be found from there.
   const dir = mkdtempSync(join(tmpdir(), "rq-bin-"));
@@ -72,7 +73,7 @@ describe("the single executable", () => {
 
 describe("/openapi.json", () => {
   test("validates as OpenAPI 3 with a maintained validator and lists every contract path", async () => {
-    const { openApiDocument } = await import("../../src/http/openapi.ts");
+    const { openApiDocument } = await import("../../src/contract/openapi.ts");
     const doc = openApiDocument("http://127.0.0.1:3000");
     const res = await new Validator().validate(JSON.parse(JSON.stringify(doc)));
     expect(res.errors ?? []).toEqual([]);

@@ -94,15 +94,23 @@ describe("CLI", () => {
     const dir = mkdtempSync(join(tmpdir(), "rq-serve-"));
     const port = 10000 + Math.floor(Math.random() * 20000);
     const p = Bun.spawn(["bun", MAIN, "serve"], { cwd: dir, env: { PATH: process.env.PATH!, PORT: String(port) }, stdout: "pipe", stderr: "pipe" });
-    let ok = false;
-    for (let i = 0; i < 100 && !ok; i++) {
-      await Bun.sleep(50);
-      ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status === 200, () => false);
+    // The server logs "listening" once it accepts connections: read its stdout up to there.
+    const reader = p.stdout.getReader();
+    const dec = new TextDecoder();
+    let logs = "";
+    while (!logs.includes('"msg":"listening"')) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      logs += dec.decode(value, { stream: true });
     }
-    expect(ok).toBe(true);
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
     p.kill("SIGTERM");
     expect(await p.exited).toBe(0);
-    const logs = await new Response(p.stdout).text();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      logs += dec.decode(value, { stream: true });
+    }
     expect(logs).toContain('"msg":"stopped"');
   });
 });

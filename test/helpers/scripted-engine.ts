@@ -1,4 +1,4 @@
-import { AppError, type ErrorCode } from "../../src/errors.ts";
+import { AppError, type ErrorCode } from "../../src/contract/errors.ts";
 import type { Engine, EngineResult, RunContext, Source } from "../../src/research/types.ts";
 
 /** An engine fixture for the service layer: emits the stages, then answers or fails. */
@@ -12,13 +12,26 @@ export interface Script {
 
 export const sampleSource: Source = { id: "S1", title: "Example", url: "https://example.org/a", type: "web", provider: "searxng", snippet: "An example." };
 
-export function scriptedEngine(script: Script = {}): Engine & { calls: number; aborted: number } {
-  const eng = {
+export interface ScriptedEngine extends Engine {
+  calls: number;
+  aborted: number;
+  /** Resolves when the first run starts, and when a run's signal first aborts: tests await these instead of sleeping. */
+  started: Promise<void>;
+  firstAbort: Promise<void>;
+}
+
+export function scriptedEngine(script: Script = {}): ScriptedEngine {
+  const started = Promise.withResolvers<void>();
+  const firstAbort = Promise.withResolvers<void>();
+  const eng: ScriptedEngine = {
     calls: 0,
     aborted: 0,
+    started: started.promise,
+    firstAbort: firstAbort.promise,
     async run(query: string, ctx: RunContext): Promise<EngineResult> {
       eng.calls++;
-      ctx.signal.addEventListener("abort", () => { eng.aborted++; }, { once: true });
+      started.resolve();
+      ctx.signal.addEventListener("abort", () => { eng.aborted++; firstAbort.resolve(); }, { once: true });
       ctx.emit({ type: "progress", stage: "planning", message: "planning", queries: [query] });
       if (script.hang) await new Promise((_, rej) => ctx.signal.addEventListener("abort", () => rej(new AppError("internal_error", "aborted"))));
       if (script.delayMs) await Bun.sleep(script.delayMs);

@@ -1,19 +1,22 @@
 import { loadConfig } from "../../src/config/load.ts";
 import type { Config } from "../../src/config/schema.ts";
-import { startServer, type RunningServer } from "../../src/http/server.ts";
+import type { Database } from "bun:sqlite";
+import { startServer, type RunningServer } from "../../src/server/server.ts";
+import { openSqliteStore } from "../../src/store/sqlite/open.ts";
 import type { Engine } from "../../src/research/types.ts";
 import { createLogger } from "../../src/util/logger.ts";
 
-/** Log lines a test server wrote, for asserting that no secret is ever logged. */
-export interface TestServer extends RunningServer { logs: string[] }
+/** Log lines a test server wrote (to assert no secret is ever logged), and its SQLite connection for checks. */
+export interface TestServer extends RunningServer { logs: string[]; sql: Database }
 
 /** Starts the real server on an ephemeral port with an in-memory database. */
 export function startTestServer(engine: Engine, env: Record<string, string> = {}, keepAliveMs?: number, idleTimeoutSec?: number): TestServer {
   const config: Config = loadConfig({ PORT: "0", DATABASE_PATH: ":memory:", LOG_LEVEL: "debug", ...env }, "/nonexistent");
   const logs: string[] = [];
   const logger = createLogger("debug", (line) => { logs.push(line); });
-  const s = startServer({ config, engine, logger, keepAliveMs, idleTimeoutSec });
-  return Object.assign(s, { logs });
+  const store = openSqliteStore(config.DATABASE_PATH);
+  const s = startServer({ config, engine, store, logger, keepAliveMs, idleTimeoutSec });
+  return Object.assign(s, { logs, sql: store.raw });
 }
 
 /** A browser-like client with a cookie jar of one cookie. */

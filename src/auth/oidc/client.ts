@@ -1,6 +1,6 @@
 import * as oauth from "oauth4webapi";
 import type { Config } from "../../config/schema.ts";
-import { AppError } from "../../errors.ts";
+import { AppError } from "../../contract/errors.ts";
 import type { FlowState } from "./flow-state.ts";
 
 /** Settings of the identity provider (from the OIDC_* variables). */

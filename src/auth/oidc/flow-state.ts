@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { AppError } from "../../errors.ts";
+import { AppError } from "../../contract/errors.ts";
 import { safeEqual } from "../../util/crypto.ts";
 
 /**

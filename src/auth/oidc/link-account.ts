@@ -1,8 +1,5 @@
-import { and, eq } from "drizzle-orm";
-import type { Db } from "../../db/open.ts";
-import { accounts, identities } from "../../db/schema.ts";
-import { AppError } from "../../errors.ts";
-import { nowIso } from "../../util/time.ts";
+import { AppError } from "../../contract/errors.ts";
+import type { Store } from "../../store/types.ts";
 import { normalizeEmail, type Plan } from "../accounts.ts";
 import type { OidcIdentity } from "./client.ts";
 
@@ -32,35 +29,14 @@ function checkDomain(email: string | undefined, verified: boolean, allowed: stri
 }
 
 /**
- * The account a verified identity signs in to:
- * 1. the one already linked to (issuer, subject) — the provider's stable id, not the email;
- * 2. else the account with the same email, linked only when the provider says the email
- *    is verified (threat: anyone claiming a victim's address at the IdP to take over
- *    their password account);
- * 3. else a new account on the default plan, linked.
- * One synchronous IMMEDIATE transaction: no account without its link, and two
- * concurrent first sign-ins can't both create one.
+ * The account a verified identity signs in to (the rules: IdentitiesTable.link). The
+ * domain allow-list is checked first, on the verified email only.
  */
-export function accountForIdentity(db: Db, id: OidcIdentity, policy: LinkPolicy): string {
+export async function accountForIdentity(store: Store, id: OidcIdentity, policy: LinkPolicy): Promise<string> {
   const email = id.email ? normalizeEmail(id.email) : undefined;
   checkDomain(email, id.emailVerified, policy.allowedDomains);
-  return db.transaction((tx) => {
-    const linked = tx.select({ accountId: identities.accountId }).from(identities)
-      .where(and(eq(identities.issuer, id.issuer), eq(identities.subject, id.subject))).get();
-    if (linked) return linked.accountId;
-    if (!email) throw new AppError("oidc_failed", "The identity provider did not share an email address.");
-    const existing = tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, email)).get();
-    let accountId: string;
-    if (existing) {
-      if (!id.emailVerified) {
-        throw new AppError("email_not_verified", "An account with this email already exists, and the identity provider has not verified the email, so they can't be linked.");
-      }
-      accountId = existing.id;
-    } else {
-      accountId = crypto.randomUUID();
-      tx.insert(accounts).values({ id: accountId, email, passwordHash: null, plan: policy.defaultPlan, createdAt: nowIso() }).run();
-    }
-    tx.insert(identities).values({ id: crypto.randomUUID(), accountId, issuer: id.issuer, subject: id.subject, email, createdAt: nowIso() }).run();
-    return accountId;
-  }, { behavior: "immediate" });
+  const out = await store.identities.link({ issuer: id.issuer, subject: id.subject, email, emailVerified: id.emailVerified }, policy.defaultPlan);
+  if ("accountId" in out) return out.accountId;
+  if (out.refused === "no_email") throw new AppError("oidc_failed", "The identity provider did not share an email address.");
+  throw new AppError("email_not_verified", "An account with this email already exists, and the identity provider has not verified the email, so they can't be linked.");
 }

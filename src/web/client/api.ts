@@ -21,6 +21,6 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   return data as T;
 }
 
-export interface Me { id: string; email: string; plan: string; created_at: string }
-export interface Source { id: string; title: string; url: string; type: string; provider: string; snippet: string; published_at?: string; venue?: string; authors?: string[] }
-export interface Envelope { request_id: string; status: "ok" | "error"; answer: string | null; sources: Source[]; usage: { latency_ms: number; tokens_in: number; tokens_out: number }; errors: { code: string; message: string }[] }
+// The wire types come from the contract, as types only: no schema code enters the bundle.
+export type { Me } from "../../contract/auth.ts";
+export type { Envelope, Source } from "../../contract/envelope.ts";

@@ -1,3 +1,4 @@
+import type { Providers } from "../../../contract/auth.ts";
 import { api, ApiError } from "../api.ts";
 import { h, mount } from "../dom.ts";
 import { navigate } from "../router.ts";
@@ -29,7 +30,7 @@ export async function authPage(mode: "signin" | "signup"): Promise<void> {
       alert.replaceChildren(h("p", { class: "alert" }, msg));
     } finally { submit.disabled = false; }
   });
-  const providers = await api<{ oidc: { name: string; start_url: string } | null }>("GET", "/api/v1/auth/providers").catch(() => ({ oidc: null }));
+  const providers = await api<Pick<Providers, "oidc">>("GET", "/api/v1/auth/providers").catch(() => ({ oidc: null }));
   mount(
     h("h1", {}, mode === "signup" ? "Create an account" : "Sign in"),
     alert, form,

@@ -1,18 +1,17 @@
+import type { CreatedKey, KeyList } from "../../../contract/console.ts";
 import { api } from "../api.ts";
 import { fmtDate, h, mount } from "../dom.ts";
 import { examples } from "./examples.ts";
 
-interface Key { id: string; name: string | null; prefix: string; status: string; created_at: string; last_used_at: string | null; revoked_at: string | null }
-
 /** API keys: list, create (full key shown once), revoke with confirmation. */
 export async function keysPage(): Promise<void> {
-  const { keys } = await api<{ keys: Key[] }>("GET", "/api/console/keys");
+  const { keys } = await api<KeyList>("GET", "/api/console/keys");
   const reveal = h("div", { "aria-live": "polite" });
   const name = h("input", { name: "name", maxlength: 100, placeholder: "e.g. production server" });
   const create = h("form", { class: "stack" }, h("label", {}, "Name (optional)", name), h("button", { type: "submit" }, "Create key"));
   create.addEventListener("submit", async (e) => {
     e.preventDefault();
-    const k = await api<{ key: string; prefix: string }>("POST", "/api/console/keys", name.value.trim() ? { name: name.value.trim() } : {});
+    const k = await api<CreatedKey>("POST", "/api/console/keys", name.value.trim() ? { name: name.value.trim() } : {});
     const copy = h("button", { type: "button", class: "secondary", onclick: async () => { await navigator.clipboard?.writeText(k.key).catch(() => {}); copy.textContent = "Copied"; } }, "Copy key");
     await keysPage();
     document.getElementById("key-reveal")!.replaceChildren(h("div", { class: "note" },

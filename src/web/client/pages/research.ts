@@ -1,4 +1,4 @@
-import type { Envelope, Source } from "../api.ts";
+import type { Envelope, Source } from "../../../contract/envelope.ts";
 import { fmtDate, h, mount } from "../dom.ts";
 import { renderMarkdown } from "../markdown.ts";
 import { readEvents } from "../sse.ts";

@@ -1,11 +1,9 @@
-import { api, type Source } from "../api.ts";
+import type { RunTimeline as Run } from "../../../contract/console.ts";
+import type { Source } from "../../../contract/envelope.ts";
+import { api } from "../api.ts";
 import { fmtDate, h, hostOf, mount, svg } from "../dom.ts";
 import { renderMarkdown } from "../markdown.ts";
 
-interface Run {
-  request_id: string; status: string; query: string; origin: string; created_at: string; finished_at: string | null; latency_ms: number | null; answer?: string | null;
-  events: { at_ms: number; type: string; stage?: string; message?: string; code?: string; [k: string]: unknown }[]; sources: Source[]; errors: { code: string; message: string }[];
-}
 const STAGES = ["planning", "searching", "reading", "writing"];
 
 /** Stages as lanes on a time axis; each event a tick, each stage a span from its first to last event. */

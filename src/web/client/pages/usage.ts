@@ -1,11 +1,6 @@
+import type { Usage } from "../../../contract/console.ts";
 import { api } from "../api.ts";
 import { fmtDate, h, mount, svg } from "../dom.ts";
-
-interface Usage {
-  plan: string; period: { start: string; end: string }; allowance: { limit: number; used: number; remaining: number };
-  totals: { calls: number; ok: number; error: number }; per_day: { date: string; calls: number; ok: number; error: number }[];
-  recent: { request_id: string; created_at: string; status: string; origin: string; endpoint: string; key_prefix: string | null; latency_ms: number | null; query: string }[];
-}
 
 /** Stacked bars (ok below, error above) per day, drawn with SVG attributes (CSP-safe). */
 function chart(days: Usage["per_day"]): SVGElement {

@@ -1,0 +1,24 @@
+import { Elysia } from "elysia";
+import { requireAccount } from "../auth/session-cookie.ts";
+import { AppError } from "../contract/errors.ts";
+import type { AppDeps } from "../server/deps.ts";
+import { json } from "../server/responses.ts";
+import { runTimeline } from "./run-timeline.ts";
+import { usageReport } from "./usage.ts";
+
+const noStore = { "cache-control": "no-store" };
+
+/** The Console's usage and run timelines (CONTRACT §4): session cookie only. */
+export function consoleRoutes(deps: AppDeps) {
+  return new Elysia({ name: "console-routes" })
+    .get("/api/console/usage", async ({ request }) => {
+      const acc = await requireAccount(deps.store, request);
+      return json(await usageReport(deps.store, deps.config, acc), 200, noStore);
+    })
+    .get("/api/console/runs/:request_id", async ({ request, params }) => {
+      const acc = await requireAccount(deps.store, request);
+      const run = await runTimeline(deps.store, acc.id, params.request_id);
+      if (!run) throw new AppError("run_not_found", "no such run");
+      return json(run, 200, noStore);
+    });
+}

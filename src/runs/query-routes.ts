@@ -1,0 +1,66 @@
+import { AppError } from "../contract/errors.ts";
+import { presentedKey } from "../keys/api-keys.ts";
+import type { AppDeps } from "../server/deps.ts";
+import { errorResponse, json } from "../server/responses.ts";
+import type { ServerLike } from "../server/server-like.ts";
+import { refusalEnvelope } from "./envelope.ts";
+import { runResponse } from "./run-response.ts";
+
+export const QUERY_PATHS = new Set(["/api/query", "/api/query/stream"]);
+
+/**
+ * CORS for the two public query endpoints only: any origin, never credentials (keys belong
+ * in headers, not cookies), so a browser page can call the API but never ride a session.
+ */
+const QUERY_CORS: Readonly<Record<string, string>> = {
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": "X-Request-Id",
+};
+
+const PREFLIGHT: Readonly<Record<string, string>> = {
+  ...QUERY_CORS,
+  "access-control-allow-methods": "POST, OPTIONS",
+  "access-control-allow-headers": "Authorization, X-Api-Key, Content-Type",
+  "access-control-max-age": "600",
+  vary: "Access-Control-Request-Method, Access-Control-Request-Headers",
+};
+
+/** Called once per answered request (logs and metrics); the server wires it. */
+export type Observe = (request: Request, path: string, startedAt: number, res: Response) => void;
+
+type Route = (req: Request, server: ServerLike) => Response | Promise<Response>;
+
+/**
+ * POST /api/query and /api/query/stream as plain handlers for Bun's native route table.
+ * They are the hot path (every API call, every refusal) and need neither Elysia's body
+ * parsing (runs/query-body.ts reads the body) nor its hooks: going through Elysia cost
+ * more than the handler itself (README "Decisions", test/bench/RESULTS.md §2).
+ */
+export function queryRoutes(deps: AppDeps, observe: Observe): Record<"/api/query" | "/api/query/stream", Route> {
+  const crashed = (e: unknown, t0: number): Response => {
+    deps.logger.error("query_route_error", { error: String(e) });
+    return json(refusalEnvelope(crypto.randomUUID(), t0, [{ code: "internal_error", message: "internal error" }]), 500, QUERY_CORS);
+  };
+  const route = (path: "/api/query" | "/api/query/stream", mode: "json" | "stream"): Route => (request, server) => {
+    const t0 = performance.now();
+    if (request.method === "POST") {
+      // Runs hold the connection for minutes; our own deadline (RUN_TIMEOUT_MS) bounds them.
+      server.timeout(request, 0);
+      let res: Response | Promise<Response>;
+      try {
+        res = runResponse(deps, request, mode, { kind: "key", presented: presentedKey(request.headers) }, path, QUERY_CORS);
+      } catch (e) {
+        res = crashed(e, t0);
+      }
+      // A refusal comes back as a Response: answered without a promise in between.
+      if (res instanceof Response) { observe(request, path, t0, res); return res; }
+      return res.catch((e) => crashed(e, t0)).then((r) => { observe(request, path, t0, r); return r; });
+    }
+    const res = request.method === "OPTIONS"
+      ? new Response(null, { status: 204, headers: PREFLIGHT })
+      : errorResponse(new AppError("not_found", "use POST", 404, { ...QUERY_CORS, allow: "POST, OPTIONS" }));
+    observe(request, path, t0, res);
+    return res;
+  };
+  return { "/api/query": route("/api/query", "json"), "/api/query/stream": route("/api/query/stream", "stream") };
+}

@@ -1,0 +1,16 @@
+import { Elysia } from "elysia";
+import { resolveSession } from "../auth/sessions.ts";
+import { sessionToken } from "../auth/session-cookie.ts";
+import type { AppDeps } from "../server/deps.ts";
+import { runResponse } from "./run-response.ts";
+
+/** The web client's runs (CONTRACT §3): the query endpoints' behaviour, by session cookie. */
+export function researchRoutes(deps: AppDeps) {
+  const handle = async (request: Request, mode: "json" | "stream", endpoint: string) => {
+    const accountId = await resolveSession(deps.store, sessionToken(request));
+    return runResponse(deps, request, mode, { kind: "session", accountId }, endpoint, {});
+  };
+  return new Elysia({ name: "research-routes" })
+    .post("/api/v1/research", ({ request }) => handle(request, "json", "/api/v1/research"), { parse: "none" })
+    .post("/api/v1/research/stream", ({ request }) => handle(request, "stream", "/api/v1/research/stream"), { parse: "none" });
+}

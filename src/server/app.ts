@@ -1,0 +1,93 @@
+import { Elysia } from "elysia";
+import { authRoutes } from "../auth/auth-routes.ts";
+import { oidcRoutes } from "../auth/oidc/oidc-routes.ts";
+import { publicUrl } from "../config/load.ts";
+import { consoleRoutes } from "../console/console-routes.ts";
+import { openApiDocument } from "../contract/openapi.ts";
+import { AppError } from "../contract/errors.ts";
+import { keyRoutes } from "../keys/key-routes.ts";
+import { routeLabel } from "../metrics/registry.ts";
+import { QUERY_PATHS, type Observe, queryRoutes } from "../runs/query-routes.ts";
+import { researchRoutes } from "../runs/research-routes.ts";
+import { apiReferenceHtml } from "./api-reference.ts";
+import { setClientIp } from "./client-ip.ts";
+import { isCrossSiteWrite } from "./cross-site.ts";
+import type { AppDeps } from "./deps.ts";
+import { errorResponse, json, mapError } from "./responses.ts";
+import type { ServerLike } from "./server-like.ts";
+
+/** Everything but the query endpoints: accounts, the Console, health. No CORS here. */
+function mainApp(deps: AppDeps) {
+  return new Elysia({ name: "main-app" })
+    .onRequest(({ request }) => {
+      if (isCrossSiteWrite(request)) {
+        return errorResponse(new AppError("CROSS_SITE_REQUEST", "cross-site writes with the session cookie are refused"));
+      }
+    })
+    .onError(({ code, error }) => {
+      const err = mapError(code, error);
+      if (err.code === "internal_error") deps.logger.error("route_error", { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+      return errorResponse(err);
+    })
+    .get("/healthz", () => json({ status: "ok" }))
+    .get("/openapi.json", () => json(openApiDocument(publicUrl(deps.config))))
+    .get("/docs", () => new Response(apiReferenceHtml(publicUrl(deps.config)), { headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'" } }))
+    .get("/metrics", () => new Response(deps.metrics.render(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } }))
+    .use(authRoutes(deps))
+    .use(oidcRoutes(deps))
+    .use(keyRoutes(deps))
+    .use(consoleRoutes(deps))
+    .use(researchRoutes(deps));
+}
+
+/** The path of an absolute URL without a URL object (this runs on every request). */
+function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start < 0) return "/";
+  const q = url.indexOf("?", start);
+  return q < 0 ? url.slice(start) : url.slice(start, q);
+}
+
+/** Logs one line per request (without secrets) and counts it by route. */
+function observer(deps: AppDeps): Observe {
+  return (request, path, t0, res) => {
+    deps.metrics.requests.incRoute(routeLabel(path), res.status);
+    // Reading a Response's headers makes Bun build a Headers object: only when logging.
+    if (!deps.logger.enabled("info")) return;
+    deps.logger.info("request", {
+      method: request.method, path, status: res.status, latency_ms: Math.round(performance.now() - t0),
+      request_id: res.headers.get("x-request-id") ?? undefined,
+    });
+  };
+}
+
+/** What the server needs: native routes for the query endpoints, a fetch for everything else. */
+export interface AppHandlers {
+  /** Bun.serve `routes` entries for /api/query and /api/query/stream. */
+  queryRoutes: ReturnType<typeof queryRoutes>;
+  fetch: (request: Request, server?: ServerLike) => Promise<Response>;
+}
+
+/**
+ * The query endpoints run as plain handlers on Bun's router (the hot path, CORS scoped to
+ * them); everything else goes through the main Elysia app. `fetch` also dispatches the
+ * query paths, for callers without Bun's router.
+ */
+export function createHandlers(deps: AppDeps): AppHandlers {
+  const observe = observer(deps);
+  const q = queryRoutes(deps, observe);
+  const m = mainApp(deps);
+  const noServer: ServerLike = { timeout() {}, requestIP: () => null };
+  const fetch = async (request: Request, server?: ServerLike): Promise<Response> => {
+    const path = pathOf(request.url);
+    if (QUERY_PATHS.has(path)) return q[path as "/api/query"](request, server ?? noServer);
+    const t0 = performance.now();
+    if (server) setClientIp(request, server.requestIP(request)?.address);
+    // Runs hold the connection for minutes; our own deadline (RUN_TIMEOUT_MS) bounds them.
+    if (path.startsWith("/api/v1/research") && request.method === "POST") server?.timeout(request, 0);
+    const res = await m.handle(request);
+    observe(request, path, t0, res);
+    return res;
+  };
+  return { queryRoutes: q, fetch };
+}

@@ -1,0 +1,15 @@
+// drizzle's folder migrator reads files at run time, which a compiled binary can't;
+// the SQL is imported as text so `bun build --compile` embeds it.
+import m0000 from "../../../db/0000_init.sql" with { type: "text" };
+import m0001 from "../../../db/0001_identities.sql" with { type: "text" };
+import m0002 from "../../../db/0002_run_counters.sql" with { type: "text" };
+import journal from "../../../db/meta/_journal.json";
+
+/** Migrations in journal order. A test checks every db/*.sql file is listed here. */
+export const migrations: { tag: string; sql: string }[] = [
+  { tag: "0000_init", sql: m0000 },
+  { tag: "0001_identities", sql: m0001 },
+  { tag: "0002_run_counters", sql: m0002 },
+];
+
+export const journalTags: string[] = journal.entries.map((e) => e.tag);

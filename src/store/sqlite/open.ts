@@ -1,0 +1,44 @@
+import { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import type { Store } from "../types.ts";
+import { sqliteAccounts } from "./accounts.ts";
+import { sqliteApiKeys } from "./api-keys.ts";
+import { sqliteIdentities } from "./identities.ts";
+import { migrate } from "./migrate.ts";
+import { sqliteRunCounters } from "./run-counters.ts";
+import { sqliteRunEvents } from "./run-events.ts";
+import { sqliteRuns } from "./runs.ts";
+import { sqliteSessions } from "./sessions.ts";
+import { sqliteSettings } from "./settings.ts";
+
+/** The SQLite store; `raw` is the connection, for tests and the bench only. */
+export type SqliteStore = Store & { readonly raw: Database };
+
+/**
+ * Opens (creating its directory) and migrates the SQLite database. WAL and a busy timeout
+ * on every connection, so concurrent writers wait instead of failing. Statements are
+ * prepared once here, per store.
+ */
+export function openSqliteStore(path: string): SqliteStore {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { create: true, strict: true });
+  db.exec("PRAGMA journal_mode = WAL;");
+  db.exec("PRAGMA busy_timeout = 5000;");
+  db.exec("PRAGMA foreign_keys = ON;");
+  db.exec("PRAGMA synchronous = NORMAL;");
+  migrate(db);
+  const counters = sqliteRunCounters(db);
+  return {
+    backend: "sqlite",
+    raw: db,
+    accounts: sqliteAccounts(db),
+    sessions: sqliteSessions(db),
+    apiKeys: sqliteApiKeys(db),
+    runs: sqliteRuns(db, counters, sqliteRunEvents(db)),
+    runCounters: counters,
+    settings: sqliteSettings(db),
+    identities: sqliteIdentities(db),
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,128 @@
+import type { ErrorItem } from "../contract/errors.ts";
+import type { Origin, RecentRun, RunStatus } from "../contract/console.ts";
+import type { Source, Writer } from "../contract/envelope.ts";
+
+/**
+ * The store: every table of the service behind functions named for what they do, one
+ * module per table (src/store/<backend>/<table>.ts). SQLite answers synchronously, a
+ * network database would not: results are `Awaitable`, so callers `await` them, except on
+ * the hot refusal path (keys.byHash), which checks for a promise and stays synchronous
+ * when the backend is. README: "Adding a store backend".
+ */
+export type Awaitable<T> = T | Promise<T>;
+
+export type Plan = "free" | "pro" | "researcher";
+
+export interface AccountRow { id: string; email: string; passwordHash: string | null; plan: Plan; createdAt: string }
+
+export interface AccountsTable {
+  byId(id: string): Awaitable<AccountRow | null>;
+  /** `email` already normalised (trimmed, lower-cased). */
+  byEmail(email: string): Awaitable<AccountRow | null>;
+  /** False when the email is taken. */
+  insert(row: AccountRow): Awaitable<boolean>;
+  setPlan(email: string, plan: Plan): Awaitable<AccountRow | null>;
+}
+
+export interface SessionRow { id: string; accountId: string; tokenHash: string; createdAt: string; expiresAt: string }
+
+export interface SessionsTable {
+  /** Inserts the session and sweeps expired ones. */
+  insert(row: SessionRow): Awaitable<void>;
+  accountIdByHash(tokenHash: string, now: string): Awaitable<string | null>;
+  deleteByHash(tokenHash: string): Awaitable<void>;
+}
+
+export interface KeyRow {
+  id: string; accountId: string; name: string | null; prefix: string; keyHash: string;
+  status: "active" | "revoked"; createdAt: string; lastUsedAt: string | null; revokedAt: string | null;
+}
+
+/** The columns the credential check needs, nothing else. */
+export interface KeyCheck { id: string; accountId: string; prefix: string; status: string; lastUsedAt: string | null }
+
+export interface ApiKeysTable {
+  insert(row: KeyRow): Awaitable<void>;
+  /** Newest first. */
+  listByAccount(accountId: string): Awaitable<KeyRow[]>;
+  /** Revokes an active key of this account; returns the key (revoked or not), or null if not its. */
+  revoke(accountId: string, keyId: string, at: string): Awaitable<KeyRow | null>;
+  /** The hot path: every call and every refusal. Synchronous on SQLite. */
+  byHash(keyHash: string): Awaitable<KeyCheck | null>;
+  touch(keyId: string, at: string): Awaitable<void>;
+}
+
+/** What the service records about a run at acceptance. */
+export interface NewRun {
+  id: string; accountId: string | null; keyId: string | null; keyPrefix: string | null;
+  origin: Origin; endpoint: string; query: string; createdAt: Date;
+}
+
+export interface RunOutcome {
+  status: "ok" | "error"; answer: string | null; sources: Source[]; errors: ErrorItem[];
+  writer: Writer | null; tokensIn: number; tokensOut: number; latencyMs: number;
+}
+
+/** One timeline entry, kept in memory while the run works. */
+export interface TimelineEvent { atMs: number; type: string; data: Record<string, unknown> }
+
+export interface RunRow {
+  id: string; accountId: string | null; keyPrefix: string | null; origin: Origin; endpoint: string; query: string;
+  status: RunStatus; writer: Writer | null; answer: string | null; sources: Source[]; errors: ErrorItem[];
+  tokensIn: number; tokensOut: number; latencyMs: number | null; createdAt: string; finishedAt: string | null;
+}
+
+export interface DayCount { date: string; calls: number; ok: number; error: number }
+export type { RecentRun };
+
+export interface RunsTable {
+  /**
+   * Records the run and counts it against `limit` runs in its month, atomically: no burst
+   * of calls, in this process or another, can pass the limit. `limit` null: uncounted.
+   * False when the allowance is used up (nothing written).
+   */
+  accept(run: NewRun, limit: number | null): Awaitable<boolean>;
+  /** The outcome and the whole timeline in one commit. */
+  finish(runId: string, outcome: RunOutcome, events: TimelineEvent[]): Awaitable<void>;
+  /** At start: runs left `running` by a crash become errors with this item. */
+  markInterrupted(error: ErrorItem): Awaitable<number>;
+  /** A run of this account with its events in order, or null. */
+  withEvents(accountId: string, runId: string): Awaitable<{ run: RunRow; events: TimelineEvent[] } | null>;
+  perDay(accountId: string, period: string): Awaitable<DayCount[]>;
+  recent(accountId: string, limit: number): Awaitable<RecentRun[]>;
+}
+
+export interface RunCountersTable {
+  /** Runs counted for the account in the month "YYYY-MM". */
+  used(accountId: string, period: string): Awaitable<number>;
+}
+
+export interface SettingsTable {
+  /** The value under `key`, created with `make()` if absent; concurrent starts agree on one. */
+  getOrCreate(key: string, make: () => string): Awaitable<string>;
+}
+
+export interface IdentityClaim { issuer: string; subject: string; email: string | undefined; emailVerified: boolean }
+
+export type LinkOutcome = { accountId: string } | { refused: "no_email" | "email_not_verified" };
+
+export interface IdentitiesTable {
+  /**
+   * The account an identity signs in to, in one transaction: the one linked to (issuer,
+   * subject); else the account with its email, linked only if the email is verified; else
+   * a new account on `plan`, linked. No account is ever left without its link.
+   */
+  link(claim: IdentityClaim, plan: Plan): Awaitable<LinkOutcome>;
+}
+
+export interface Store {
+  readonly backend: "sqlite";
+  accounts: AccountsTable;
+  sessions: SessionsTable;
+  apiKeys: ApiKeysTable;
+  runs: RunsTable;
+  runCounters: RunCountersTable;
+  settings: SettingsTable;
+  identities: IdentitiesTable;
+  close(): Awaitable<void>;
+}

@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { TSchema } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { AppError, RUN_FAILURE_CODES } from "../../src/contract/errors.ts";
+import { StreamEventSchema } from "../../src/contract/events.ts";
+import { openApiDocument } from "../../src/contract/openapi.ts";
+import { NAMED_SCHEMAS, type SchemaName } from "../../src/contract/openapi-schemas.ts";
+import type { Engine } from "../../src/research/types.ts";
+import { Client, query, startTestServer, type TestServer } from "../helpers/server.ts";
+import { readSse } from "../helpers/sse.ts";
+import { useLongTimeout } from "../setup.ts";
+
+useLongTimeout();
+
+/**
+ * The contract against the running service: every JSON answer must match the schema the
+ * OpenAPI document names for its path, method and status, and every stream event must
+ * match StreamEventSchema. So the schemas describe what is really sent, extra fields too.
+ */
+
+const source = { id: "S1", title: "Base editing", url: "https://example.org/base-editing", type: "web" as const, provider: "searxng", snippet: "…", read: "page" as const };
+const engine: Engine = {
+  async run(q, ctx) {
+    for (const stage of ["planning", "searching", "reading", "writing"] as const) ctx.emit({ type: "progress", stage, message: `${stage}…`, detail: 1 });
+    if (q.includes("fail")) throw new AppError("no_sources", "nothing usable was found");
+    ctx.emit({ type: "source", source });
+    ctx.emit({ type: "answer", delta: "Base editors " });
+    ctx.emit({ type: "answer", delta: "change one letter [S1]." });
+    return { answer: "Base editors change one letter [S1].", sources: [source], writer: "extractive", tokens_in: 12, tokens_out: 7 };
+  },
+};
+
+const doc = openApiDocument("http://127.0.0.1");
+const RUNS = 6;
+let srv: TestServer;
+let user: Client;
+
+beforeAll(() => { srv = startTestServer(engine, { PLAN_RUNS_FREE: String(RUNS) }); user = new Client(srv.url); });
+afterAll(() => srv?.stop(100));
+
+/** The schema the document names for this answer, as the TypeBox schema behind the name. */
+function documented(path: string, method: string, status: number): TSchema {
+  const r = doc.paths[path]?.[method]?.responses[String(status)];
+  if (!r) throw new Error(`${method.toUpperCase()} ${path} ${status} is not documented`);
+  const ref = (r.content?.["application/json"] as { schema?: { $ref?: string } } | undefined)?.schema?.$ref;
+  if (!ref) throw new Error(`${method.toUpperCase()} ${path} ${status} documents no named JSON schema`);
+  return NAMED_SCHEMAS[ref.split("/").pop() as SchemaName];
+}
+
+/** Checks an answer against its documented schema; returns its body. */
+async function conforms(res: Response, path: string, method: string, status: number): Promise<any> {
+  expect([path, res.status]).toEqual([path, status]);
+  const body = await res.json();
+  const schema = documented(path, method, status);
+  const errors = [...Value.Errors(schema, body)].map((e) => `${e.path}: ${e.message}`);
+  expect([path, status, errors]).toEqual([path, status, []]);
+  return body;
+}
+
+describe("the running service answers what the contract says", () => {
+  test("health, providers, accounts", async () => {
+    await conforms(await fetch(`${srv.url}/healthz`), "/healthz", "get", 200);
+    await conforms(await fetch(`${srv.url}/api/v1/auth/providers`), "/api/v1/auth/providers", "get", 200);
+    await conforms(await user.req("GET", "/api/v1/me"), "/api/v1/me", "get", 401);
+    const email = `c${crypto.randomUUID().slice(0, 8)}@example.com`;
+    await conforms(await user.req("POST", "/api/v1/auth/signup", { email, password: "short" }), "/api/v1/auth/signup", "post", 400);
+    await conforms(await user.req("POST", "/api/v1/auth/signup", { email, password: "correct horse battery" }), "/api/v1/auth/signup", "post", 201);
+    await conforms(await new Client(srv.url).req("POST", "/api/v1/auth/signup", { email, password: "correct horse battery" }), "/api/v1/auth/signup", "post", 409);
+    await conforms(await new Client(srv.url).req("POST", "/api/v1/auth/login", { email, password: "wrong password!" }), "/api/v1/auth/login", "post", 401);
+    await conforms(await user.req("POST", "/api/v1/auth/login", { email, password: "correct horse battery" }), "/api/v1/auth/login", "post", 200);
+    await conforms(await user.req("GET", "/api/v1/me"), "/api/v1/me", "get", 200);
+    await conforms(await user.req("POST", "/api/console/keys", {}, { "sec-fetch-site": "cross-site" }), "/api/console/keys", "post", 403);
+  });
+
+  test("keys, query, stream, usage, timeline, revoke", async () => {
+    const created = await conforms(await user.req("POST", "/api/console/keys", { name: "contract" }), "/api/console/keys", "post", 201);
+    await conforms(await user.req("POST", "/api/console/keys", {}), "/api/console/keys", "post", 201);
+    await conforms(await user.req("POST", "/api/console/keys", { name: "x".repeat(101) }), "/api/console/keys", "post", 400);
+    await conforms(await user.req("GET", "/api/console/keys"), "/api/console/keys", "get", 200);
+
+    const res = await query(srv.url, created.key, { query: "What is base editing?" });
+    const env = await conforms(res, "/api/query", "post", 200);
+    expect([env.status, res.headers.get("x-request-id")]).toEqual(["ok", env.request_id]);
+    const failed = await conforms(await query(srv.url, created.key, { query: "please fail" }), "/api/query", "post", 200);
+    expect(failed.status).toBe("error");
+    expect(RUN_FAILURE_CODES.has(failed.errors[0].code)).toBe(true);
+    await conforms(await query(srv.url, null, { query: "x" }), "/api/query", "post", 401);
+    await conforms(await query(srv.url, created.key, { query: "" }), "/api/query", "post", 400);
+    await conforms(await query(srv.url, created.key, { query: "" }, {}, "/api/query/stream"), "/api/query/stream", "post", 400);
+
+    for (const [key, q] of [[created.key, "What is base editing?"], [null, "no key"]] as const) {
+      const s = await query(srv.url, key, { query: q }, {}, "/api/query/stream");
+      expect(s.status).toBe(200);
+      const { events } = await readSse(s);
+      for (const e of events) expect([e.event, [...Value.Errors(StreamEventSchema, e)].map((x) => `${x.path}: ${x.message}`)]).toEqual([e.event, []]);
+      expect(events.at(-1)!.event).toBe("final");
+    }
+    const research = await conforms(await user.req("POST", "/api/v1/research", { query: "via the app" }), "/api/v1/research", "post", 200);
+    await conforms(await new Client(srv.url).req("POST", "/api/v1/research", { query: "x" }), "/api/v1/research", "post", 401);
+
+    const usage = await conforms(await user.req("GET", "/api/console/usage"), "/api/console/usage", "get", 200);
+    expect(usage.recent.length).toBeGreaterThanOrEqual(3);
+    for (const id of [env.request_id, failed.request_id, research.request_id]) {
+      const run = await conforms(await user.req("GET", `/api/console/runs/${id}`), "/api/console/runs/{request_id}", "get", 200);
+      expect(run.request_id).toBe(id);
+    }
+    await conforms(await user.req("GET", `/api/console/runs/${crypto.randomUUID()}`), "/api/console/runs/{request_id}", "get", 404);
+
+    await conforms(await user.req("DELETE", `/api/console/keys/${created.id}`), "/api/console/keys/{key_id}", "delete", 200);
+    await conforms(await user.req("DELETE", `/api/console/keys/${created.id}`), "/api/console/keys/{key_id}", "delete", 200);
+    await conforms(await user.req("DELETE", `/api/console/keys/${crypto.randomUUID()}`), "/api/console/keys/{key_id}", "delete", 404);
+    await conforms(await query(srv.url, created.key, { query: "x" }), "/api/query", "post", 403);
+  });
+
+  test("quota_exceeded: the envelope with Retry-After", async () => {
+    const c = new Client(srv.url);
+    await c.signup();
+    const { key } = await c.createKey();
+    for (let i = 0; i < RUNS; i++) await query(srv.url, key, { query: `run ${i}` }).then((r) => r.arrayBuffer());
+    const res = await query(srv.url, key, { query: "one too many" });
+    const env = await conforms(res, "/api/query", "post", 429);
+    expect(env.errors[0].code).toBe("quota_exceeded");
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    const out = await c.req("POST", "/api/v1/auth/logout");
+    expect([out.status, doc.paths["/api/v1/auth/logout"]!.post!.responses["204"] !== undefined]).toEqual([204, true]);
+  });
+});

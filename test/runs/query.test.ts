@@ -1,0 +1,356 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Client, query, startTestServer, type TestServer } from "../helpers/server.ts";
+import { scriptedEngine } from "../helpers/scripted-engine.ts";
+import { readSse } from "../helpers/sse.ts";
+import { useLongTimeout } from "../setup.ts";
+
+useLongTimeout();
+
+let srv: TestServer;
+let key: string;
+let owner: Client;
+beforeAll(async () => {
+  srv = startTestServer(scriptedEngine(), { PLAN_RUNS_FREE: "1000" });
+  owner = new Client(srv.url);
+  await owner.signup();
+  key = (await owner.createKey()).key;
+});
+afterAll(() => srv.stop(100));
+
+// Bun's toMatchObject writes asymmetric matchers into the received object, so the
+// envelope's shape is checked on a copy.
+function expectEnvelope(env: unknown, fields: Record<string, unknown>): void {
+  const e = structuredClone(env) as Record<string, any>;
+  expect(e.request_id).toMatch(/^[0-9a-f-]{36}$/);
+  expect(Array.isArray(e.sources) && Array.isArray(e.errors)).toBe(true);
+  expect(typeof e.usage.latency_ms + typeof e.usage.tokens_in + typeof e.usage.tokens_out).toBe("numbernumbernumber");
+  expect(e).toMatchObject(fields);
+}
+
+describe("POST /api/query", () => {
+  test("an accepted call returns the envelope with writer and the run id header", async () => {
+    const res = await query(srv.url, key, { query: "What is X?", model: "ignored", depth_mode: 3, source_mode: null, project_id: "p", preferences: {}, extra: 1 });
+    expect(res.status).toBe(200);
+    const env = await res.json() as Record<string, unknown>;
+    expectEnvelope(env, { status: "ok", answer: "Answer text [S1].", errors: [], writer: "extractive" });
+    expect(res.headers.get("x-request-id")).toBe(env.request_id as string);
+  });
+
+  test("invalid bodies → 400 invalid_request envelope, never counted, never 500", async () => {
+    const c = new Client(srv.url);
+    await c.signup();
+    const k = (await c.createKey()).key;
+    const bodies: unknown[] = ["{not json", "", "[]", "null", "42", { q: "x" }, { query: "" }, { query: "   \n\t" }, { query: 5 }, { query: null },
+      { query: ["a"] }, { query: "x".repeat(2001) }, { query: "😀".repeat(2001) }, { query: "y".repeat(1024 * 1024) }];
+    for (const b of bodies) {
+      const res = await query(srv.url, k, b);
+      expect(res.status).toBe(400);
+      const env = await res.json() as { status: string; answer: null; errors: { code: string; message: string }[] };
+      expectEnvelope(env, { status: "error", answer: null, sources: [] });
+      expect(env.errors[0]!.code).toBe("invalid_request");
+      expect(env.errors[0]!.message.length).toBeGreaterThan(5);
+    }
+    // Streams refuse bad bodies the same way: plain 400 JSON.
+    const s = await query(srv.url, k, { query: "" }, {}, "/api/query/stream");
+    expect(s.status).toBe(400);
+    expect(s.headers.get("content-type")).toContain("application/json");
+    // 2000 code points (4000 UTF-16 units) is within the limit.
+    expect((await query(srv.url, k, { query: "😀".repeat(2000) })).status).toBe(200);
+    const usage = await (await c.req("GET", "/api/console/usage")).json() as { allowance: { used: number } };
+    expect(usage.allowance.used).toBe(1);
+  });
+
+  test("50 concurrent calls with 3 runs left → exactly 3 accepted, 47 × 429 quota_exceeded", async () => {
+    const s = startTestServer(scriptedEngine({ delayMs: 50 }), { DATABASE_PATH: `/tmp/rq-quota-${crypto.randomUUID()}.db` });
+    try {
+      const c = new Client(s.url);
+      await c.signup();
+      const k = (await c.createKey()).key;
+      const results = await Promise.all(Array.from({ length: 50 }, (_, i) => query(s.url, k, { query: `q${i}` }, {}, i % 2 ? "/api/query/stream" : "/api/query")));
+      const statuses = results.map((r) => r.status);
+      expect(statuses.filter((x) => x === 200)).toHaveLength(3);
+      expect(statuses.filter((x) => x === 429)).toHaveLength(47);
+      const refused = results.find((r) => r.status === 429)!;
+      const env = await refused.json() as { errors: { code: string }[]; status: string };
+      expect(env.status).toBe("error");
+      expect(env.errors[0]!.code).toBe("quota_exceeded");
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      await Promise.all(results.filter((r) => r !== refused).map((r) => r.text()));
+      const usage = await (await c.req("GET", "/api/console/usage")).json() as { allowance: Record<string, number> };
+      expect(usage.allowance).toEqual({ limit: 3, used: 3, remaining: 0 });
+    } finally { await s.stop(2000); }
+  });
+
+  test("a run that fails still counts and returns 200 with status error", async () => {
+    const s = startTestServer(scriptedEngine({ failWith: "search_failed" }));
+    try {
+      const c = new Client(s.url);
+      await c.signup();
+      const k = (await c.createKey()).key;
+      const res = await query(s.url, k, { query: "q" });
+      expect(res.status).toBe(200);
+      const env = await res.json() as { status: string; answer: null; errors: { code: string }[]; writer: string };
+      expect(env).toMatchObject({ status: "error", answer: null, sources: [], errors: [{ code: "search_failed", message: expect.any(String) }], writer: "extractive" });
+      const usage = await (await c.req("GET", "/api/console/usage")).json() as { allowance: { used: number }; totals: Record<string, number> };
+      expect(usage.allowance.used).toBe(1);
+      expect(usage.totals).toEqual({ calls: 1, ok: 0, error: 1 });
+    } finally { await s.stop(100); }
+  });
+
+  test("an unexpected engine exception becomes internal_error without leaking its text", async () => {
+    const s = startTestServer(scriptedEngine({ throwRaw: true }));
+    try {
+      const c = new Client(s.url);
+      await c.signup();
+      const env = await (await query(s.url, (await c.createKey()).key, { query: "q" })).json() as { errors: { code: string; message: string }[] };
+      expect(env.errors).toEqual([{ code: "internal_error", message: expect.any(String) }]);
+      expect(env.errors[0]!.message).not.toContain("boom");
+    } finally { await s.stop(100); }
+  });
+
+  test("a run longer than the server's idle timeout is not cut: /api/query holds the connection", async () => {
+    const s = startTestServer(scriptedEngine({ delayMs: 2500 }), {}, undefined, 1);
+    try {
+      const c = new Client(s.url);
+      await c.signup();
+      const res = await query(s.url, (await c.createKey()).key, { query: "slow" });
+      expect(res.status).toBe(200);
+      expect((await res.json() as { status: string }).status).toBe("ok");
+    } finally { await s.stop(100); }
+  });
+
+  test("RUN_TIMEOUT_MS ends a stuck run with run_timeout and aborts the engine", async () => {
+    const eng = scriptedEngine({ hang: true });
+    const s = startTestServer(eng, { RUN_TIMEOUT_MS: "1000" });
+    try {
+      const c = new Client(s.url);
+      await c.signup();
+      const env = await (await query(s.url, (await c.createKey()).key, { query: "q" })).json() as { status: string; errors: { code: string }[] };
+      expect(env.status).toBe("error");
+      expect(env.errors[0]!.code).toBe("run_timeout");
+      expect(eng.aborted).toBe(1);
+    } finally { await s.stop(100); }
+  });
+
+  test("an auth refusal is an envelope with zero token usage", async () => {
+    const res = await query(srv.url, null, { query: "q" });
+    const env = await res.json() as any;
+    expectEnvelope(env, { status: "error", answer: null, sources: [], usage: { tokens_in: 0, tokens_out: 0 } });
+    expect(env.errors).toHaveLength(1);
+    expect(env.errors[0].code).toBe("missing_api_key");
+    expect(env.writer).toBeUndefined();
+  });
+});
+
+describe("CORS", () => {
+  test("query endpoints: any origin, no credentials; preflight allows Authorization, X-Api-Key, Content-Type", async () => {
+    const pre = await fetch(srv.url + "/api/query", { method: "OPTIONS", headers: { origin: "https://app.example", "access-control-request-method": "POST", "access-control-request-headers": "authorization,content-type" } });
+    expect(pre.status).toBeLessThan(300);
+    expect(pre.headers.get("access-control-allow-origin")).toBe("*");
+    const allowed = pre.headers.get("access-control-allow-headers")!.toLowerCase();
+    for (const h of ["authorization", "x-api-key", "content-type"]) expect(allowed).toContain(h);
+    expect(pre.headers.get("access-control-allow-credentials")).toBeNull();
+    const res = await query(srv.url, key, { query: "q" }, { origin: "https://app.example" }, "/api/query/stream");
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("access-control-allow-credentials")).toBeNull();
+    await res.text();
+  });
+
+  test("other methods on the query endpoints: 404 not_found naming POST, CORS headers kept", async () => {
+    for (const p of ["/api/query", "/api/query/stream"]) {
+      const res = await fetch(srv.url + p, { headers: { origin: "https://app.example" } });
+      expect(res.status).toBe(404);
+      expect(res.headers.get("allow")).toBe("POST, OPTIONS");
+      expect(res.headers.get("access-control-allow-origin")).toBe("*");
+      expect(((await res.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe("not_found");
+    }
+  });
+
+  test("no CORS headers on the console, /api/v1 or health", async () => {
+    for (const [m, p] of [["GET", "/api/console/keys"], ["OPTIONS", "/api/console/keys"], ["POST", "/api/v1/auth/login"], ["GET", "/healthz"], ["OPTIONS", "/api/v1/me"]] as const) {
+      const res = await fetch(srv.url + p, { method: m, headers: { origin: "https://evil.example", "access-control-request-method": "POST" } });
+      expect(res.headers.get("access-control-allow-origin")).toBeNull();
+      expect(res.headers.get("access-control-allow-credentials")).toBeNull();
+      expect(res.headers.get("access-control-allow-headers")).toBeNull();
+    }
+  });
+});
+
+describe("POST /api/query/stream", () => {
+  test("events in order, first event at once, ends with final carrying the envelope", async () => {
+    const res = await query(srv.url, key, { query: "stream me" }, {}, "/api/query/stream");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    const { events } = await readSse(res);
+    expect(events[0]!.event).toBe("progress");
+    expect(events.at(-1)!.event).toBe("final");
+    expect(events.filter((e) => e.event === "final")).toHaveLength(1);
+    const stages = events.filter((e) => e.event === "progress").map((e) => e.data.stage);
+    for (const st of ["planning", "searching", "reading", "writing"]) expect(stages).toContain(st);
+    expect(events.filter((e) => e.event === "answer").map((e) => e.data.delta).join("")).toBe("Answer text [S1].");
+    expect(events.find((e) => e.event === "source")!.data).toMatchObject({ id: "S1", url: "https://example.org/a" });
+    expectEnvelope(events.at(-1)!.data, { status: "ok", answer: "Answer text [S1]." });
+  });
+
+  test("key failures arrive as error then final on HTTP 200", async () => {
+    const c = new Client(srv.url);
+    await c.signup();
+    const k = await c.createKey();
+    await c.req("DELETE", `/api/console/keys/${k.id}`);
+    for (const [kk, code] of [[null, "missing_api_key"], ["nope", "invalid_api_key"], [k.key, "key_inactive"]] as const) {
+      const res = await query(srv.url, kk, { query: "q" }, {}, "/api/query/stream");
+      expect(res.status).toBe(200);
+      const { events } = await readSse(res);
+      expect(events.map((e) => e.event)).toEqual(["error", "final"]);
+      expect(events[0]!.data.code).toBe(code);
+      expect(events[1]!.data).toMatchObject({ status: "error", answer: null, sources: [], errors: [{ code }] });
+    }
+  });
+
+  test("a failing run sends error then final; quota refusal on the stream is plain 429 JSON", async () => {
+    const s = startTestServer(scriptedEngine({ failWith: "no_sources" }), { PLAN_RUNS_FREE: "1" });
+    try {
+      const c = new Client(s.url);
+      await c.signup();
+      const k = (await c.createKey()).key;
+      const { events } = await readSse(await query(s.url, k, { query: "q" }, {}, "/api/query/stream"));
+      expect(events.slice(-2).map((e) => e.event)).toEqual(["error", "final"]);
+      expect(events.at(-1)!.data.errors[0].code).toBe("no_sources");
+      const refused = await query(s.url, k, { query: "q" }, {}, "/api/query/stream");
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("content-type")).toContain("application/json");
+      expect((await refused.json() as { errors: { code: string }[] }).errors[0]!.code).toBe("quota_exceeded");
+    } finally { await s.stop(100); }
+  });
+
+  test("keep-alive comments while the run is quiet", async () => {
+    const s = startTestServer(scriptedEngine({ delayMs: 400 }), {}, 100);
+    try {
+      const c = new Client(s.url);
+      await c.signup();
+      const { comments, events } = await readSse(await query(s.url, (await c.createKey()).key, { query: "q" }, {}, "/api/query/stream"));
+      expect(comments.filter((x) => x === "keep-alive").length).toBeGreaterThanOrEqual(2);
+      expect(events.at(-1)!.event).toBe("final");
+    } finally { await s.stop(100); }
+  });
+
+  test("a client that goes away aborts the run's upstream work; the run is still recorded", async () => {
+    const eng = scriptedEngine({ hang: true });
+    const s = startTestServer(eng);
+    try {
+      const c = new Client(s.url);
+      await c.signup();
+      const ac = new AbortController();
+      const res = await query(s.url, (await c.createKey()).key, { query: "q" }, {}, "/api/query/stream").then((r) => r);
+      const reader = res.body!.getReader();
+      await reader.read();
+      await reader.cancel();
+      ac.abort();
+      await eng.firstAbort;
+      expect(eng.aborted).toBe(1);
+      await s.deps.runs.idle();
+      const usage = await (await c.req("GET", "/api/console/usage")).json() as { recent: { status: string; request_id: string }[] };
+      const run = await (await c.req("GET", `/api/console/runs/${usage.recent[0]!.request_id}`)).json() as { status: string; errors: { code: string }[] };
+      expect(run.status).toBe("error");
+      expect(run.errors[0]!.code).toBe("client_closed");
+    } finally { await s.stop(100); }
+  });
+});
+
+describe("usage and run timelines", () => {
+  test("usage lists accepted calls only; the timeline has the run's events from acceptance", async () => {
+    const c = new Client(srv.url);
+    await c.signup();
+    const k = await c.createKey();
+    const env = await (await query(srv.url, k.key, { query: "timeline please" })).json() as { request_id: string };
+    await query(srv.url, k.key, { query: "" });
+    await (await query(srv.url, k.key, { query: "via stream" }, {}, "/api/query/stream")).text();
+    const usage = await (await c.req("GET", "/api/console/usage")).json() as any;
+    expect(usage.plan).toBe("free");
+    expect(usage.totals).toEqual({ calls: 2, ok: 2, error: 0 });
+    expect(usage.period.start).toMatch(/^\d{4}-\d{2}-01T00:00:00.000Z$/);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(usage.per_day.at(-1)).toEqual({ date: today, calls: 2, ok: 2, error: 0 });
+    expect(usage.per_day[0].date.slice(8)).toBe("01");
+    expect(usage.recent).toHaveLength(2);
+    expect(usage.recent[1]).toEqual({ request_id: env.request_id, created_at: expect.any(String), status: "ok", origin: "api", endpoint: "/api/query", key_prefix: k.prefix, latency_ms: expect.any(Number), query: "timeline please" });
+    const run = await (await c.req("GET", `/api/console/runs/${env.request_id}`)).json() as any;
+    expect(run).toMatchObject({ request_id: env.request_id, status: "ok", query: "timeline please", origin: "api", created_at: expect.any(String), finished_at: expect.any(String), latency_ms: expect.any(Number), sources: [{ id: "S1" }], errors: [] });
+    const types = run.events.map((e: any) => e.type);
+    expect(types[0]).toBe("accepted");
+    expect(types.at(-1)).toBe("final");
+    expect(types).toContain("progress");
+    expect(types).toContain("source");
+    for (const e of run.events) expect(typeof e.at_ms).toBe("number");
+    const other = new Client(srv.url);
+    await other.signup();
+    const nf = await other.req("GET", `/api/console/runs/${env.request_id}`);
+    expect(nf.status).toBe(404);
+    expect((await nf.json() as any).errors[0].code).toBe("run_not_found");
+  });
+
+  test("the web client's runs share the allowance and are recorded with origin app", async () => {
+    const s = startTestServer(scriptedEngine(), { PLAN_RUNS_FREE: "2" });
+    try {
+      const c = new Client(s.url);
+      await c.signup();
+      const k = (await c.createKey()).key;
+      expect((await c.req("POST", "/api/v1/research", { query: "from the app" })).status).toBe(200);
+      const { events } = await readSse(await c.req("POST", "/api/v1/research/stream", { query: "stream from app" }));
+      expect(events.at(-1)!.event).toBe("final");
+      const refused = await query(s.url, k, { query: "api" });
+      expect(refused.status).toBe(429);
+      expect((await new Client(s.url).req("POST", "/api/v1/research", { query: "anon" })).status).toBe(401);
+      const usage = await (await c.req("GET", "/api/console/usage")).json() as any;
+      expect(usage.recent.map((r: any) => r.origin)).toEqual(["app", "app"]);
+    } finally { await s.stop(100); }
+  });
+
+  test("runs left running by a crash become interrupted at the next start", async () => {
+    const path = `/tmp/rq-crash-${crypto.randomUUID()}.db`;
+    const hung = scriptedEngine({ hang: true });
+    const a = startTestServer(hung, { DATABASE_PATH: path });
+    const c = new Client(a.url);
+    await c.signup();
+    const k = (await c.createKey()).key;
+    void query(a.url, k, { query: "q" }).catch(() => {});
+    await hung.started; // accepted and recorded as running
+    // Simulate a crash: the row stays "running"; no graceful finish.
+    a.sql.exec("PRAGMA wal_checkpoint(FULL)");
+    const b = startTestServer(scriptedEngine(), { DATABASE_PATH: path, PORT: "0" });
+    try {
+      const row = b.sql.query("SELECT status, errors FROM runs").get() as { status: string; errors: string };
+      expect(row.status).toBe("error");
+      expect(JSON.parse(row.errors)[0].code).toBe("interrupted");
+    } finally { await b.stop(100); await a.stop(100); }
+  });
+
+  test("no API key appears in any log line; no query text at info level", () => {
+    const all = srv.logs.join("\n");
+    expect(all).not.toContain(key);
+    expect(all).not.toContain("timeline please");
+  });
+});
+
+describe("operations endpoints", () => {
+  test("/metrics counts requests by route and status and runs by status", async () => {
+    await (await query(srv.url, key, { query: "metrics" })).text();
+    const text = await (await fetch(srv.url + "/metrics")).text();
+    expect(text).toMatch(/rq_http_requests_total\{route="\/api\/query",status="200"\} \d+/);
+    expect(text).toMatch(/rq_runs_total\{code="none",status="ok"\} \d+/);
+    expect(text).toContain("rq_run_duration_seconds_bucket{le=\"+Inf\"}");
+    expect(text).toMatch(/rq_runs_in_flight 0/);
+  });
+
+  test("/healthz answers ok and /openapi.json lists every contract path", async () => {
+    expect(await (await fetch(srv.url + "/healthz")).json()).toEqual({ status: "ok" });
+    const doc = await (await fetch(srv.url + "/openapi.json")).json() as { openapi: string; paths: Record<string, unknown> };
+    expect(doc.openapi).toStartWith("3.");
+    for (const p of ["/api/query", "/api/query/stream", "/api/console/keys", "/api/console/keys/{key_id}", "/api/console/usage", "/api/console/runs/{request_id}", "/api/v1/auth/signup", "/api/v1/auth/login", "/api/v1/auth/logout", "/api/v1/me", "/api/v1/auth/oidc/start", "/api/v1/auth/oidc/callback", "/api/v1/research", "/api/v1/research/stream"]) {
+      expect(doc.paths[p]).toBeDefined();
+    }
+    const html = await (await fetch(srv.url + "/docs")).text();
+    expect(html).toContain("POST /api/query/stream");
+    expect(html).not.toMatch(/<script|https?:\/\/cdn/);
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, test } from "bun:test";
+import { readdirSync } from "node:fs";
+import { journalTags, migrations } from "../../src/store/sqlite/migrations.ts";
+import { openSqliteStore } from "../../src/store/sqlite/open.ts";
+import { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+
+describe("embedded migrations", () => {
+  test("every db/*.sql file is embedded, in journal order", () => {
+    const files = readdirSync(new URL("../../db", import.meta.url)).filter((f) => f.endsWith(".sql")).map((f) => f.replace(/\.sql$/, "")).sort();
+    expect(migrations.map((m) => m.tag)).toEqual(files);
+    expect(journalTags).toEqual(files);
+  });
+
+  test("opening twice applies each migration once; WAL and busy_timeout are on", () => {
+    const path = `/tmp/rq-mig-${crypto.randomUUID()}/x.db`;
+    const a = openSqliteStore(path);
+    a.raw.close();
+    const b = openSqliteStore(path);
+    expect(b.raw.query("SELECT COUNT(*) AS n FROM __migrations").get()).toEqual({ n: migrations.length });
+    expect(b.raw.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
+    expect(b.raw.query("PRAGMA busy_timeout").get()).toEqual({ timeout: 5000 });
+    b.raw.close();
+  });
+
+  test("0002 carries the runs already counted into the per-month counters", () => {
+    const dir = `/tmp/rq-mig-${crypto.randomUUID()}`;
+    mkdirSync(dir, { recursive: true });
+    const old = new Database(`${dir}/x.db`);
+    old.exec("CREATE TABLE __migrations (tag TEXT PRIMARY KEY, applied_at TEXT NOT NULL)");
+    for (const m of migrations.slice(0, 2)) {
+      for (const stmt of m.sql.split("--> statement-breakpoint")) if (stmt.trim()) old.exec(stmt);
+      old.run("INSERT INTO __migrations VALUES (?, ?)", [m.tag, "2026-01-01T00:00:00Z"]);
+    }
+    old.run("INSERT INTO accounts (id, email, password_hash, plan, created_at) VALUES ('a1', 'a@x.org', NULL, 'free', '2026-10-01T00:00:00Z')");
+    const run = (id: string, period: string) => old.run(`INSERT INTO runs (id, account_id, origin, endpoint, query, period, status, created_at)
+      VALUES (?, 'a1', 'api', '/api/query', 'q', ?, 'ok', ?)`, [id, period, `${period}-02T00:00:00Z`]);
+    run("r1", "2026-10"); run("r2", "2026-10"); run("r3", "2026-10"); run("r4", "2026-11");
+    old.close();
+    const db = openSqliteStore(`${dir}/x.db`);
+    expect(db.runCounters.used("a1", "2026-10")).toBe(3);
+    expect(db.runCounters.used("a1", "2026-11")).toBe(1);
+    expect(db.runCounters.used("a1", "2026-12")).toBe(0);
+    db.raw.close();
+  });
+});

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { loadConfig } from "../../src/config/load.ts";
 import { buildEngine } from "../../src/research/build-engine.ts";
+import type { TimingsOverride } from "../../src/research/engine/timings.ts";
 import { createLogger } from "../../src/util/logger.ts";
 import { startChatServer, isPlannerCall, type ChatBody, type ChatServer, type Reply } from "../fixtures/chat-server.ts";
 import { startPageServer, type PageServer } from "../fixtures/page-server.ts";
@@ -31,9 +32,15 @@ const baseEnv = () => ({
   FETCH_ALLOW_PRIVATE: "true", PLAN_RUNS_FREE: "100",
 });
 
+/**
+ * The engine's clocks shrunk to fixture speed (pages answer in milliseconds on loopback):
+ * the stuck page is cut after 300 ms instead of 8 s, retries back off for milliseconds.
+ */
+const FAST: TimingsOverride = { pageTimeoutMs: 300, readStageMs: 2_000, stragglerGraceMaxMs: 300, llmRetryBaseMs: 5, llmRetryCapMs: 20 };
+
 async function serve(env: Record<string, string>): Promise<{ s: TestServer; key: string; c: Client }> {
   const config = loadConfig({ PORT: "0", DATABASE_PATH: ":memory:", ...baseEnv(), ...env }, "/nonexistent");
-  const s = startTestServer(buildEngine(config, createLogger("silent")), { ...baseEnv(), ...env });
+  const s = startTestServer(buildEngine(config, createLogger("silent"), undefined, FAST), { ...baseEnv(), ...env });
   const c = new Client(s.url);
   await c.signup();
   return { s, key: (await c.createKey()).key, c };
@@ -130,10 +137,13 @@ describe("end to end with an LLM (OpenAI-compatible fixture)", () => {
 
   test("a writer that hangs past RUN_TIMEOUT_MS → run_timeout", async () => {
     writer = () => ({ hang: true });
-    const { s, key } = await serve({ OPENAI_BASE_URL: chat.openaiBase, RUN_TIMEOUT_MS: "2500" });
+    // The config's shortest deadline; with FAST timings the run reaches the writer well within it.
+    const { s, key } = await serve({ OPENAI_BASE_URL: chat.openaiBase, RUN_TIMEOUT_MS: "1000" });
     try {
+      const before = chat.requests.length;
       const env = await (await query(s.url, key, { query: "What is base editing?" })).json() as any;
       expect(env.errors[0].code).toBe("run_timeout");
+      expect(chat.requests.slice(before).some((r) => !isPlannerCall(r.body))).toBe(true);
     } finally { await s.stop(100); }
   });
 });

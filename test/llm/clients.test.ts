@@ -119,14 +119,20 @@ describe("LLM clients over real HTTP", () => {
 
   test("an abort ends a hanging call, a stalled stream and a retry wait, as reason aborted", async () => {
     srv = startChatServer((b) => (b.model === "hang" ? { hang: true } : b.model === "stall" ? { text: "abcdefghij", chunkChars: 2, hangAfterChunks: 2 } : { status: 429, retryAfter: "3600" }));
+    let ac = new AbortController();
     // The real wait (no injected sleep) of an hour: only the abort can end this test in time.
-    const realWait: RetryPolicy = { retries: 3, baseDelayMs: 10, maxDelayMs: 100, maxRetryAfterMs: 3_600_000 };
-    for (const [name, c] of clients(srv, realWait)) {
+    // It comes right after the wait has begun (a microtask after onRetry, which runs just before it).
+    const realWait: RetryPolicy = { retries: 3, baseDelayMs: 10, maxDelayMs: 100, maxRetryAfterMs: 3_600_000, onRetry: () => queueMicrotask(() => ac.abort()) };
+    const s = srv;
+    for (const [name, c] of clients(s, realWait)) {
       for (const model of ["hang", "stall", "wait"]) {
-        const ac = new AbortController();
+        ac = new AbortController();
         const deltas: string[] = [];
-        const p = c.chat({ model, messages: msgs, signal: ac.signal, onDelta: (d) => { deltas.push(d); } });
-        setTimeout(() => ac.abort(), 100);
+        const inFlight = s.requests.length;
+        // A stalled stream: aborted once both chunks are in and the client waits on the next.
+        const p = c.chat({ model, messages: msgs, signal: ac.signal, onDelta: (d) => { if (deltas.push(d) === 2) queueMicrotask(() => ac.abort()); } });
+        // A hanging call: aborted once the server holds it.
+        if (model === "hang") void s.untilRequests(inFlight + 1).then(() => ac.abort());
         const e = await p.catch((x) => x);
         expect(e, `${name} ${model}`).toBeInstanceOf(LlmError);
         expect(e.reason, `${name} ${model}`).toBe("aborted");

@@ -22,7 +22,7 @@ describe("parse pool (worker threads)", () => {
   test("the main loop stays free while a worker parses", async () => {
     const pool = createParsePool({ size: 1 });
     try {
-      const big = new TextEncoder().encode(`<html><body><article>${"<div><p>Paragraph text with enough words to count, again and again.</p></div>".repeat(40_000)}</article></body></html>`);
+      const big = new TextEncoder().encode(`<html><body><article>${"<div><p>Paragraph text with enough words to count, again and again.</p></div>".repeat(10_000)}</article></body></html>`);
       let ticks = 0;
       const timer = setInterval(() => ticks++, 5);
       await pool.html(big, "text/html", "https://x.example/big");
@@ -33,6 +33,8 @@ describe("parse pool (worker threads)", () => {
   });
 
   test("failures come back typed; an overrunning job is cut and the worker replaced", async () => {
+    // The limit covers a cold worker's first job (the replacement's too): ~70 ms idle, several
+    // hundred on a loaded 2-core machine; the big page's parse takes ~2 s.
     const pool = createParsePool({ size: 1, jobTimeoutMs: 800 });
     try {
       await pool.html(page, "text/html", "https://x.example/warm");

@@ -33,8 +33,8 @@ describe("reading pages", () => {
   });
 
   test("a page that never answers is cut at the timeout", async () => {
-    expect(await reason(readUrl(pages.url("/hang"), opts({ timeoutMs: 300 })))).toBe("timeout");
-    expect(await reason(readUrl(pages.url("/slow-body"), opts({ timeoutMs: 300 })))).toBe("timeout");
+    const cut = await Promise.all(["/hang", "/slow-body"].map((p) => reason(readUrl(pages.url(p), opts({ timeoutMs: 100 })))));
+    expect(cut).toEqual(["timeout", "timeout"]);
   });
 
   test("a 50 MB page is cut at the byte cap", async () => {
@@ -69,7 +69,7 @@ describe("reading pages", () => {
     ];
     const seen: string[] = [];
     const t0 = performance.now();
-    const res = await readCandidates(hits, { signal: AbortSignal.timeout(10_000), allowPrivate: true, perPageTimeoutMs: 5000, stageDeadlineMs: 600, onResult: (r) => seen.push(r.hit.title) });
+    const res = await readCandidates(hits, { signal: AbortSignal.timeout(10_000), allowPrivate: true, perPageTimeoutMs: 5000, stageDeadlineMs: 300, onResult: (r) => seen.push(r.hit.title) });
     expect(performance.now() - t0).toBeLessThan(5000);
     expect(res.map((r) => r.used)).toEqual(["abstract", "page", "none", "page"]);
     expect(res[1]!.doc!.kind).toBe("pdf");

@@ -5,13 +5,15 @@ import { SearchError } from "../../src/research/search/search-error.ts";
 // A tiny upstream with the misbehaviours a provider call must survive.
 let server: ReturnType<typeof Bun.serve>;
 let base = "";
+// Settled each time /hang is asked for, so a test can act once the call is being held.
+let hangAsked = Promise.withResolvers<void>();
 beforeAll(() => {
   server = Bun.serve({
     port: 0, hostname: "127.0.0.1",
     fetch(req) {
       const path = new URL(req.url).pathname;
       if (path === "/ok") return Response.json({ ua: req.headers.get("user-agent"), accept: req.headers.get("accept") });
-      if (path === "/hang") return new Promise<Response>(() => {});
+      if (path === "/hang") { hangAsked.resolve(); return new Promise<Response>(() => {}); }
       // Headers at once, then a body that never ends.
       if (path === "/stall") return new Response(new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('{"results":[')); } }), { headers: { "content-type": "application/json" } });
       if (path === "/huge") {
@@ -40,14 +42,17 @@ test("non-2xx is http_status with the status; broken JSON is bad_payload", async
 });
 
 test("no headers in time, or a body that stalls, is timeout", async () => {
-  expect(await fail(providerFetch("t", `${base}/hang`, { signal: run(), timeoutMs: 150 }))).toMatchObject({ reason: "timeout" });
-  expect(await fail(providerFetch("t", `${base}/stall`, { signal: run(), timeoutMs: 150 }))).toMatchObject({ reason: "timeout" });
+  const [hang, stall] = await Promise.all([`${base}/hang`, `${base}/stall`].map((u) => fail(providerFetch("t", u, { signal: run(), timeoutMs: 50 }))));
+  expect(hang).toMatchObject({ reason: "timeout" });
+  expect(stall).toMatchObject({ reason: "timeout" });
 });
 
 test("the caller's abort wins over the provider timeout and reads as aborted", async () => {
   const ac = new AbortController();
+  hangAsked = Promise.withResolvers<void>();
   const p = fail(providerFetch("t", `${base}/hang`, { signal: ac.signal, timeoutMs: 60_000 }));
-  setTimeout(() => ac.abort(), 20);
+  await hangAsked.promise;
+  ac.abort();
   expect(await p).toMatchObject({ reason: "aborted" });
 });
 

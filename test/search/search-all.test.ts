@@ -5,6 +5,7 @@ import { createArxiv } from "../../src/research/search/arxiv.ts";
 import { createBrave } from "../../src/research/search/brave.ts";
 import { createCrossref } from "../../src/research/search/crossref.ts";
 import { createOpenAlex } from "../../src/research/search/openalex.ts";
+import { mergeAndRank } from "../../src/research/search/merge.ts";
 import { buildSearchProviders } from "../../src/research/search/registry.ts";
 import { createSearxng } from "../../src/research/search/searxng.ts";
 import { createTavily } from "../../src/research/search/tavily.ts";
@@ -38,21 +39,21 @@ describe("web fallback chain", () => {
   test("SearXNG failing → Brave answers, Tavily untouched; onProviderDone sees both calls", async () => {
     fx.setMode("searxng", "500");
     const seen: ProviderAttempt[] = [];
-    const { hits, attempts } = await searchAll(["q"], "general", buildSearchProviders(cfg({ ACADEMIC_PROVIDERS: "none" })), { signal: signal(), onProviderDone: (a) => seen.push(a) });
+    const { lists, attempts } = await searchAll(["q"], "general", buildSearchProviders(cfg({ ACADEMIC_PROVIDERS: "none" })), { signal: signal(), onProviderDone: (a) => seen.push(a) });
     expect(attempts.map((a) => [a.provider, a.ok, a.error, a.status])).toEqual([["searxng", false, "http_status", 500], ["brave", true, undefined, undefined]]);
     expect(seen).toEqual(attempts);
     expect(seen[1]).toMatchObject({ query: "q", count: 3 });
-    expect(hits.map((h) => h.provider)).toEqual(["brave", "brave", "brave"]);
+    expect(lists.map((l) => l.map((h) => h.provider))).toEqual([["brave", "brave", "brave"]]);
     expect(asked().has("tavily")).toBe(false);
   });
 
   test("SearXNG answering nothing (engines blocked) and Brave timing out hand over to Tavily", async () => {
     fx.setMode("searxng", "empty"); fx.setMode("brave", "hang");
     // A short timeout for the hanging provider keeps the test fast; the chain is the real one.
-    const p = { web: [createSearxng({ baseUrl: fx.urls.searxng }), createBrave({ apiKey: FIXTURE_KEYS.brave, baseUrl: fx.urls.brave, timeoutMs: 200 }), createTavily({ apiKey: FIXTURE_KEYS.tavily, baseUrl: fx.urls.tavily })], academic: [] };
-    const { hits, attempts } = await searchAll(["q"], "news", p, { signal: signal() });
+    const p = { web: [createSearxng({ baseUrl: fx.urls.searxng }), createBrave({ apiKey: FIXTURE_KEYS.brave, baseUrl: fx.urls.brave, timeoutMs: 50 }), createTavily({ apiKey: FIXTURE_KEYS.tavily, baseUrl: fx.urls.tavily })], academic: [] };
+    const { lists, attempts } = await searchAll(["q"], "news", p, { signal: signal() });
     expect(attempts.map((a) => [a.provider, a.ok, a.error])).toEqual([["searxng", true, undefined], ["brave", false, "timeout"], ["tavily", true, undefined]]);
-    expect(hits[0]!.provider).toBe("tavily");
+    expect(lists.map((l) => l[0]!.provider)).toEqual(["tavily"]);
     expect(fx.requests.find((r) => r.provider === "searxng")!.url.searchParams.get("categories")).toBe("news");
   });
 });
@@ -60,11 +61,13 @@ describe("web fallback chain", () => {
 describe("academic providers and kinds", () => {
   test("one database hanging doesn't fail the run; the paper found by two databases is one hit", async () => {
     fx.setMode("arxiv", "hang");
-    const p = { web: [], academic: [createOpenAlex({ baseUrl: fx.urls.openalex }), createArxiv({ baseUrl: fx.urls.arxiv, timeoutMs: 200 }), createCrossref({ baseUrl: fx.urls.crossref })] };
-    const { hits, attempts } = await searchAll(["base editing", "Base  editing"], "academic", p, { signal: signal() });
+    const p = { web: [], academic: [createOpenAlex({ baseUrl: fx.urls.openalex }), createArxiv({ baseUrl: fx.urls.arxiv, timeoutMs: 50 }), createCrossref({ baseUrl: fx.urls.crossref })] };
+    const { lists, attempts } = await searchAll(["base editing", "Base  editing"], "academic", p, { signal: signal() });
     expect(attempts).toHaveLength(3);
     expect(attempts.find((a) => a.provider === "arxiv")).toMatchObject({ ok: false, error: "timeout" });
-    const nature = hits.filter((h) => h.doi === "10.1038/nature17946");
+    expect(lists.map((l) => l[0]!.provider)).toEqual(["openalex", "crossref"]);
+    // The lists carry what the run's one ranking needs to fold the duplicates.
+    const nature = mergeAndRank(lists, "base editing").filter((h) => h.doi === "10.1038/nature17946");
     expect(nature).toHaveLength(1);
     expect(nature[0]!.providers.sort()).toEqual(["crossref", "openalex"]);
     expect(nature[0]!.pdf_url).toBe(`${PAGE}/paper/nature17946.pdf`);
@@ -74,9 +77,13 @@ describe("academic providers and kinds", () => {
     await searchAll(["q"], "general", buildSearchProviders(cfg()), { signal: signal() });
     expect(asked()).toEqual(new Set(["searxng"]));
     fx.requests.length = 0;
-    const { attempts } = await searchAll(["q1", "q2"], "academic", buildSearchProviders(cfg()), { signal: signal() });
+    const { lists, attempts } = await searchAll(["q1", "q2"], "academic", buildSearchProviders(cfg()), { signal: signal() });
     expect(asked()).toEqual(new Set(["searxng", "openalex", "arxiv", "crossref", "semantic_scholar"]));
     expect(attempts).toHaveLength(10);
+    // Unranked, one list per call: query by query, the web before the databases.
+    const perQuery = ["searxng", "openalex", "arxiv", "crossref", "semantic_scholar"];
+    expect(lists.map((l) => l[0]!.provider)).toEqual([...perQuery, ...perQuery]);
+    expect(lists.flat().some((h) => "score" in h)).toBe(false);
     expect(fx.requests.find((r) => r.provider === "searxng")!.url.searchParams.get("categories")).toBe("general");
   });
 
@@ -108,11 +115,14 @@ describe("search_failed and aborts", () => {
 
   test("an abort ends the search at once, even past a provider that ignores the signal", async () => {
     fx.setMode("searxng", "hang");
-    const deaf: SearchProvider = { name: "deaf", kind: "academic", search: () => new Promise(() => {}) };
+    const deafAsked = Promise.withResolvers<void>();
+    const deaf: SearchProvider = { name: "deaf", kind: "academic", search: () => { deafAsked.resolve(); return new Promise(() => {}); } };
     const p = buildSearchProviders(cfg({ ACADEMIC_PROVIDERS: "none" }));
     const ac = new AbortController();
     const run = searchAll(["q"], "mixed", { web: p.web, academic: [deaf] }, { signal: ac.signal }).catch((x: unknown) => x);
-    setTimeout(() => ac.abort(), 30);
+    // Both calls are in flight and holding before the abort.
+    await Promise.all([fx.untilAsked("searxng"), deafAsked.promise]);
+    ac.abort();
     // Neither the 8 s provider timeout nor the deaf provider may hold it; the test's own timeout would fail it.
     const e = await run;
     expect(e).toBeInstanceOf(SearchError);

@@ -114,8 +114,10 @@ describe("planQuery", () => {
     srv = startChatServer(() => ({ hang: true }));
     const llm = { client: createOpenAiCompatibleClient({ baseUrl: srv.openaiBase }), model: "m" };
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 50);
-    const e = await planQuery("Why is the sky blue?", { llm, signal: ac.signal }).catch((x) => x);
+    const planning = planQuery("Why is the sky blue?", { llm, signal: ac.signal }).catch((x) => x);
+    await srv.untilRequests(1);
+    ac.abort();
+    const e = await planning;
     expect(e).toBeInstanceOf(LlmError);
     expect(e.reason).toBe("aborted");
   });

@@ -106,8 +106,10 @@ describe("LLM writer over real HTTP", () => {
       expect(e.code, model).toBe("llm_failed");
     }
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 50);
-    const e = await run("hang", ac.signal);
+    const hanging = run("hang", ac.signal);
+    await srv.untilRequests(srv.requests.length + 1);
+    ac.abort();
+    const e = await hanging;
     expect(e).toBeInstanceOf(LlmError);
     expect(e.reason).toBe("aborted");
   });

@@ -8,7 +8,7 @@ import type { Lookup } from "../read/url-guard.ts";
 import { selectPassages } from "../rank/select.ts";
 import { mergeAndRank } from "../search/merge.ts";
 import type { SearchProviders } from "../search/registry.ts";
-import { searchAll, type ProviderAttempt } from "../search/run-search.ts";
+import { searchAll, type ProviderAttempt, type QuestionKind, type SearchAllResult } from "../search/run-search.ts";
 import type { Engine, EngineResult, RunContext, Source } from "../types.ts";
 import { finalizeCitations } from "../write/citations.ts";
 import { writeExtractive } from "../write/extractive-writer.ts";
@@ -16,6 +16,7 @@ import { writeWithLlm } from "../write/llm-writer.ts";
 import type { WriterSource } from "../write/prompt.ts";
 import { hostOf, since } from "./estimate.ts";
 import { toSource, usableDocs } from "./sources.ts";
+import { resolveTimings, type EngineTimings } from "./timings.ts";
 
 /** Everything the engine needs, built from the config by build-engine.ts (tests build their own). */
 export interface EngineDeps {
@@ -23,10 +24,13 @@ export interface EngineDeps {
   search: SearchProviders;
   allowPrivate: boolean;
   lookup?: Lookup;
-  /** Candidates read per run, and the reading stage's limits. */
+  /** Candidates read per run. */
   maxCandidates?: number;
-  perPageTimeoutMs?: number;
-  readStageMs?: number;
+  /**
+   * The reading stage's clocks; unset ones are DEFAULT_TIMINGS. (The other clocks live in
+   * the llm, search and parser deps; buildEngine builds those from the same timings.)
+   */
+  timings?: Partial<Pick<EngineTimings, "pageTimeoutMs" | "readStageMs" | "stragglerGraceMinMs" | "stragglerGraceMaxMs">>;
   /** Counts upstream calls for /metrics. */
   onUpstream?: (provider: string, outcome: string) => void;
   /** Where pages and PDFs become text (the server: worker threads); default this thread. */
@@ -39,6 +43,7 @@ export interface EngineDeps {
  * costs no wall time on the search side.
  */
 export function createEngine(deps: EngineDeps): Engine {
+  const t = resolveTimings(deps.timings);
   return {
     async run(question: string, ctx: RunContext): Promise<EngineResult> {
       const { signal, emit } = ctx;
@@ -49,10 +54,13 @@ export function createEngine(deps: EngineDeps): Engine {
         emit({ type: "progress", stage: "searching", message: `${a.provider}: ${a.ok ? `${a.count} results` : `failed (${a.error})`}`, ...a });
       };
 
+      // Settles either way, so the early search can't be an unhandled rejection while the planner thinks.
+      const search = (queries: string[], kind: QuestionKind) => searchAll(queries, kind, deps.search, { signal, onProviderDone: attempt })
+        .then((r) => ({ ok: true as const, r }), (e: unknown) => ({ ok: false as const, e }));
+
       emit({ type: "progress", stage: "planning", message: "Working out what the question needs" });
       const quick = heuristicPlan(question);
-      const early = searchAll([quick.queries[0]!], quick.kind === "general" || quick.kind === "news" ? quick.kind : "mixed", deps.search, { signal, onProviderDone: attempt })
-        .then((r) => ({ ok: true as const, r }), (e: unknown) => ({ ok: false as const, e }));
+      const early = search([quick.queries[0]!], quick.kind === "general" || quick.kind === "news" ? quick.kind : "mixed");
       const planned = await planQuery(question, { llm: deps.llm, signal });
       tokensIn += planned.tokens_in; tokensOut += planned.tokens_out;
       const { plan } = planned;
@@ -60,21 +68,19 @@ export function createEngine(deps: EngineDeps): Engine {
 
       const rest = plan.queries.filter((q) => q.toLowerCase() !== quick.queries[0]!.toLowerCase());
       emit({ type: "progress", stage: "searching", message: `Searching ${[...deps.search.web, ...deps.search.academic].map((p) => p.name).join(", ") || "no provider"}`, queries: plan.queries });
-      const [first, more] = await Promise.all([
-        early,
-        rest.length ? searchAll(rest, plan.kind, deps.search, { signal, onProviderDone: attempt }).then((r) => ({ ok: true as const, r }), (e: unknown) => ({ ok: false as const, e })) : null,
-      ]);
+      const [first, more] = await Promise.all([early, rest.length ? search(rest, plan.kind) : null]);
       if (signal.aborted) throw new AppError("internal_error", "aborted");
-      const lists = [first, more].filter((x) => x?.ok).map((x) => (x as { r: Awaited<ReturnType<typeof searchAll>> }).r.hits);
-      if (!lists.length) throw (first.ok ? (more as { e: unknown }).e : first.e);
-      const hits = mergeAndRank(lists, [question, ...plan.queries].join(" "));
+      const found: SearchAllResult[] = [first, more].flatMap((x) => (x?.ok ? [x.r] : []));
+      if (!found.length) throw (first.ok ? (more as { e: unknown }).e : first.e);
+      // Every provider × query list of both searches, fused in one ranking.
+      const hits = mergeAndRank(found.flatMap((r) => r.lists), [question, ...plan.queries].join(" "));
       if (!hits.length) throw new AppError("no_sources", "the search providers found nothing for this question");
       emit({ type: "progress", stage: "searching", message: `Found ${hits.length} results`, count: hits.length, hosts: [...new Set(hits.slice(0, 10).map((h) => hostOf(h.url)))], ms: since(t0) });
 
       const candidates = hits.slice(0, deps.maxCandidates ?? 8);
       emit({ type: "progress", stage: "reading", message: `Reading ${candidates.length} sources`, urls: candidates.map((h) => h.url) });
       const results = await readCandidates(candidates, {
-        signal, allowPrivate: deps.allowPrivate, lookup: deps.lookup, parser: deps.parser, perPageTimeoutMs: deps.perPageTimeoutMs ?? 8_000, stageDeadlineMs: deps.readStageMs ?? 15_000,
+        signal, allowPrivate: deps.allowPrivate, lookup: deps.lookup, parser: deps.parser, perPageTimeoutMs: t.pageTimeoutMs, stageDeadlineMs: t.readStageMs, graceMs: t.stragglerGraceMaxMs, graceFloorMs: t.stragglerGraceMinMs,
         onResult: (r) => {
           deps.onUpstream?.("page", r.used === "page" ? "ok" : r.error?.reason ?? "error");
           emit({ type: "progress", stage: "reading", message: `${hostOf(r.hit.url)}: ${r.used === "page" ? "read" : r.used === "abstract" ? "abstract only" : `skipped (${r.error?.reason ?? "no text"})`}`, url: r.hit.url, host: hostOf(r.hit.url), used: r.used, reason: r.error?.reason, ms: r.ms });

@@ -9,9 +9,11 @@ export interface GroqOptions {
   /** Groq's address (groq-sdk appends /openai/v1/chat/completions); the SDK default when unset. */
   baseUrl?: string;
   retry?: RetryPolicy;
-  /** Ceiling of one attempt. */
+  /** Ceiling of one attempt; default GROQ_ATTEMPT_MS. */
   timeoutMs?: number;
 }
+
+export const GROQ_ATTEMPT_MS = 120_000;
 
 function toLlmError(e: unknown, signal: AbortSignal): LlmError {
   if (signal.aborted) return new LlmError("aborted", "aborted");
@@ -28,7 +30,7 @@ function toLlmError(e: unknown, signal: AbortSignal): LlmError {
  * through withRetry.
  */
 export function createGroqClient(o: GroqOptions): LlmClient {
-  const sdk = new Groq({ apiKey: o.apiKey, baseURL: o.baseUrl, maxRetries: 0, timeout: o.timeoutMs ?? 120_000 });
+  const sdk = new Groq({ apiKey: o.apiKey, baseURL: o.baseUrl, maxRetries: 0, timeout: o.timeoutMs ?? GROQ_ATTEMPT_MS });
   const once = async (req: ChatRequest): Promise<ChatResult> => {
     const params = { model: req.model, messages: req.messages, temperature: req.temperature ?? 0.2, max_tokens: req.maxTokens };
     try {

@@ -14,9 +14,12 @@ export interface OpenAiCompatibleOptions {
   baseUrl: string;
   apiKey?: string;
   retry?: RetryPolicy;
-  /** Ceiling of one attempt (local models can be slow). */
+  /** Ceiling of one attempt; default OPENAI_ATTEMPT_MS. */
   timeoutMs?: number;
 }
+
+/** Local models can be slow: three minutes for one attempt. */
+export const OPENAI_ATTEMPT_MS = 180_000;
 
 // Servers report a failure inside a 200 stream as {"error": …}; that is a failed call.
 const errorOf = (c: Chunk): string | null =>
@@ -26,7 +29,7 @@ const errorOf = (c: Chunk): string | null =>
 export function createOpenAiCompatibleClient(o: OpenAiCompatibleOptions): LlmClient {
   const url = `${o.baseUrl.replace(/\/+$/, "")}/chat/completions`;
   const once = async (req: ChatRequest): Promise<ChatResult> => {
-    const signal = AbortSignal.any([req.signal, AbortSignal.timeout(o.timeoutMs ?? 180_000)]);
+    const signal = AbortSignal.any([req.signal, AbortSignal.timeout(o.timeoutMs ?? OPENAI_ATTEMPT_MS)]);
     let res: Response;
     try {
       res = await fetch(url, {

@@ -17,7 +17,7 @@ export interface RetryPolicy {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { retries: 3, baseDelayMs: 250, maxDelayMs: 4_000, maxRetryAfterMs: 20_000 };
+export const DEFAULT_RETRY = { retries: 3, baseDelayMs: 250, maxDelayMs: 4_000, maxRetryAfterMs: 20_000 } satisfies RetryPolicy;
 
 /** A wait that ends early, as an aborted LlmError, when the signal fires. */
 export const abortableSleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve, reject) => {

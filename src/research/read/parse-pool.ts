@@ -17,6 +17,9 @@ export interface ParsePoolOptions {
   onParse?: (where: "worker" | "inline", ok: boolean) => void;
 }
 
+/** A parse this long is a runaway (hostile nesting, a pathological PDF), not a slow page. */
+export const PARSE_JOB_MS = 20_000;
+
 interface Pending { resolve(v: unknown): void; reject(e: Error): void; url: string; timer: ReturnType<typeof setTimeout> }
 interface Slot { worker: Worker; pending: Map<number, Pending>; answered: boolean }
 
@@ -37,7 +40,7 @@ function defaultWorkerUrl(): string | URL {
  */
 export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser): DocParser & { close(): void } {
   const size = o.size ?? Math.max(1, Math.min(4, availableParallelism() - 1));
-  const jobTimeoutMs = o.jobTimeoutMs ?? 20_000;
+  const jobTimeoutMs = o.jobTimeoutMs ?? PARSE_JOB_MS;
   const url = o.workerUrl ?? defaultWorkerUrl();
   const slots: (Slot | undefined)[] = Array.from({ length: size });
   let nextId = 1;

@@ -26,13 +26,17 @@ export interface ReadAllOptions {
   parser?: DocParser;
   /**
    * Once this many candidates are usable, stragglers get half as long again as a typical
-   * page took (between 150 ms and `graceMs`), not the whole stage deadline: with enough
-   * sources in hand, a page that slow costs the run more than it adds.
+   * page took (between `graceFloorMs` and `graceMs`), not the whole stage deadline: with
+   * enough sources in hand, a page that slow costs the run more than it adds.
    */
   enough?: number;
   graceMs?: number;
+  graceFloorMs?: number;
   onResult?: (r: ReadResult) => void;
 }
+
+/** The reading stage's clocks when the caller sets none (README: 8 s a page, 15 s the stage, 1.5 s grace). */
+export const READ_DEFAULTS = { perPageTimeoutMs: 8_000, stageDeadlineMs: 15_000, graceMs: 1_500, graceFloorMs: 150 } as const;
 
 /**
  * Reads candidates in parallel under a stage deadline. An academic hit tries its open
@@ -40,9 +44,9 @@ export interface ReadAllOptions {
  */
 export async function readCandidates<H extends SearchHit>(hits: H[], o: ReadAllOptions): Promise<ReadResult<H>[]> {
   const stage = new AbortController();
-  const deadline = setTimeout(() => stage.abort("deadline"), o.stageDeadlineMs ?? 15_000);
+  const deadline = setTimeout(() => stage.abort("deadline"), o.stageDeadlineMs ?? READ_DEFAULTS.stageDeadlineMs);
   const signal = AbortSignal.any([o.signal, stage.signal]);
-  const fetchOpts = { signal, allowPrivate: o.allowPrivate, timeoutMs: o.perPageTimeoutMs ?? 8_000, maxBytes: o.maxBytes, lookup: o.lookup, parser: o.parser };
+  const fetchOpts = { signal, allowPrivate: o.allowPrivate, timeoutMs: o.perPageTimeoutMs ?? READ_DEFAULTS.perPageTimeoutMs, maxBytes: o.maxBytes, lookup: o.lookup, parser: o.parser };
   const results: ReadResult<H>[] = new Array(hits.length);
   // Enough good sources in hand: a slow page is not worth holding the whole run for.
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
@@ -51,7 +55,7 @@ export async function readCandidates<H extends SearchHit>(hits: H[], o: ReadAllO
     readTimes.push(ms);
     if (readTimes.length !== (o.enough ?? 4) || graceTimer) return;
     const typical = readTimes.slice().sort((a, b) => a - b)[Math.floor(readTimes.length / 2)]!;
-    graceTimer = setTimeout(() => stage.abort("deadline"), Math.min(o.graceMs ?? 1500, Math.max(150, typical / 2)));
+    graceTimer = setTimeout(() => stage.abort("deadline"), Math.min(o.graceMs ?? READ_DEFAULTS.graceMs, Math.max(o.graceFloorMs ?? READ_DEFAULTS.graceFloorMs, typical / 2)));
   };
   let next = 0;
   const readOne = async (hit: H): Promise<ReadResult<H>> => {

@@ -2,7 +2,7 @@ import { DOMParser } from "linkedom";
 import { STOPWORDS } from "../rank/stopwords.ts";
 import type { SearchHit, SearchProvider } from "./types.ts";
 import { collapse, isHttpUrl, isoDate, normalizeDoi, SNIPPET_MAX } from "./clean.ts";
-import { providerFetch } from "./http-json.ts";
+import { providerFetch, SLOW_PROVIDER_TIMEOUT_MS } from "./http-json.ts";
 import { SearchError } from "./search-error.ts";
 import { Pacer, sleepUnlessAborted } from "./pacer.ts";
 
@@ -14,6 +14,8 @@ export interface ArxivOptions {
   minIntervalMs?: number;
   /** Longest a call may wait for its slot before being skipped as rate_limited. */
   maxWaitMs?: number;
+  /** The pacer's clock; tests move it by hand instead of waiting out the interval. */
+  now?: () => number;
 }
 
 // arXiv's own links say http; only its hosts get upgraded (fixtures and mirrors keep theirs).
@@ -71,12 +73,11 @@ export function createArxiv(o: ArxivOptions): SearchProvider {
     async search(query, { signal, limit }) {
       const q = arxivQuery(query);
       if (!q) return [];
-      const wait = pacer.reserve(o.maxWaitMs ?? 2000);
+      const wait = pacer.reserve(o.maxWaitMs ?? 2000, o.now?.());
       if (wait === null) throw new SearchError("arxiv", "rate_limited", "skipped: arXiv allows one request every few seconds and the next slot is too far off");
       await sleepUnlessAborted(wait, signal).catch(() => { throw new SearchError("arxiv", "aborted", "the run was aborted"); });
       const params = new URLSearchParams({ search_query: q, start: "0", max_results: String(Math.max(1, Math.min(limit, 25))) });
-      // arXiv is often slower than the others; it gets a little more time by default.
-      const xml = await providerFetch<string>("arxiv", `${base}/api/query?${params}`, { signal, timeoutMs: o.timeoutMs ?? 10_000, as: "text" });
+      const xml = await providerFetch<string>("arxiv", `${base}/api/query?${params}`, { signal, timeoutMs: o.timeoutMs ?? SLOW_PROVIDER_TIMEOUT_MS, as: "text" });
       return parseArxivFeed(xml, limit);
     },
   };

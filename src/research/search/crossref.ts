@@ -1,6 +1,6 @@
 import type { SearchHit, SearchProvider } from "./types.ts";
 import { cleanText, isHttpUrl, normalizeDoi, SNIPPET_MAX } from "./clean.ts";
-import { providerFetch } from "./http-json.ts";
+import { providerFetch, SLOW_PROVIDER_TIMEOUT_MS } from "./http-json.ts";
 import { SearchError } from "./search-error.ts";
 
 type DateParts = { "date-parts"?: (number | null)[][] } | null;
@@ -55,8 +55,7 @@ export function createCrossref(o: CrossrefOptions): SearchProvider {
       // `select` keeps reference lists (often most of a record) off the wire.
       const params = new URLSearchParams({ query, rows: String(Math.max(1, Math.min(limit, 25))), select: "DOI,URL,title,abstract,container-title,author,published,issued" });
       if (o.mailto) params.set("mailto", o.mailto);
-      // Crossref is often slower than the others; it gets a little more time by default.
-      const body = await providerFetch<{ message?: { items?: Item[] } }>("crossref", `${base}/works?${params}`, { signal, timeoutMs: o.timeoutMs ?? 10_000 });
+      const body = await providerFetch<{ message?: { items?: Item[] } }>("crossref", `${base}/works?${params}`, { signal, timeoutMs: o.timeoutMs ?? SLOW_PROVIDER_TIMEOUT_MS });
       const items = body && typeof body === "object" ? body.message?.items : undefined;
       if (!Array.isArray(items)) throw new SearchError("crossref", "bad_payload", "no message.items array");
       return items.slice(0, limit).map(crossrefHit).filter((h): h is SearchHit => h !== null);

@@ -4,6 +4,8 @@ import { SearchError } from "./search-error.ts";
 export const USER_AGENT = "research-query/0.1";
 /** A provider that hasn't answered in this long is treated as down for this query. */
 export const DEFAULT_TIMEOUT_MS = 8000;
+/** arXiv and Crossref are often slower than the others; they get a little more time by default. */
+export const SLOW_PROVIDER_TIMEOUT_MS = 10_000;
 /** A runaway or hostile upstream can't make us buffer more than this per call. */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 

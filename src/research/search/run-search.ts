@@ -1,5 +1,4 @@
 import { AppError } from "../../errors.ts";
-import { mergeAndRank, type RankedHit } from "./merge.ts";
 import type { SearchProviders } from "./registry.ts";
 import { SearchError } from "./search-error.ts";
 import type { SearchHit, SearchOptions, SearchProvider } from "./types.ts";
@@ -28,7 +27,13 @@ export interface SearchAllOptions {
   onProviderDone?: (info: ProviderAttempt) => void;
 }
 
-export interface SearchAllResult { hits: RankedHit[]; attempts: ProviderAttempt[] }
+/**
+ * What the providers found, unranked: one list per provider call that found something
+ * (for the web chain, the list of the provider that answered), in the order of the
+ * queries, then web before databases. A run ranks all its lists together, once, with
+ * mergeAndRank: ranking here too would fuse ranks of already-fused lists.
+ */
+export interface SearchAllResult { lists: SearchHit[][]; attempts: ProviderAttempt[] }
 
 /**
  * Which provider groups a kind of question uses. Academic and mixed questions use the
@@ -102,7 +107,7 @@ export async function searchAll(queries: string[], kind: QuestionKind, providers
     const failed = [...new Set(attempts.map((a) => `${a.provider} (${a.error}${a.status ? ` ${a.status}` : ""})`))].join(", ");
     throw new AppError("search_failed", `no search provider answered: ${failed}`);
   }
-  return { hits: mergeAndRank(lists, unique.join(" ")), attempts };
+  return { lists: lists.filter((l) => l.length > 0), attempts };
 }
 
 /** Rejects as soon as the signal aborts, even if a provider ignores it. */

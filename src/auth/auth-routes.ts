@@ -9,7 +9,7 @@ import { createAccount, normalizeEmail, verifyCredentials } from "./accounts.ts"
 import { clearedSessionCookie, requireAccount, sessionCookie, sessionToken } from "./session-cookie.ts";
 import { createSession, endSession } from "./sessions.ts";
 
-/** Password accounts and sessions (CONTRACT §3). */
+/** Password accounts and sessions (README "The API"). */
 export function authRoutes(deps: AppDeps) {
   const secure = publicUrl(deps.config).startsWith("https:");
   const signIn = async (accountId: string, status: number, body: unknown) => {

@@ -19,7 +19,7 @@ export function cookieValue(request: Request, name: string): string | undefined 
 /** The auth_token cookie. */
 export const sessionToken = (request: Request): string | undefined => cookieValue(request, SESSION_COOKIE);
 
-/** The signed-in account, or null. API keys are deliberately not looked at (SPEC §4.1). */
+/** The signed-in account, or null. API keys are deliberately not looked at (README "The API"). */
 export async function sessionAccount(store: Store, request: Request): Promise<Account | null> {
   const id = await resolveSession(store, sessionToken(request));
   return id ? getAccount(store, id) : null;

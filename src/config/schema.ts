@@ -1,7 +1,7 @@
 import { Type as T, type Static } from "@sinclair/typebox";
 
 /**
- * Every configuration variable of CONTRACT §2 (plus OIDC of issue 6), keyed by its
+ * Every configuration variable of README "Configuration", keyed by its
  * environment name so that a validation error can name the variable directly.
  * Descriptions double as the `--help` text.
  */

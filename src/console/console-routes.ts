@@ -8,7 +8,7 @@ import { usageReport } from "./usage.ts";
 
 const noStore = { "cache-control": "no-store" };
 
-/** The Console's usage and run timelines (CONTRACT §4): session cookie only. */
+/** The Console's usage and run timelines (README "The API"): session cookie only. */
 export function consoleRoutes(deps: AppDeps) {
   return new Elysia({ name: "console-routes" })
     .get("/api/console/usage", async ({ request }) => {

@@ -1,7 +1,7 @@
 import type { RunTimeline } from "../contract/console.ts";
 import type { Store } from "../store/types.ts";
 
-/** The timeline of one run of this account (CONTRACT §4), or null: `at_ms` counts from acceptance. */
+/** The timeline of one run of this account (README "The API"), or null: `at_ms` counts from acceptance. */
 export async function runTimeline(store: Store, accountId: string, runId: string): Promise<RunTimeline | null> {
   const found = await store.runs.withEvents(accountId, runId);
   if (!found) return null;

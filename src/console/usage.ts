@@ -6,7 +6,7 @@ import type { DayCount, Store } from "../store/types.ts";
 import { monthBounds, periodOf } from "../util/time.ts";
 
 /**
- * The Console's usage report (CONTRACT §4). Totals and per_day cover the current UTC
+ * The Console's usage report (README "The API"). Totals and per_day cover the current UTC
  * month (the allowance's period); every day up to today is listed, zeros included.
  */
 export async function usageReport(store: Store, cfg: Config, account: Account, now: Date = new Date()): Promise<Usage> {

@@ -2,12 +2,12 @@ import { Type as T, type Static } from "@sinclair/typebox";
 import { Timestamp } from "./formats.ts";
 
 /**
- * The web client's accounts (CONTRACT §3, under /api/v1/): password sign-up and sign-in,
+ * The web client's accounts (README "The API", under /api/v1/): password sign-up and sign-in,
  * the signed-in account, and the sign-in methods the web app can offer. Credentials is
  * used for Elysia's body validation: a plain TypeBox schema from the same install.
  */
 
-/** The plans of SPEC §8; a new account gets DEFAULT_PLAN. */
+/** The plans (README "Configuration": PLAN_RUNS_*); a new account gets DEFAULT_PLAN. */
 export const PlanSchema = T.Union([T.Literal("free"), T.Literal("pro"), T.Literal("researcher")], {
   description: "the account's plan; it decides the monthly research runs (PLAN_RUNS_*)",
 });

@@ -6,7 +6,7 @@ import { StageSchema } from "./events.ts";
 import { Day, NullableTimestamp, RequestId, Timestamp } from "./formats.ts";
 
 /**
- * The API Console's payloads (CONTRACT §4, /api/console/*, session cookie only): keys,
+ * The API Console's payloads (README "The API", /api/console/*, session cookie only): keys,
  * the usage report, a run's timeline. They describe what the routes return today,
  * extra fields included; clients ignore fields they do not recognise.
  */

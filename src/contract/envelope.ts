@@ -3,7 +3,7 @@ import { ErrorItemSchema } from "./errors.ts";
 import { RequestId } from "./formats.ts";
 
 /**
- * The response envelope (SPEC §2) and the source object (CONTRACT §5): the body of
+ * The response envelope and the source object (README "The API"): the body of
  * /api/query, the data of the stream's `final` event, and what a run records.
  */
 
@@ -26,7 +26,7 @@ export const SourceSchema = T.Object({
   read: T.Optional(T.Union([T.Literal("page"), T.Literal("abstract")], {
     description: "extra field: the answer drew on the full text (page) or the database's abstract",
   })),
-}, { additionalProperties: true, description: "A source object (CONTRACT §5). Clients ignore fields they do not recognise." });
+}, { additionalProperties: true, description: "A source object. Clients ignore fields they do not recognise." });
 
 /** Token counts are estimates from text length, not model token counts. */
 export const EnvelopeUsageSchema = T.Object({
@@ -48,7 +48,7 @@ export const EnvelopeSchema = T.Object({
   usage: EnvelopeUsageSchema,
   errors: T.Array(ErrorItemSchema, { description: "empty on success" }),
   writer: T.Optional(WriterSchema),
-}, { additionalProperties: true, description: "The response envelope (SPEC §2). `writer` is on every envelope of an accepted run." });
+}, { additionalProperties: true, description: "The response envelope. `writer` is on every envelope of an accepted run." });
 
 export type SourceType = Static<typeof SourceTypeSchema>;
 export type Source = Static<typeof SourceSchema>;

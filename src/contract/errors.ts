@@ -1,10 +1,10 @@
 import { Type as T, type Static } from "@sinclair/typebox";
 
 /**
- * The one table of every stable error code the service emits (SPEC §5, §7; CONTRACT §3–§5),
+ * The one table of every stable error code the service emits (README "The API"),
  * with the HTTP status an AppError of that code gets by default and its kind:
  *  - "key":      key failures of the query endpoints; the stream endpoint answers them as
- *                `error` + `final` events on HTTP 200 (SPEC §6.3), /api/query with `status`.
+ *                `error` + `final` events on HTTP 200 (README "The API", stream events), /api/query with `status`.
  *  - "refusal":  other 4xx answers (no run was started).
  *  - "run":      failures of an accepted run; they travel in the envelope on HTTP 200
  *                (`status` is what a thrown AppError of that code maps to: 500).
@@ -59,7 +59,7 @@ export function errorKind(code: ErrorCode): ErrorKind {
 
 const codesOf = (kind: ErrorKind): ReadonlySet<string> => new Set(ERROR_CODES.filter((c) => ERRORS[c].kind === kind));
 
-/** Codes of a run that was accepted and then failed: envelope on HTTP 200 (CONTRACT §5). */
+/** Codes of a run that was accepted and then failed: envelope on HTTP 200 (README "The API"). */
 export const RUN_FAILURE_CODES: ReadonlySet<string> = codesOf("run");
 /** The three key failures: error + final events on HTTP 200 on the stream endpoint. */
 export const KEY_FAILURE_CODES: ReadonlySet<string> = codesOf("key");
@@ -103,7 +103,7 @@ export const ErrorItemSchema = T.Object({
   message: T.String({ description: "Human-readable; wording may change" }),
 }, { description: "An error: a stable code and a message" });
 
-/** Every error answer outside the two query endpoints (CONTRACT §3). */
+/** Every error answer outside the two query endpoints (README "The API"). */
 export const ErrorBodySchema = T.Object({
   errors: T.Array(ErrorItemSchema, { minItems: 1 }),
 }, { description: "The error body outside the query endpoints: {errors: [{code, message}]}" });

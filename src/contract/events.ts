@@ -3,11 +3,11 @@ import { EnvelopeSchema, SourceSchema, type Envelope, type Source } from "./enve
 import { ErrorItemSchema, type ErrorItem } from "./errors.ts";
 
 /**
- * The events of /api/query/stream and /api/v1/research/stream (CONTRACT §5 "Stream
+ * The events of /api/query/stream and /api/v1/research/stream (README "The API", "Stream
  * events"). Each is `event: <name>` with one `data:` line of JSON. The first event goes
  * out as soon as the call is accepted; while nothing else is sent, a `: keep-alive`
  * comment goes out at least every 15 s; `final` is always the last event. The three key
- * failures arrive as `error` then `final` on HTTP 200 (SPEC §6.3).
+ * failures arrive as `error` then `final` on HTTP 200 (README "The API", stream events).
  */
 
 /** The stages a run reaches, in order; each emits at least one progress event. */

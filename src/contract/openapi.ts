@@ -5,7 +5,7 @@ import { componentSchemas, ref, schemaFor, type JsonSchema, type SchemaName } fr
 import { MAX_QUERY_CHARS, QUERY_BODY_EXAMPLE } from "./query.ts";
 
 /**
- * The OpenAPI 3.1 document of every endpoint (CONTRACT §2–§5), generated from the contract's
+ * The OpenAPI 3.1 document of every endpoint (README "The API"), generated from the contract's
  * schemas: components.schemas are the named TypeBox schemas, and operations refer to them.
  */
 
@@ -77,7 +77,7 @@ function sessionOp(operationId: string, tag: string, summary: string, responses:
 
 const text = (type: string, description: string): Response => ({ description, content: { [type]: { schema: { type: "string" } } } });
 
-/** The OpenAPI 3.1 document of every endpoint in CONTRACT §2–§5. */
+/** The OpenAPI 3.1 document of every endpoint in README "The API". */
 export function openApiDocument(serverUrl: string): OpenApiDocument {
   const signedIn = { "Set-Cookie": header("Set-Cookie") };
   return {

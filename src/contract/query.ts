@@ -2,7 +2,7 @@ import { Type as T, type Static } from "@sinclair/typebox";
 
 /**
  * The body of the query endpoints, /api/query and /api/query/stream, and of the web
- * client's /api/v1/research and /api/v1/research/stream (SPEC §2, CONTRACT §5).
+ * client's /api/v1/research and /api/v1/research/stream (README "The API").
  *
  * The schema checks the shape only: `query` must be a string. Its length is checked in
  * code points (JSON Schema's maxLength would be UTF-16 units in TypeBox) and white space
@@ -18,7 +18,7 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 const ignored = (name: string) => T.Optional(T.Unknown({ description: `${name}: accepted and ignored` }));
 
-/** The ignored fields of SPEC §2 are accepted, and so are unknown fields. */
+/** The fields README "The API" lists as ignored are accepted, and so are unknown fields. */
 export const QueryBodySchema = T.Object({
   query: T.String({
     description: `the question, 1 to ${MAX_QUERY_CHARS} characters (Unicode code points), not only white space`,

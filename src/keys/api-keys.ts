@@ -53,7 +53,7 @@ function unknownKeys(store: Store): UnknownKeys {
 /**
  * Resolves a presented key against the store on every call (valid and revoked keys are
  * never cached, so a revocation takes effect on the very next call; see UnknownKeys for
- * the one thing remembered). Throws the key failures (SPEC §5). Synchronous when the
+ * the one thing remembered). Throws the key failures (README "The API"). Synchronous when the
  * store is (SQLite): the commonest refusal never waits on a promise.
  */
 export function authenticateKey(store: Store, presented: string | undefined): Awaitable<KeyIdentity> {
@@ -75,7 +75,7 @@ function checked(store: Store, unknown: UnknownKeys, hash: string, r: KeyCheck |
   return { keyId: r.id, accountId: r.accountId, prefix: r.prefix };
 }
 
-/** SPEC §5.1: a Bearer value wins; otherwise X-Api-Key. */
+/** README "The API": a Bearer value wins; otherwise X-Api-Key. */
 export function presentedKey(headers: Headers): string | undefined {
   const auth = headers.get("authorization");
   const m = auth ? /^Bearer\s+(.+)$/i.exec(auth.trim()) : null;

@@ -7,7 +7,7 @@ import { createKey, listKeys, revokeKey } from "./api-keys.ts";
 
 const noStore = { "cache-control": "no-store" };
 
-/** API keys in the Console (CONTRACT §4): session cookie only; a key is not a credential here. */
+/** API keys in the Console (README "The API"): session cookie only; a key is not a credential here. */
 export function keyRoutes(deps: AppDeps) {
   return new Elysia({ name: "key-routes" })
     .get("/api/console/keys", async ({ request }) => {

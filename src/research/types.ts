@@ -1,27 +1,8 @@
-/** Kind of a source: found by a web search provider or an academic database. */
-export type SourceType = "web" | "academic";
+import type { Source } from "../contract/envelope.ts";
+import type { Stage } from "../contract/events.ts";
 
-/**
- * A source as returned to clients (CONTRACT §5 "Source object"). `id` is "S1".."S5",
- * matching the markers in the answer. Clients ignore fields they don't know.
- */
-export interface Source {
-  id: string;
-  title: string;
-  url: string;
-  type: SourceType;
-  provider: string;
-  snippet: string;
-  published_at?: string;
-  authors?: string[];
-  venue?: string;
-  doi?: string;
-  /** Extra field: whether the answer drew on the full text ("page") or the database's abstract. */
-  read?: "page" | "abstract";
-}
-
-/** The stages a run reaches, in order; each emits at least one progress event. */
-export type Stage = "planning" | "searching" | "reading" | "writing";
+// The wire types the engine produces are the contract's (src/contract/).
+export type { Source, SourceType } from "../contract/envelope.ts";
 
 /**
  * What the engine tells the service while it works. The service forwards these as
@@ -37,7 +18,7 @@ export interface EngineResult {
   answer: string;
   sources: Source[];
   writer: "llm" | "extractive";
-  /** Estimates from text length over all model calls (SPEC §2 usage). */
+  /** Estimates from text length over all model calls (README "The API" usage). */
   tokens_in: number;
   tokens_out: number;
 }
@@ -51,7 +32,7 @@ export interface RunContext {
 
 /**
  * The research engine. `run` resolves with a completed answer or throws an AppError
- * whose code is one of CONTRACT §5's run failure codes (search_failed, no_sources,
+ * whose code is one of the run failure codes (README "The API") (search_failed, no_sources,
  * llm_failed, run_timeout, internal_error).
  */
 export interface Engine {

@@ -4,7 +4,7 @@ import { sessionToken } from "../auth/session-cookie.ts";
 import type { AppDeps } from "../server/deps.ts";
 import { runResponse } from "./run-response.ts";
 
-/** The web client's runs (CONTRACT §3): the query endpoints' behaviour, by session cookie. */
+/** The web client's runs (README "The API"): the query endpoints' behaviour, by session cookie. */
 export function researchRoutes(deps: AppDeps) {
   const handle = async (request: Request, mode: "json" | "stream", endpoint: string) => {
     const accountId = await resolveSession(deps.store, sessionToken(request));

@@ -11,7 +11,7 @@ export interface RunHttp { runs: RunService; logger: Logger; keepAliveMs: number
 /**
  * One run over HTTP, as JSON (the envelope when the run ends) or as an SSE stream of the
  * service's events. Refusals carry the envelope; on a stream the key failures arrive as
- * `error` + `final` on HTTP 200 (CONTRACT §5). `headers` go on every answer. A credential
+ * `error` + `final` on HTTP 200 (README "The API"). `headers` go on every answer. A credential
  * refusal is returned without a promise in between (the commonest refusal).
  */
 export function runResponse(http: RunHttp, request: Request, mode: "json" | "stream", caller: Caller, endpoint: string, headers: Record<string, string>): Response | Promise<Response> {

@@ -35,7 +35,7 @@ export type RunService = ReturnType<typeof createRunService>;
 
 /**
  * The run service every entry adapts (JSON, SSE, the web client's routes, `ask`): it
- * authenticates a caller, admits a run (credentials → body → allowance, CONTRACT §5) and
+ * authenticates a caller, admits a run (credentials → body → allowance, README "The API") and
  * runs it to an envelope. It knows nothing of HTTP. It also tracks the runs in flight so
  * a shutdown can drain them.
  */

@@ -13,6 +13,6 @@ export interface AppDeps {
   logger: Logger;
   throttle: LoginThrottle;
   metrics: Metrics;
-  /** Longest silence on a stream before a `: keep-alive` comment (CONTRACT §5: ≤ 15 s). */
+  /** Longest silence on a stream before a `: keep-alive` comment (README "The API": ≤ 15 s). */
   keepAliveMs: number;
 }

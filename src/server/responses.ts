@@ -7,7 +7,7 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   });
 }
 
-/** The error body outside the query endpoints (CONTRACT §3): {errors: [{code, message}]}. */
+/** The error body outside the query endpoints (README "The API"): {errors: [{code, message}]}. */
 export function errorResponse(err: AppError): Response {
   const item: ErrorItem = { code: err.code, message: err.message };
   return json({ errors: [item] }, err.status, err.headers ?? {});

@@ -1,5 +1,6 @@
 import type { ErrorItem } from "../contract/errors.ts";
-import type { Origin, RecentRun, RunStatus } from "../contract/console.ts";
+import type { Plan } from "../contract/auth.ts";
+import type { KeyStatus, Origin, RecentRun, RunStatus } from "../contract/console.ts";
 import type { Source, Writer } from "../contract/envelope.ts";
 
 /**
@@ -11,7 +12,6 @@ import type { Source, Writer } from "../contract/envelope.ts";
  */
 export type Awaitable<T> = T | Promise<T>;
 
-export type Plan = "free" | "pro" | "researcher";
 
 export interface AccountRow { id: string; email: string; passwordHash: string | null; plan: Plan; createdAt: string }
 
@@ -35,7 +35,7 @@ export interface SessionsTable {
 
 export interface KeyRow {
   id: string; accountId: string; name: string | null; prefix: string; keyHash: string;
-  status: "active" | "revoked"; createdAt: string; lastUsedAt: string | null; revokedAt: string | null;
+  status: KeyStatus; createdAt: string; lastUsedAt: string | null; revokedAt: string | null;
 }
 
 /** The columns the credential check needs, nothing else. */
@@ -73,7 +73,7 @@ export interface RunRow {
 }
 
 export interface DayCount { date: string; calls: number; ok: number; error: number }
-export type { RecentRun };
+export type { Plan, RecentRun };
 
 export interface RunsTable {
   /**

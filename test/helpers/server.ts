@@ -11,7 +11,10 @@ export interface TestServer extends RunningServer { logs: string[]; sql: Databas
 
 /** Starts the real server on an ephemeral port with an in-memory database. */
 export function startTestServer(engine: Engine, env: Record<string, string> = {}, keepAliveMs?: number, idleTimeoutSec?: number): TestServer {
-  const config: Config = loadConfig({ PORT: "0", DATABASE_PATH: ":memory:", LOG_LEVEL: "debug", ...env }, "/nonexistent");
+  // The run deadline is injected after validation: tests may use one under the production minimum.
+  const { RUN_TIMEOUT_MS, ...rest } = env;
+  const config: Config = loadConfig({ PORT: "0", DATABASE_PATH: ":memory:", LOG_LEVEL: "debug", ...rest }, "/nonexistent");
+  if (RUN_TIMEOUT_MS) config.RUN_TIMEOUT_MS = Number(RUN_TIMEOUT_MS);
   const logs: string[] = [];
   const logger = createLogger("debug", (line) => { logs.push(line); });
   const store = openSqliteStore(config.DATABASE_PATH);

@@ -1,4 +1,4 @@
-import { AppError } from "../../errors.ts";
+import { AppError } from "../../contract/errors.ts";
 import type { Llm } from "../llm/factory.ts";
 import { planQuery } from "../plan/plan-query.ts";
 import { heuristicPlan } from "../plan/heuristic.ts";

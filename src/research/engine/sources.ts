@@ -19,7 +19,7 @@ export function usableDocs(results: ReadResult<RankedHit>[]): ReadableDoc[] {
   return out;
 }
 
-/** The client-facing source object for a chosen document (CONTRACT §5). */
+/** The client-facing source object for a chosen document (README "The API"). */
 export function toSource(id: string, d: ReadableDoc, passages: string[], published?: string): Source {
   const h = d.hit;
   const snippet = (h.snippet || passages[0] || "").slice(0, 400);

@@ -1,4 +1,4 @@
-import { AppError } from "../../errors.ts";
+import { AppError } from "../../contract/errors.ts";
 import type { SearchProviders } from "./registry.ts";
 import { SearchError } from "./search-error.ts";
 import type { SearchHit, SearchOptions, SearchProvider } from "./types.ts";

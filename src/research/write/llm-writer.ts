@@ -1,4 +1,4 @@
-import { AppError } from "../../errors.ts";
+import { AppError } from "../../contract/errors.ts";
 import { estimateTokens } from "../engine/estimate.ts";
 import type { Llm } from "../llm/factory.ts";
 import { LlmError } from "../llm/llm-error.ts";

@@ -1,9 +1,9 @@
 import { expect, test } from "bun:test";
-import { createEngine } from "../../src/research/engine/engine.ts";
-import { heuristicPlan } from "../../src/research/plan/heuristic.ts";
-import { mergeAndRank } from "../../src/research/search/merge.ts";
-import type { SearchHit, SearchProvider } from "../../src/research/search/types.ts";
-import type { RunEvent } from "../../src/research/types.ts";
+import { createEngine } from "../../../src/research/engine/engine.ts";
+import { heuristicPlan } from "../../../src/research/plan/heuristic.ts";
+import { mergeAndRank } from "../../../src/research/search/merge.ts";
+import type { SearchHit, SearchProvider } from "../../../src/research/search/types.ts";
+import type { RunEvent } from "../../../src/research/types.ts";
 
 const hit = (url: string, provider: string): SearchHit => ({ url, title: `Report ${url.slice(8, 9)}`, snippet: "", provider, type: "academic" });
 

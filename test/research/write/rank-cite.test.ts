@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { Bm25 } from "../../src/research/rank/bm25.ts";
-import { splitPassages, splitSentences } from "../../src/research/rank/passages.ts";
-import { selectPassages } from "../../src/research/rank/select.ts";
-import { terms } from "../../src/research/rank/tokenize.ts";
-import type { Source } from "../../src/research/types.ts";
-import { finalizeCitations, markersIn } from "../../src/research/write/citations.ts";
+import { Bm25 } from "../../../src/research/rank/bm25.ts";
+import { splitPassages, splitSentences } from "../../../src/research/rank/passages.ts";
+import { selectPassages } from "../../../src/research/rank/select.ts";
+import { terms } from "../../../src/research/rank/tokenize.ts";
+import type { Source } from "../../../src/research/types.ts";
+import { finalizeCitations, markersIn } from "../../../src/research/write/citations.ts";
 
 const src = (n: number): Source => ({ id: `S${n}`, title: `T${n}`, url: `https://e${n}.example/`, type: "web", provider: "searxng", snippet: "" });
 const filler = (i: number) => `Unrelated text about gardening number ${i} and tomatoes, soil, water and sunshine for plants in the summer months.`;

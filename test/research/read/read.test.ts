@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { FetchError } from "../../src/research/read/fetch-error.ts";
-import { extractMainText } from "../../src/research/read/html-extract.ts";
-import { readCandidates } from "../../src/research/read/read-all.ts";
-import { readUrl } from "../../src/research/read/read-url.ts";
-import type { SearchHit } from "../../src/research/search/types.ts";
-import { ARTICLE_PARAGRAPHS, startPageServer, type PageServer } from "../fixtures/page-server.ts";
-import { useLongTimeout } from "../setup.ts";
+import { FetchError } from "../../../src/research/read/fetch-error.ts";
+import { extractMainText } from "../../../src/research/read/html-extract.ts";
+import { readCandidates } from "../../../src/research/read/read-all.ts";
+import { readUrl } from "../../../src/research/read/read-url.ts";
+import type { SearchHit } from "../../../src/research/search/types.ts";
+import { ARTICLE_PARAGRAPHS, startPageServer, type PageServer } from "../../fixtures/page-server.ts";
+import { useLongTimeout } from "../../setup.ts";
 
 useLongTimeout();
 

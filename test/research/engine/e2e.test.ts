@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { loadConfig } from "../../src/config/load.ts";
-import { buildEngine } from "../../src/research/build-engine.ts";
-import type { TimingsOverride } from "../../src/research/engine/timings.ts";
-import { createLogger } from "../../src/util/logger.ts";
-import { startChatServer, isPlannerCall, type ChatBody, type ChatServer, type Reply } from "../fixtures/chat-server.ts";
-import { startPageServer, type PageServer } from "../fixtures/page-server.ts";
-import { startSearchFixtures, PROVIDERS, type SearchFixtures } from "../fixtures/search-servers.ts";
-import { Client, query, startTestServer, type TestServer } from "../helpers/server.ts";
-import { readSse } from "../helpers/sse.ts";
-import { useLongTimeout } from "../setup.ts";
+import { loadConfig } from "../../../src/config/load.ts";
+import { buildEngine } from "../../../src/research/build-engine.ts";
+import type { TimingsOverride } from "../../../src/research/engine/timings.ts";
+import { createLogger } from "../../../src/util/logger.ts";
+import { startChatServer, isPlannerCall, type ChatBody, type ChatServer, type Reply } from "../../fixtures/chat-server.ts";
+import { startPageServer, type PageServer } from "../../fixtures/page-server.ts";
+import { startSearchFixtures, PROVIDERS, type SearchFixtures } from "../../fixtures/search-servers.ts";
+import { Client, query, startTestServer, type TestServer } from "../../helpers/server.ts";
+import { readSse } from "../../helpers/sse.ts";
+import { useLongTimeout } from "../../setup.ts";
 
 useLongTimeout();
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createArxiv } from "../../src/research/search/arxiv.ts";
-import { Pacer } from "../../src/research/search/pacer.ts";
-import { arxivInterval } from "../../src/research/search/registry.ts";
-import { SearchError } from "../../src/research/search/search-error.ts";
-import { startSearchFixtures, type SearchFixtures } from "../fixtures/search-servers.ts";
+import { createArxiv } from "../../../src/research/search/arxiv.ts";
+import { Pacer } from "../../../src/research/search/pacer.ts";
+import { arxivInterval } from "../../../src/research/search/registry.ts";
+import { SearchError } from "../../../src/research/search/search-error.ts";
+import { startSearchFixtures, type SearchFixtures } from "../../fixtures/search-servers.ts";
 
 let fx: SearchFixtures;
 beforeAll(() => { fx = startSearchFixtures("http://pages.test"); });

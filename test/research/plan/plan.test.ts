@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { LlmError } from "../../src/research/llm/llm-error.ts";
-import { createOpenAiCompatibleClient } from "../../src/research/llm/openai-compatible.ts";
-import { heuristicPlan, keywordQuery } from "../../src/research/plan/heuristic.ts";
-import { parsePlan } from "../../src/research/plan/parse-plan.ts";
-import { planQuery } from "../../src/research/plan/plan-query.ts";
-import { startChatServer, type ChatServer } from "../fixtures/chat-server.ts";
-import { useLongTimeout } from "../setup.ts";
+import { LlmError } from "../../../src/research/llm/llm-error.ts";
+import { createOpenAiCompatibleClient } from "../../../src/research/llm/openai-compatible.ts";
+import { heuristicPlan, keywordQuery } from "../../../src/research/plan/heuristic.ts";
+import { parsePlan } from "../../../src/research/plan/parse-plan.ts";
+import { planQuery } from "../../../src/research/plan/plan-query.ts";
+import { startChatServer, type ChatServer } from "../../fixtures/chat-server.ts";
+import { useLongTimeout } from "../../setup.ts";
 
 useLongTimeout();
 

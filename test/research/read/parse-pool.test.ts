@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { inlineParser } from "../../src/research/read/doc-parser.ts";
-import { FetchError } from "../../src/research/read/fetch-error.ts";
-import { createParsePool } from "../../src/research/read/parse-pool.ts";
-import { tinyPdf } from "../fixtures/tiny-pdf.ts";
+import { inlineParser } from "../../../src/research/read/doc-parser.ts";
+import { FetchError } from "../../../src/research/read/fetch-error.ts";
+import { createParsePool } from "../../../src/research/read/parse-pool.ts";
+import { tinyPdf } from "../../fixtures/tiny-pdf.ts";
 
 const page = new TextEncoder().encode(`<html><head><title>Base editing</title></head><body><nav>Home</nav><article><h1>Base editing</h1>${"<p>Base editors convert one DNA letter into another without cutting both strands.</p>".repeat(6)}</article></body></html>`);
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { MAX_BODY_BYTES, providerFetch } from "../../src/research/search/http-json.ts";
-import { SearchError } from "../../src/research/search/search-error.ts";
+import { MAX_BODY_BYTES, providerFetch } from "../../../src/research/search/http-json.ts";
+import { SearchError } from "../../../src/research/search/search-error.ts";
 
 // A tiny upstream with the misbehaviours a provider call must survive.
 let server: ReturnType<typeof Bun.serve>;

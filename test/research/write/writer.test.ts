@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { AppError } from "../../src/errors.ts";
-import { LlmError } from "../../src/research/llm/llm-error.ts";
-import { createGroqClient } from "../../src/research/llm/groq.ts";
-import { createOpenAiCompatibleClient } from "../../src/research/llm/openai-compatible.ts";
-import { writeExtractive } from "../../src/research/write/extractive-writer.ts";
-import { writeWithLlm } from "../../src/research/write/llm-writer.ts";
-import { writerMessages, type WriterSource } from "../../src/research/write/prompt.ts";
-import { startChatServer, type ChatServer } from "../fixtures/chat-server.ts";
-import { useLongTimeout } from "../setup.ts";
+import { AppError } from "../../../src/contract/errors.ts";
+import { LlmError } from "../../../src/research/llm/llm-error.ts";
+import { createGroqClient } from "../../../src/research/llm/groq.ts";
+import { createOpenAiCompatibleClient } from "../../../src/research/llm/openai-compatible.ts";
+import { writeExtractive } from "../../../src/research/write/extractive-writer.ts";
+import { writeWithLlm } from "../../../src/research/write/llm-writer.ts";
+import { writerMessages, type WriterSource } from "../../../src/research/write/prompt.ts";
+import { startChatServer, type ChatServer } from "../../fixtures/chat-server.ts";
+import { useLongTimeout } from "../../setup.ts";
 
 useLongTimeout();
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { DEFAULT_TIMINGS, resolveTimings, retryPolicy } from "../../src/research/engine/timings.ts";
-import { DEFAULT_RETRY } from "../../src/research/llm/retry.ts";
+import { DEFAULT_TIMINGS, resolveTimings, retryPolicy } from "../../../src/research/engine/timings.ts";
+import { DEFAULT_RETRY } from "../../../src/research/llm/retry.ts";
 
 describe("engine timings", () => {
   test("the defaults are production's documented clocks", () => {

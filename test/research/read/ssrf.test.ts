@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { isNonPublicAddress } from "../../src/research/read/address-policy.ts";
-import { FetchError } from "../../src/research/read/fetch-error.ts";
-import { safeFetch } from "../../src/research/read/safe-fetch.ts";
-import type { Lookup } from "../../src/research/read/url-guard.ts";
-import { startPageServer, type PageServer } from "../fixtures/page-server.ts";
+import { isNonPublicAddress } from "../../../src/research/read/address-policy.ts";
+import { FetchError } from "../../../src/research/read/fetch-error.ts";
+import { safeFetch } from "../../../src/research/read/safe-fetch.ts";
+import type { Lookup } from "../../../src/research/read/url-guard.ts";
+import { startPageServer, type PageServer } from "../../fixtures/page-server.ts";
 import { CERT_NAME, TEST_CERT, startTlsServer } from "./tls-fixture.ts";
 
 let pages: PageServer;

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { loadConfig } from "../../src/config/load.ts";
-import { parseArxivFeed } from "../../src/research/search/arxiv.ts";
-import { rebuildAbstract } from "../../src/research/search/openalex.ts";
-import { buildSearchProviders } from "../../src/research/search/registry.ts";
-import { SearchError } from "../../src/research/search/search-error.ts";
-import { createSemanticScholar } from "../../src/research/search/semantic-scholar.ts";
-import { FIXTURE_KEYS, PROVIDERS, fixtureSearchEnv, startSearchFixtures, type SearchFixtures } from "../fixtures/search-servers.ts";
+import { loadConfig } from "../../../src/config/load.ts";
+import { parseArxivFeed } from "../../../src/research/search/arxiv.ts";
+import { rebuildAbstract } from "../../../src/research/search/openalex.ts";
+import { buildSearchProviders } from "../../../src/research/search/registry.ts";
+import { SearchError } from "../../../src/research/search/search-error.ts";
+import { createSemanticScholar } from "../../../src/research/search/semantic-scholar.ts";
+import { FIXTURE_KEYS, PROVIDERS, fixtureSearchEnv, startSearchFixtures, type SearchFixtures } from "../../fixtures/search-servers.ts";
 
 let fx: SearchFixtures;
 const PAGE = "http://pages.test";

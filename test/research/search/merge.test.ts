@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cleanText, isoDate, normalizeDoi } from "../../src/research/search/clean.ts";
-import { mergeAndRank, normalizeUrl } from "../../src/research/search/merge.ts";
-import { createOpenAlex } from "../../src/research/search/openalex.ts";
-import { createCrossref } from "../../src/research/search/crossref.ts";
-import { createSemanticScholar } from "../../src/research/search/semantic-scholar.ts";
-import type { SearchHit } from "../../src/research/search/types.ts";
-import { startSearchFixtures, type SearchFixtures } from "../fixtures/search-servers.ts";
+import { cleanText, isoDate, normalizeDoi } from "../../../src/research/search/clean.ts";
+import { mergeAndRank, normalizeUrl } from "../../../src/research/search/merge.ts";
+import { createOpenAlex } from "../../../src/research/search/openalex.ts";
+import { createCrossref } from "../../../src/research/search/crossref.ts";
+import { createSemanticScholar } from "../../../src/research/search/semantic-scholar.ts";
+import type { SearchHit } from "../../../src/research/search/types.ts";
+import { startSearchFixtures, type SearchFixtures } from "../../fixtures/search-servers.ts";
 
 const hit = (url: string, provider = "searxng", extra: Partial<SearchHit> = {}): SearchHit => ({ url, title: url, snippet: "", provider, type: "web", ...extra });
 const hosts = (r: SearchHit[]) => r.map((h) => new URL(h.url).hostname);

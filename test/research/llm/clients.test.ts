@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { createGroqClient } from "../../src/research/llm/groq.ts";
-import { LlmError } from "../../src/research/llm/llm-error.ts";
-import { createOpenAiCompatibleClient } from "../../src/research/llm/openai-compatible.ts";
-import type { RetryPolicy } from "../../src/research/llm/retry.ts";
-import type { LlmClient } from "../../src/research/llm/types.ts";
-import { sequence, startChatServer, type ChatServer } from "../fixtures/chat-server.ts";
-import { useLongTimeout } from "../setup.ts";
+import { createGroqClient } from "../../../src/research/llm/groq.ts";
+import { LlmError } from "../../../src/research/llm/llm-error.ts";
+import { createOpenAiCompatibleClient } from "../../../src/research/llm/openai-compatible.ts";
+import type { RetryPolicy } from "../../../src/research/llm/retry.ts";
+import type { LlmClient } from "../../../src/research/llm/types.ts";
+import { sequence, startChatServer, type ChatServer } from "../../fixtures/chat-server.ts";
+import { useLongTimeout } from "../../setup.ts";
 
 useLongTimeout();
 

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { loadConfig } from "../../src/config/load.ts";
-import { buildLlm } from "../../src/research/llm/factory.ts";
-import { parseRetryAfter } from "../../src/research/llm/llm-error.ts";
-import { DEFAULT_RETRY, retryDelay } from "../../src/research/llm/retry.ts";
-import { sseData } from "../../src/research/llm/sse-data.ts";
-import { createThinkFilter, stripThinking } from "../../src/research/llm/think-filter.ts";
+import { loadConfig } from "../../../src/config/load.ts";
+import { buildLlm } from "../../../src/research/llm/factory.ts";
+import { parseRetryAfter } from "../../../src/research/llm/llm-error.ts";
+import { DEFAULT_RETRY, retryDelay } from "../../../src/research/llm/retry.ts";
+import { sseData } from "../../../src/research/llm/sse-data.ts";
+import { createThinkFilter, stripThinking } from "../../../src/research/llm/think-filter.ts";
 
 describe("<think> blocks", () => {
   test("stripThinking removes closed, unterminated and opening-less blocks", () => {

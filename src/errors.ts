@@ -1,2 +1,0 @@
-// Temporary: the research engine's imports move to contract/errors.ts with the rest.
-export * from "./contract/errors.ts";

@@ -5,14 +5,27 @@ export type { Plan } from "../store/types.ts";
 export const PLANS: Plan[] = ["free", "pro", "researcher"];
 
 /** An account as the rest of the service sees it (never the password hash). */
-export interface Account { id: string; email: string; plan: Plan; created_at: string }
+export interface Account {
+  id: string;
+  email: string;
+  plan: Plan;
+  created_at: string;
+}
 
-export const toAccount = (r: AccountRow): Account => ({ id: r.id, email: r.email, plan: r.plan, created_at: r.createdAt });
+export const toAccount = (r: AccountRow): Account => ({
+  id: r.id,
+  email: r.email,
+  plan: r.plan,
+  created_at: r.createdAt,
+});
 
 /** Emails compare case-insensitively; stored trimmed and lower-cased. */
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
-export async function findAccountByEmail(store: Store, email: string): Promise<(Account & { passwordHash: string | null }) | null> {
+export async function findAccountByEmail(
+  store: Store,
+  email: string,
+): Promise<(Account & { passwordHash: string | null }) | null> {
   const r = await store.accounts.byEmail(normalizeEmail(email));
   return r ? { ...toAccount(r), passwordHash: r.passwordHash } : null;
 }
@@ -23,10 +36,22 @@ export async function getAccount(store: Store, id: string): Promise<Account | nu
 }
 
 /** Creates an account; 409 email_taken when the email exists. */
-export async function createAccount(store: Store, email: string, password: string | null, plan: Plan): Promise<Account> {
+export async function createAccount(
+  store: Store,
+  email: string,
+  password: string | null,
+  plan: Plan,
+): Promise<Account> {
   const passwordHash = password === null ? null : await Bun.password.hash(password, { algorithm: "argon2id" });
-  const row: AccountRow = { id: crypto.randomUUID(), email: normalizeEmail(email), passwordHash, plan, createdAt: new Date().toISOString() };
-  if (!(await store.accounts.insert(row))) throw new AppError("email_taken", "an account with this email already exists");
+  const row: AccountRow = {
+    id: crypto.randomUUID(),
+    email: normalizeEmail(email),
+    passwordHash,
+    plan,
+    createdAt: new Date().toISOString(),
+  };
+  if (!(await store.accounts.insert(row)))
+    throw new AppError("email_taken", "an account with this email already exists");
   return toAccount(row);
 }
 
@@ -49,7 +74,7 @@ export async function verifyCredentials(store: Store, email: string, password: s
   const acc = await findAccountByEmail(store, email);
   const hash = acc?.passwordHash ?? (await getDummyHash());
   const ok = await Bun.password.verify(password, hash).catch(() => false);
-  if (!acc || !acc.passwordHash || !ok) return null;
+  if (!acc?.passwordHash || !ok) return null;
   const { passwordHash: _, ...rest } = acc;
   return rest;
 }

@@ -2,8 +2,8 @@ import { Elysia } from "elysia";
 import { publicUrl } from "../config/load.ts";
 import { CredentialsSchema, MeSchema } from "../contract/auth.ts";
 import { AppError } from "../contract/errors.ts";
-import type { AppDeps } from "../server/deps.ts";
 import { clientIp } from "../server/client-ip.ts";
+import type { AppDeps } from "../server/deps.ts";
 import { json } from "../server/responses.ts";
 import { createAccount, normalizeEmail, verifyCredentials } from "./accounts.ts";
 import { clearedSessionCookie, requireAccount, sessionCookie, sessionToken } from "./session-cookie.ts";
@@ -17,25 +17,40 @@ export function authRoutes(deps: AppDeps) {
     return json(body, status, { "set-cookie": sessionCookie(token, expiresAt, secure), "cache-control": "no-store" });
   };
   return new Elysia({ name: "auth-routes" })
-    .post("/api/v1/auth/signup", async ({ body }) => {
-      const acc = await createAccount(deps.store, body.email, body.password, deps.config.DEFAULT_PLAN);
-      return signIn(acc.id, 201, acc);
-    }, { body: CredentialsSchema, detail: { summary: "Create an account and sign in" } })
-    .post("/api/v1/auth/login", async ({ body, request }) => {
-      const email = normalizeEmail(body.email);
-      const address = clientIp(request);
-      deps.throttle.check(email, address);
-      const acc = await verifyCredentials(deps.store, email, body.password);
-      if (!acc) {
-        deps.throttle.failure(email, address);
-        throw new AppError("invalid_credentials", "wrong email or password");
-      }
-      deps.throttle.success(email);
-      return signIn(acc.id, 200, acc);
-    }, { body: CredentialsSchema, detail: { summary: "Sign in with email and password" } })
-    .post("/api/v1/auth/logout", async ({ request }) => {
-      await endSession(deps.store, sessionToken(request));
-      return new Response(null, { status: 204, headers: { "set-cookie": clearedSessionCookie(secure) } });
-    }, { detail: { summary: "Sign out and end the session" } })
-    .get("/api/v1/me", ({ request }) => requireAccount(deps.store, request), { response: MeSchema, detail: { summary: "The signed-in account" } });
+    .post(
+      "/api/v1/auth/signup",
+      async ({ body }) => {
+        const acc = await createAccount(deps.store, body.email, body.password, deps.config.DEFAULT_PLAN);
+        return signIn(acc.id, 201, acc);
+      },
+      { body: CredentialsSchema, detail: { summary: "Create an account and sign in" } },
+    )
+    .post(
+      "/api/v1/auth/login",
+      async ({ body, request }) => {
+        const email = normalizeEmail(body.email);
+        const address = clientIp(request);
+        deps.throttle.check(email, address);
+        const acc = await verifyCredentials(deps.store, email, body.password);
+        if (!acc) {
+          deps.throttle.failure(email, address);
+          throw new AppError("invalid_credentials", "wrong email or password");
+        }
+        deps.throttle.success(email);
+        return signIn(acc.id, 200, acc);
+      },
+      { body: CredentialsSchema, detail: { summary: "Sign in with email and password" } },
+    )
+    .post(
+      "/api/v1/auth/logout",
+      async ({ request }) => {
+        await endSession(deps.store, sessionToken(request));
+        return new Response(null, { status: 204, headers: { "set-cookie": clearedSessionCookie(secure) } });
+      },
+      { detail: { summary: "Sign out and end the session" } },
+    )
+    .get("/api/v1/me", ({ request }) => requireAccount(deps.store, request), {
+      response: MeSchema,
+      detail: { summary: "The signed-in account" },
+    });
 }

@@ -1,6 +1,10 @@
 import { AppError } from "../contract/errors.ts";
 
-interface Entry { failures: number; blockedUntil: number; lastAt: number }
+interface Entry {
+  failures: number;
+  blockedUntil: number;
+  lastAt: number;
+}
 
 /**
  * Slows password guessing: after `freeFailures` failures for one email (or many more
@@ -11,12 +15,21 @@ interface Entry { failures: number; blockedUntil: number; lastAt: number }
 export class LoginThrottle {
   private readonly entries = new Map<string, Entry>();
   constructor(
-    private readonly opts = { freeFailures: 5, freeFailuresPerAddress: 30, baseDelayMs: 1000, maxDelayMs: 15 * 60_000, forgetAfterMs: 60 * 60_000 },
+    private readonly opts = {
+      freeFailures: 5,
+      freeFailuresPerAddress: 30,
+      baseDelayMs: 1000,
+      maxDelayMs: 15 * 60_000,
+      forgetAfterMs: 60 * 60_000,
+    },
     private readonly now: () => number = Date.now,
   ) {}
 
   private keys(email: string, address: string): [string, number][] {
-    return [[`e:${email}`, this.opts.freeFailures], [`a:${address}`, this.opts.freeFailuresPerAddress]];
+    return [
+      [`e:${email}`, this.opts.freeFailures],
+      [`a:${address}`, this.opts.freeFailuresPerAddress],
+    ];
   }
 
   /** Throws 429 too_many_attempts while the email or the address is blocked. */
@@ -26,7 +39,9 @@ export class LoginThrottle {
       const e = this.entries.get(k);
       if (e && e.blockedUntil > t) {
         const secs = Math.ceil((e.blockedUntil - t) / 1000);
-        throw new AppError("too_many_attempts", `too many failed sign-in attempts; try again in ${secs} s`, 429, { "Retry-After": String(secs) });
+        throw new AppError("too_many_attempts", `too many failed sign-in attempts; try again in ${secs} s`, 429, {
+          "Retry-After": String(secs),
+        });
       }
     }
   }

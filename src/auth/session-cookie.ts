@@ -10,7 +10,11 @@ export function cookieValue(request: Request, name: string): string | undefined 
   for (const part of raw.split(";")) {
     const i = part.indexOf("=");
     if (i > 0 && part.slice(0, i).trim() === name) {
-      try { return decodeURIComponent(part.slice(i + 1).trim()); } catch { return undefined; }
+      try {
+        return decodeURIComponent(part.slice(i + 1).trim());
+      } catch {
+        return undefined;
+      }
     }
   }
   return undefined;

@@ -7,12 +7,20 @@ export const SESSION_COOKIE = "auth_token";
  * Starts a server-side session. The cookie carries a random token; only its hash is
  * stored, so a copy of the database cannot be replayed as a live session.
  */
-export async function createSession(store: Store, accountId: string, ttlDays: number): Promise<{ token: string; expiresAt: Date }> {
+export async function createSession(
+  store: Store,
+  accountId: string,
+  ttlDays: number,
+): Promise<{ token: string; expiresAt: Date }> {
   const token = randomToken(32);
   const now = new Date();
   const expiresAt = new Date(now.getTime() + ttlDays * 86_400_000);
   await store.sessions.insert({
-    id: crypto.randomUUID(), accountId, tokenHash: sha256Hex(token), createdAt: now.toISOString(), expiresAt: expiresAt.toISOString(),
+    id: crypto.randomUUID(),
+    accountId,
+    tokenHash: sha256Hex(token),
+    createdAt: now.toISOString(),
+    expiresAt: expiresAt.toISOString(),
   });
   return { token, expiresAt };
 }

@@ -1,4 +1,4 @@
-import { createAccount, findAccountByEmail, PLANS, setPlan, type Plan } from "../auth/accounts.ts";
+import { createAccount, findAccountByEmail, PLANS, type Plan, setPlan } from "../auth/accounts.ts";
 import type { Config } from "../config/schema.ts";
 import { AppError } from "../contract/errors.ts";
 import { createKey } from "../keys/api-keys.ts";
@@ -22,12 +22,14 @@ async function readPassword(): Promise<string> {
 /** `account create EMAIL [--plan P]` and `account set-plan EMAIL PLAN`. */
 export async function accountCommand(cfg: Config, args: Args): Promise<void> {
   const [, sub, email, plan] = args.positional;
-  if (!email) throw new AppError("invalid_request", "usage: account create EMAIL [--plan PLAN] | account set-plan EMAIL PLAN");
+  if (!email)
+    throw new AppError("invalid_request", "usage: account create EMAIL [--plan PLAN] | account set-plan EMAIL PLAN");
   const store = openStore(cfg);
   try {
     if (sub === "create") {
       const password = await readPassword();
-      if (password.length < 8 || password.length > 256) throw new AppError("invalid_request", "the password must have 8 to 256 characters");
+      if (password.length < 8 || password.length > 256)
+        throw new AppError("invalid_request", "the password must have 8 to 256 characters");
       const acc = await createAccount(store, email, password, planArg(args.flags.plan, cfg.DEFAULT_PLAN));
       console.log(JSON.stringify(acc));
     } else if (sub === "set-plan") {
@@ -35,7 +37,9 @@ export async function accountCommand(cfg: Config, args: Args): Promise<void> {
     } else {
       throw new AppError("invalid_request", `unknown account command ${sub ?? ""}: use create or set-plan`);
     }
-  } finally { await store.close(); }
+  } finally {
+    await store.close();
+  }
 }
 
 /** `key create EMAIL [--name N]`: prints the full key (shown this once). */
@@ -48,5 +52,7 @@ export async function keyCommand(cfg: Config, args: Args): Promise<void> {
     if (!acc) throw new AppError("not_found", `no account with email ${email}`);
     const name = typeof args.flags.name === "string" ? args.flags.name.slice(0, 100) : null;
     console.log((await createKey(store, acc.id, name)).key);
-  } finally { await store.close(); }
+  } finally {
+    await store.close();
+  }
 }

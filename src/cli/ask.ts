@@ -15,11 +15,23 @@ function printProgress(stage: string, message: string): void {
 }
 
 function formatSources(sources: Source[]): string {
-  return sources.map((s) => `[${s.id}] ${s.title}\n     ${s.url}${s.type === "academic" ? `  (${[s.venue, s.published_at].filter(Boolean).join(", ")})` : ""}`).join("\n");
+  return sources
+    .map(
+      (s) =>
+        `[${s.id}] ${s.title}\n     ${s.url}${s.type === "academic" ? `  (${[s.venue, s.published_at].filter(Boolean).join(", ")})` : ""}`,
+    )
+    .join("\n");
 }
 
 // `ask` records nothing: the run service is given no store to write to.
-const noStore = new Proxy({}, { get: () => { throw new Error("ask records nothing"); } }) as Store;
+const noStore = new Proxy(
+  {},
+  {
+    get: () => {
+      throw new Error("ask records nothing");
+    },
+  },
+) as Store;
 
 /** `ask "question" [--json]`: one run in the terminal through the run service; no server, no key, no account. */
 export async function askCommand(cfg: Config, args: Args): Promise<number> {
@@ -31,11 +43,19 @@ export async function askCommand(cfg: Config, args: Args): Promise<number> {
   process.once("SIGINT", () => interrupt.abort("interrupted"));
   const env = await runs.run(runs.local(question), {
     signal: interrupt.signal,
-    onEvent: (e) => { if (e.event === "progress" && e.data.message !== "Run accepted") printProgress(e.data.stage, e.data.message); },
+    onEvent: (e) => {
+      if (e.event === "progress" && e.data.message !== "Run accepted") printProgress(e.data.stage, e.data.message);
+    },
   });
   if (process.stderr.isTTY) process.stderr.write("\r\x1b[2K");
-  if (args.flags.json) { process.stdout.write(`${JSON.stringify(env, null, 2)}\n`); return env.status === "ok" ? 0 : 1; }
-  if (env.status !== "ok") { process.stderr.write(`error: ${env.errors.map((e) => `${e.code}: ${e.message}`).join("; ")}\n`); return 1; }
+  if (args.flags.json) {
+    process.stdout.write(`${JSON.stringify(env, null, 2)}\n`);
+    return env.status === "ok" ? 0 : 1;
+  }
+  if (env.status !== "ok") {
+    process.stderr.write(`error: ${env.errors.map((e) => `${e.code}: ${e.message}`).join("; ")}\n`);
+    return 1;
+  }
   process.stdout.write(`${env.answer}\n\nSources:\n${formatSources(env.sources)}\n`);
   return 0;
 }

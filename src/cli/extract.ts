@@ -9,14 +9,17 @@ import type { Args } from "./args.ts";
 export async function extractCommand(args: Args, allowPrivate: boolean): Promise<number> {
   const target = args.positional[1];
   if (!target) throw new AppError("invalid_request", "usage: research-query extract FILE|URL|-");
-  let title = "", text: string;
+  let title = "",
+    text: string;
   if (/^https?:\/\//i.test(target)) {
     const doc = await readUrl(target, { signal: AbortSignal.timeout(30_000), allowPrivate, timeoutMs: 20_000 });
-    title = doc.title; text = doc.text;
+    title = doc.title;
+    text = doc.text;
   } else {
     const bytes = target === "-" ? new Uint8Array(await Bun.stdin.arrayBuffer()) : new Uint8Array(readFileSync(target));
     const x = extractMainText(decodeText(bytes, ""));
-    title = x.title; text = x.text;
+    title = x.title;
+    text = x.text;
   }
   if (args.flags.json) process.stdout.write(JSON.stringify({ title, text }) + "\n");
   else process.stdout.write(`${title ? `# ${title}\n\n` : ""}${text}\n`);

@@ -15,18 +15,31 @@ async function main(argv: string[]): Promise<number> {
   }
   const cfg = loadConfig();
   switch (cmd) {
-    case "serve": await serveCommand(cfg); return -1;
-    case "account": await accountCommand(cfg, args); return 0;
-    case "key": await keyCommand(cfg, args); return 0;
-    case "ask": return (await import("./ask.ts")).askCommand(cfg, args);
-    case "extract": return (await import("./extract.ts")).extractCommand(args, cfg.FETCH_ALLOW_PRIVATE);
+    case "serve":
+      await serveCommand(cfg);
+      return -1;
+    case "account":
+      await accountCommand(cfg, args);
+      return 0;
+    case "key":
+      await keyCommand(cfg, args);
+      return 0;
+    case "ask":
+      return (await import("./ask.ts")).askCommand(cfg, args);
+    case "extract":
+      return (await import("./extract.ts")).extractCommand(args, cfg.FETCH_ALLOW_PRIVATE);
     default:
       process.stderr.write(`unknown command: ${cmd}\n\n${helpText()}`);
       return 2;
   }
 }
 
-main(process.argv.slice(2)).then((code) => { if (code >= 0) process.exit(code); }, (e: unknown) => {
-  process.stderr.write(`research-query: ${isAppError(e) ? e.message : e instanceof Error ? e.message : String(e)}\n`);
-  process.exit(1);
-});
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (e: unknown) => {
+    process.stderr.write(`research-query: ${isAppError(e) ? e.message : e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  },
+);

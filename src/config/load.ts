@@ -1,7 +1,7 @@
-import { Value } from "@sinclair/typebox/value";
 import { existsSync, readFileSync } from "node:fs";
-import { ConfigSchema, type Config } from "./schema.ts";
+import { Value } from "@sinclair/typebox/value";
 import { AppError } from "../contract/errors.ts";
+import { type Config, ConfigSchema } from "./schema.ts";
 
 /** Names of every variable the schema knows, in schema order (used by --help). */
 export const configKeys = Object.keys(ConfigSchema.properties) as (keyof Config)[];
@@ -43,7 +43,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const cfg = withDefaults as Config;
   if (cfg.OIDC_ISSUER && (!cfg.OIDC_CLIENT_ID || !cfg.OIDC_CLIENT_SECRET)) {
-    throw new AppError("config_invalid", "invalid OIDC_CLIENT_ID/OIDC_CLIENT_SECRET: both are required when OIDC_ISSUER is set", 500);
+    throw new AppError(
+      "config_invalid",
+      "invalid OIDC_CLIENT_ID/OIDC_CLIENT_SECRET: both are required when OIDC_ISSUER is set",
+      500,
+    );
   }
   return cfg;
 }

@@ -1,4 +1,4 @@
-import { Type as T, type Static } from "@sinclair/typebox";
+import { type Static, Type as T } from "@sinclair/typebox";
 
 /**
  * Every configuration variable of README "Configuration", keyed by its
@@ -8,40 +8,120 @@ import { Type as T, type Static } from "@sinclair/typebox";
 export const ConfigSchema = T.Object({
   PORT: T.Integer({ minimum: 0, maximum: 65535, default: 3000, description: "port the server listens on" }),
   HOST: T.String({ minLength: 1, default: "127.0.0.1", description: "address the server listens on" }),
-  DATABASE_PATH: T.String({ minLength: 1, default: "./data/research-query.db", description: "SQLite file; :memory: allowed" }),
-  PUBLIC_URL: T.Optional(T.String({ pattern: "^https?://", description: "address users reach (default http://HOST:PORT); https makes the cookie Secure" })),
-  SESSION_SECRET: T.Optional(T.String({ minLength: 16, description: "signs short-lived cookies; generated on first start and kept in the database" })),
-  SESSION_TTL_DAYS: T.Number({ exclusiveMinimum: 0, maximum: 365, default: 7, description: "session lifetime in days" }),
-  DEFAULT_PLAN: T.Union([T.Literal("free"), T.Literal("pro"), T.Literal("researcher")], { default: "free", description: "plan of a new account: free, pro, researcher" }),
+  DATABASE_PATH: T.String({
+    minLength: 1,
+    default: "./data/research-query.db",
+    description: "SQLite file; :memory: allowed",
+  }),
+  PUBLIC_URL: T.Optional(
+    T.String({
+      pattern: "^https?://",
+      description: "address users reach (default http://HOST:PORT); https makes the cookie Secure",
+    }),
+  ),
+  SESSION_SECRET: T.Optional(
+    T.String({
+      minLength: 16,
+      description: "signs short-lived cookies; generated on first start and kept in the database",
+    }),
+  ),
+  SESSION_TTL_DAYS: T.Number({
+    exclusiveMinimum: 0,
+    maximum: 365,
+    default: 7,
+    description: "session lifetime in days",
+  }),
+  DEFAULT_PLAN: T.Union([T.Literal("free"), T.Literal("pro"), T.Literal("researcher")], {
+    default: "free",
+    description: "plan of a new account: free, pro, researcher",
+  }),
   PLAN_RUNS_FREE: T.Integer({ minimum: 0, default: 3, description: "monthly research runs, free plan" }),
   PLAN_RUNS_PRO: T.Integer({ minimum: 0, default: 40, description: "monthly research runs, pro plan" }),
   PLAN_RUNS_RESEARCHER: T.Integer({ minimum: 0, default: 100, description: "monthly research runs, researcher plan" }),
   GROQ_API_KEY: T.Optional(T.String({ minLength: 1, description: "Groq API key (the LLM through groq-sdk)" })),
-  GROQ_BASE_URL: T.Optional(T.String({ pattern: "^https?://", description: "Groq API address (groq-sdk default when unset)" })),
-  OPENAI_BASE_URL: T.Optional(T.String({ pattern: "^https?://", description: "an OpenAI-compatible server instead of Groq (Ollama, vLLM, llama.cpp), e.g. http://localhost:11434/v1" })),
+  GROQ_BASE_URL: T.Optional(
+    T.String({ pattern: "^https?://", description: "Groq API address (groq-sdk default when unset)" }),
+  ),
+  OPENAI_BASE_URL: T.Optional(
+    T.String({
+      pattern: "^https?://",
+      description:
+        "an OpenAI-compatible server instead of Groq (Ollama, vLLM, llama.cpp), e.g. http://localhost:11434/v1",
+    }),
+  ),
   OPENAI_API_KEY: T.Optional(T.String({ minLength: 1, description: "key for OPENAI_BASE_URL, when it wants one" })),
   LLM_MODEL: T.String({ minLength: 1, default: "openai/gpt-oss-120b", description: "the writer's model" }),
   LLM_FAST_MODEL: T.String({ minLength: 1, default: "openai/gpt-oss-20b", description: "the planner's model" }),
-  SEARXNG_URL: T.Optional(T.String({ pattern: "^https?://", description: "SearXNG instance (JSON API) as web search provider" })),
+  SEARXNG_URL: T.Optional(
+    T.String({ pattern: "^https?://", description: "SearXNG instance (JSON API) as web search provider" }),
+  ),
   BRAVE_API_KEY: T.Optional(T.String({ minLength: 1, description: "Brave Search API key" })),
-  BRAVE_BASE_URL: T.String({ pattern: "^https?://", default: "https://api.search.brave.com", description: "Brave Search API address" }),
+  BRAVE_BASE_URL: T.String({
+    pattern: "^https?://",
+    default: "https://api.search.brave.com",
+    description: "Brave Search API address",
+  }),
   TAVILY_API_KEY: T.Optional(T.String({ minLength: 1, description: "Tavily API key" })),
-  TAVILY_BASE_URL: T.String({ pattern: "^https?://", default: "https://api.tavily.com", description: "Tavily API address" }),
-  OPENALEX_URL: T.String({ pattern: "^https?://", default: "https://api.openalex.org", description: "OpenAlex API address" }),
+  TAVILY_BASE_URL: T.String({
+    pattern: "^https?://",
+    default: "https://api.tavily.com",
+    description: "Tavily API address",
+  }),
+  OPENALEX_URL: T.String({
+    pattern: "^https?://",
+    default: "https://api.openalex.org",
+    description: "OpenAlex API address",
+  }),
   ARXIV_URL: T.String({ pattern: "^https?://", default: "https://export.arxiv.org", description: "arXiv API address" }),
-  CROSSREF_URL: T.String({ pattern: "^https?://", default: "https://api.crossref.org", description: "Crossref API address" }),
-  SEMANTIC_SCHOLAR_URL: T.String({ pattern: "^https?://", default: "https://api.semanticscholar.org", description: "Semantic Scholar API address" }),
-  ACADEMIC_PROVIDERS: T.String({ pattern: "^(none|(openalex|arxiv|crossref|semantic_scholar)(,(openalex|arxiv|crossref|semantic_scholar))*)$", default: "openalex,arxiv,crossref", description: "comma list of openalex, arxiv, crossref, semantic_scholar; none turns them off" }),
-  CONTACT_EMAIL: T.Optional(T.String({ pattern: "^[^@\\s]+@[^@\\s]+$", description: "sent to OpenAlex and Crossref (polite pools)" })),
-  FETCH_ALLOW_PRIVATE: T.Boolean({ default: false, description: "allow fetching loopback/private addresses (tests and closed intranets only)" }),
-  RUN_TIMEOUT_MS: T.Integer({ minimum: 1000, maximum: 3_600_000, default: 240000, description: "a run's hard deadline in ms" }),
-  OIDC_ISSUER: T.Optional(T.String({ pattern: "^https?://", description: "OpenID Connect issuer (enables identity-provider sign-in)" })),
+  CROSSREF_URL: T.String({
+    pattern: "^https?://",
+    default: "https://api.crossref.org",
+    description: "Crossref API address",
+  }),
+  SEMANTIC_SCHOLAR_URL: T.String({
+    pattern: "^https?://",
+    default: "https://api.semanticscholar.org",
+    description: "Semantic Scholar API address",
+  }),
+  ACADEMIC_PROVIDERS: T.String({
+    pattern: "^(none|(openalex|arxiv|crossref|semantic_scholar)(,(openalex|arxiv|crossref|semantic_scholar))*)$",
+    default: "openalex,arxiv,crossref",
+    description: "comma list of openalex, arxiv, crossref, semantic_scholar; none turns them off",
+  }),
+  CONTACT_EMAIL: T.Optional(
+    T.String({ pattern: "^[^@\\s]+@[^@\\s]+$", description: "sent to OpenAlex and Crossref (polite pools)" }),
+  ),
+  FETCH_ALLOW_PRIVATE: T.Boolean({
+    default: false,
+    description: "allow fetching loopback/private addresses (tests and closed intranets only)",
+  }),
+  RUN_TIMEOUT_MS: T.Integer({
+    minimum: 1000,
+    maximum: 3_600_000,
+    default: 240000,
+    description: "a run's hard deadline in ms",
+  }),
+  OIDC_ISSUER: T.Optional(
+    T.String({ pattern: "^https?://", description: "OpenID Connect issuer (enables identity-provider sign-in)" }),
+  ),
   OIDC_CLIENT_ID: T.Optional(T.String({ minLength: 1, description: "OpenID Connect client id" })),
   OIDC_CLIENT_SECRET: T.Optional(T.String({ minLength: 1, description: "OpenID Connect client secret" })),
   OIDC_NAME: T.String({ minLength: 1, default: "SSO", description: "label of the identity-provider sign-in button" }),
-  OIDC_SCOPES: T.String({ minLength: 1, default: "openid email profile", description: "scopes asked of the identity provider" }),
-  OIDC_ALLOWED_DOMAINS: T.Optional(T.String({ minLength: 1, description: "comma list of email domains allowed to sign in through the identity provider" })),
-  LOG_LEVEL: T.Union([T.Literal("debug"), T.Literal("info"), T.Literal("warn"), T.Literal("error"), T.Literal("silent")], { default: "info", description: "debug, info, warn, error, silent" }),
+  OIDC_SCOPES: T.String({
+    minLength: 1,
+    default: "openid email profile",
+    description: "scopes asked of the identity provider",
+  }),
+  OIDC_ALLOWED_DOMAINS: T.Optional(
+    T.String({
+      minLength: 1,
+      description: "comma list of email domains allowed to sign in through the identity provider",
+    }),
+  ),
+  LOG_LEVEL: T.Union(
+    [T.Literal("debug"), T.Literal("info"), T.Literal("warn"), T.Literal("error"), T.Literal("silent")],
+    { default: "info", description: "debug, info, warn, error, silent" },
+  ),
 });
 
 export type Config = Static<typeof ConfigSchema>;

@@ -7,11 +7,19 @@ export async function runTimeline(store: Store, accountId: string, runId: string
   if (!found) return null;
   const { run: r, events } = found;
   return {
-    request_id: r.id, status: r.status, query: r.query, origin: r.origin, endpoint: r.endpoint,
-    created_at: r.createdAt, finished_at: r.finishedAt, latency_ms: r.latencyMs, writer: r.writer,
+    request_id: r.id,
+    status: r.status,
+    query: r.query,
+    origin: r.origin,
+    endpoint: r.endpoint,
+    created_at: r.createdAt,
+    finished_at: r.finishedAt,
+    latency_ms: r.latencyMs,
+    writer: r.writer,
     answer: r.answer,
     events: events.map((e) => ({ ...e.data, at_ms: e.atMs, type: e.type })),
-    sources: r.sources, errors: r.errors,
+    sources: r.sources,
+    errors: r.errors,
     usage: { tokens_in: r.tokensIn, tokens_out: r.tokensOut },
   };
 }

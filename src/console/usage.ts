@@ -1,8 +1,8 @@
 import type { Account } from "../auth/accounts.ts";
 import type { Config } from "../config/schema.ts";
-import type { Usage } from "../contract/console.ts";
+import type { Usage, UsageDay } from "../contract/console.ts";
 import { allowanceFor } from "../runs/allowance.ts";
-import type { DayCount, Store } from "../store/types.ts";
+import type { Store } from "../store/types.ts";
 import { monthBounds, periodOf } from "../util/time.ts";
 
 /**
@@ -15,13 +15,17 @@ export async function usageReport(store: Store, cfg: Config, account: Account, n
   const limit = allowanceFor(cfg, account.plan);
   const days = await store.runs.perDay(account.id, period);
   const byDate = new Map(days.map((d) => [d.date, d]));
-  const per_day: DayCount[] = [];
+  const per_day: UsageDay[] = [];
   for (let d = new Date(start); d <= now && d < end; d = new Date(d.getTime() + 86_400_000)) {
     const date = d.toISOString().slice(0, 10);
     const r = byDate.get(date);
     per_day.push({ date, calls: r?.calls ?? 0, ok: r?.ok ?? 0, error: r?.error ?? 0 });
   }
-  const totals = days.reduce((a, d) => ({ calls: a.calls + d.calls, ok: a.ok + d.ok, error: a.error + d.error }), { calls: 0, ok: 0, error: 0 });
+  const totals = days.reduce((a, d) => ({ calls: a.calls + d.calls, ok: a.ok + d.ok, error: a.error + d.error }), {
+    calls: 0,
+    ok: 0,
+    error: 0,
+  });
   const recent = await store.runs.recent(account.id, 50);
   // What the allowance check counts, not a recount of the month's rows.
   const used = await store.runCounters.used(account.id, period);
@@ -29,6 +33,8 @@ export async function usageReport(store: Store, cfg: Config, account: Account, n
     plan: account.plan,
     period: { start: start.toISOString(), end: end.toISOString() },
     allowance: { limit, used, remaining: Math.max(0, limit - used) },
-    totals, per_day, recent,
+    totals,
+    per_day,
+    recent,
   };
 }

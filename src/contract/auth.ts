@@ -1,4 +1,4 @@
-import { Type as T, type Static } from "@sinclair/typebox";
+import { type Static, Type as T } from "@sinclair/typebox";
 import { Timestamp } from "./formats.ts";
 
 /**
@@ -13,18 +13,24 @@ export const PlanSchema = T.Union([T.Literal("free"), T.Literal("pro"), T.Litera
 });
 
 /** Body of POST /api/v1/auth/signup and /api/v1/auth/login. */
-export const CredentialsSchema = T.Object({
-  email: T.String({ pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$", maxLength: 254, description: "email address" }),
-  password: T.String({ minLength: 8, maxLength: 256, description: "8 to 256 characters" }),
-}, { description: "email and password" });
+export const CredentialsSchema = T.Object(
+  {
+    email: T.String({ pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$", maxLength: 254, description: "email address" }),
+    password: T.String({ minLength: 8, maxLength: 256, description: "8 to 256 characters" }),
+  },
+  { description: "email and password" },
+);
 
 /** GET /api/v1/me, and the body of a successful sign-up (201) or sign-in (200). */
-export const MeSchema = T.Object({
-  id: T.String(),
-  email: T.String({ description: "normalised: trimmed and lower-cased" }),
-  plan: PlanSchema,
-  created_at: Timestamp(),
-}, { description: "the signed-in account" });
+export const MeSchema = T.Object(
+  {
+    id: T.String(),
+    email: T.String({ description: "normalised: trimmed and lower-cased" }),
+    plan: PlanSchema,
+    created_at: Timestamp(),
+  },
+  { description: "the signed-in account" },
+);
 
 /** The identity provider's button, when one is configured. */
 export const OidcProviderSchema = T.Object({
@@ -33,16 +39,23 @@ export const OidcProviderSchema = T.Object({
 });
 
 /** GET /api/v1/auth/providers: which sign-in methods the web app shows. */
-export const ProvidersSchema = T.Object({
-  password: T.Boolean({ description: "email and password sign-in; always true" }),
-  oidc: T.Union([OidcProviderSchema, T.Null()], { description: "the configured identity provider, or null" }),
-}, { description: "the sign-in methods the web app can offer" });
+export const ProvidersSchema = T.Object(
+  {
+    password: T.Boolean({ description: "email and password sign-in; always true" }),
+    oidc: T.Union([OidcProviderSchema, T.Null()], { description: "the configured identity provider, or null" }),
+  },
+  { description: "the sign-in methods the web app can offer" },
+);
 
 /** The codes the sign-in page receives in /signin?error=<code>&message=<text> after OIDC. */
-export const SIGNIN_ERROR_CODES = ["access_denied", "invalid_state", "oidc_failed", "email_not_verified", "domain_not_allowed"] as const;
+export const SIGNIN_ERROR_CODES = [
+  "access_denied",
+  "invalid_state",
+  "oidc_failed",
+  "email_not_verified",
+  "domain_not_allowed",
+] as const;
 
 export type Plan = Static<typeof PlanSchema>;
-export type Credentials = Static<typeof CredentialsSchema>;
 export type Me = Static<typeof MeSchema>;
-export type OidcProvider = Static<typeof OidcProviderSchema>;
 export type Providers = Static<typeof ProvidersSchema>;

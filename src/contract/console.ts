@@ -1,4 +1,4 @@
-import { Type as T, type Static } from "@sinclair/typebox";
+import { type Static, Type as T } from "@sinclair/typebox";
 import { PlanSchema } from "./auth.ts";
 import { SourceSchema, WriterSchema } from "./envelope.ts";
 import { ErrorItemSchema } from "./errors.ts";
@@ -16,42 +16,60 @@ export const KeyStatusSchema = T.Union([T.Literal("active"), T.Literal("revoked"
 });
 
 /** A key as the Console lists it: never the full key, never its hash. */
-export const KeyRecordSchema = T.Object({
-  id: T.String(),
-  name: T.Union([T.String(), T.Null()], { description: "the label given at creation, or null" }),
-  prefix: T.String({ description: "the first 12 characters of the key (rq- and 9 more), to tell keys apart" }),
-  status: KeyStatusSchema,
-  created_at: Timestamp(),
-  last_used_at: NullableTimestamp("the last call that presented it while active (to the minute); null if never used"),
-  revoked_at: NullableTimestamp("null while active"),
-}, { description: "an API key record" });
+export const KeyRecordSchema = T.Object(
+  {
+    id: T.String(),
+    name: T.Union([T.String(), T.Null()], { description: "the label given at creation, or null" }),
+    prefix: T.String({ description: "the first 12 characters of the key (rq- and 9 more), to tell keys apart" }),
+    status: KeyStatusSchema,
+    created_at: Timestamp(),
+    last_used_at: NullableTimestamp("the last call that presented it while active (to the minute); null if never used"),
+    revoked_at: NullableTimestamp("null while active"),
+  },
+  { description: "an API key record" },
+);
 
 /** GET /api/console/keys: newest first. */
-export const KeyListSchema = T.Object({
-  keys: T.Array(KeyRecordSchema, { description: "newest first" }),
-}, { description: "the account's keys" });
+export const KeyListSchema = T.Object(
+  {
+    keys: T.Array(KeyRecordSchema, { description: "newest first" }),
+  },
+  { description: "the account's keys" },
+);
 
 /** Body of POST /api/console/keys; an empty or absent body is fine. */
-export const CreateKeyBodySchema = T.Object({
-  name: T.Optional(T.String({ maxLength: 100, description: "a label, at most 100 characters" })),
-}, { description: "{name?}: a label for the key" });
+export const CreateKeyBodySchema = T.Object(
+  {
+    name: T.Optional(T.String({ maxLength: 100, description: "a label, at most 100 characters" })),
+  },
+  { description: "{name?}: a label for the key" },
+);
 
 /** POST /api/console/keys 201: the only answer that ever carries the full key. */
-export const CreatedKeySchema = T.Object({
-  id: T.String(),
-  name: T.Union([T.String(), T.Null()]),
-  key: T.String({ pattern: "^rq-[A-Za-z0-9_-]{32}$", description: "the full key, shown this once: rq- and 32 base64url characters" }),
-  prefix: T.String({ description: "the first 12 characters of key" }),
-  status: KeyStatusSchema,
-  created_at: Timestamp(),
-}, { description: "a new key; store it now, it cannot be shown again" });
+export const CreatedKeySchema = T.Object(
+  {
+    id: T.String(),
+    name: T.Union([T.String(), T.Null()]),
+    key: T.String({
+      pattern: "^rq-[A-Za-z0-9_-]{32}$",
+      description: "the full key, shown this once: rq- and 32 base64url characters",
+    }),
+    prefix: T.String({ description: "the first 12 characters of key" }),
+    status: KeyStatusSchema,
+    created_at: Timestamp(),
+  },
+  { description: "a new key; store it now, it cannot be shown again" },
+);
 
 /** DELETE /api/console/keys/{key_id} 200; revoking again answers the same record. */
-export const RevokedKeySchema = T.Object({
-  id: T.String(),
-  status: T.Literal("revoked"),
-  revoked_at: Timestamp("when it was first revoked"),
-}, { description: "the revoked key" });
+export const RevokedKeySchema = T.Object(
+  {
+    id: T.String(),
+    status: T.Literal("revoked"),
+    revoked_at: Timestamp("when it was first revoked"),
+  },
+  { description: "the revoked key" },
+);
 
 export const RunStatusSchema = T.Union([T.Literal("running"), T.Literal("ok"), T.Literal("error")], {
   description: "running until the run finishes; then ok or error",
@@ -61,61 +79,103 @@ export const OriginSchema = T.Union([T.Literal("api"), T.Literal("app"), T.Liter
 });
 
 /** One day of the current month. */
-export const UsageDaySchema = T.Object({
-  date: Day(), calls: T.Integer({ minimum: 0 }), ok: T.Integer({ minimum: 0 }), error: T.Integer({ minimum: 0 }),
-}, { description: "accepted calls of one day, by status" });
+export const UsageDaySchema = T.Object(
+  {
+    date: Day(),
+    calls: T.Integer({ minimum: 0 }),
+    ok: T.Integer({ minimum: 0 }),
+    error: T.Integer({ minimum: 0 }),
+  },
+  { description: "accepted calls of one day, by status" },
+);
 
 /** One of the last 50 calls. */
-export const RecentRunSchema = T.Object({
-  request_id: RequestId(), created_at: Timestamp(), status: RunStatusSchema, origin: OriginSchema,
-  endpoint: T.String({ description: "the path called, e.g. /api/query" }),
-  key_prefix: T.Union([T.String(), T.Null()], { description: "the key's display prefix; null for the web client" }),
-  latency_ms: T.Union([T.Integer({ minimum: 0 }), T.Null()], { description: "null while running" }),
-  query: T.String(),
-}, { description: "an accepted call" });
+export const RecentRunSchema = T.Object(
+  {
+    request_id: RequestId(),
+    created_at: Timestamp(),
+    status: RunStatusSchema,
+    origin: OriginSchema,
+    endpoint: T.String({ description: "the path called, e.g. /api/query" }),
+    key_prefix: T.Union([T.String(), T.Null()], { description: "the key's display prefix; null for the web client" }),
+    latency_ms: T.Union([T.Integer({ minimum: 0 }), T.Null()], { description: "null while running" }),
+    query: T.String(),
+  },
+  { description: "an accepted call" },
+);
 
 /** GET /api/console/usage. A call is an accepted call (a run); refusals are not counted. */
-export const UsageSchema = T.Object({
-  plan: PlanSchema,
-  period: T.Object({ start: Timestamp(), end: Timestamp("exclusive: the start of the next month") }, { description: "the current calendar month (UTC)" }),
-  allowance: T.Object({
-    limit: T.Integer({ minimum: 0 }), used: T.Integer({ minimum: 0 }), remaining: T.Integer({ minimum: 0 }),
-  }, { description: "research runs of the plan this month" }),
-  totals: T.Object({
-    calls: T.Integer({ minimum: 0 }), ok: T.Integer({ minimum: 0 }), error: T.Integer({ minimum: 0 }),
-  }, { description: "accepted calls this month" }),
-  per_day: T.Array(UsageDaySchema, { description: "every day of the month up to today, zeros included" }),
-  recent: T.Array(RecentRunSchema, { maxItems: 50, description: "the last 50 calls, newest first" }),
-}, { description: "the Console's usage report" });
+export const UsageSchema = T.Object(
+  {
+    plan: PlanSchema,
+    period: T.Object(
+      { start: Timestamp(), end: Timestamp("exclusive: the start of the next month") },
+      { description: "the current calendar month (UTC)" },
+    ),
+    allowance: T.Object(
+      {
+        limit: T.Integer({ minimum: 0 }),
+        used: T.Integer({ minimum: 0 }),
+        remaining: T.Integer({ minimum: 0 }),
+      },
+      { description: "research runs of the plan this month" },
+    ),
+    totals: T.Object(
+      {
+        calls: T.Integer({ minimum: 0 }),
+        ok: T.Integer({ minimum: 0 }),
+        error: T.Integer({ minimum: 0 }),
+      },
+      { description: "accepted calls this month" },
+    ),
+    per_day: T.Array(UsageDaySchema, { description: "every day of the month up to today, zeros included" }),
+    recent: T.Array(RecentRunSchema, { maxItems: 50, description: "the last 50 calls, newest first" }),
+  },
+  { description: "the Console's usage report" },
+);
 
 /** One entry of a run's timeline: the event's data plus its time and type. */
-export const TimelineEntrySchema = T.Object({
-  at_ms: T.Integer({ minimum: 0, description: "milliseconds since acceptance" }),
-  type: T.String({ description: "accepted, progress, source, error, answer ({chars}), final ({status, latency_ms})" }),
-  stage: T.Optional(StageSchema),
-  message: T.Optional(T.String()),
-  code: T.Optional(T.String({ description: "on error entries" })),
-  source: T.Optional(SourceSchema),
-}, { additionalProperties: true, description: "a timeline entry; the fields of its event come along" });
+export const TimelineEntrySchema = T.Object(
+  {
+    at_ms: T.Integer({ minimum: 0, description: "milliseconds since acceptance" }),
+    type: T.String({
+      description: "accepted, progress, source, error, answer ({chars}), final ({status, latency_ms})",
+    }),
+    stage: T.Optional(StageSchema),
+    message: T.Optional(T.String()),
+    code: T.Optional(T.String({ description: "on error entries" })),
+    source: T.Optional(SourceSchema),
+  },
+  { additionalProperties: true, description: "a timeline entry; the fields of its event come along" },
+);
 
 /** GET /api/console/runs/{request_id}. */
-export const RunTimelineSchema = T.Object({
-  request_id: RequestId(), status: RunStatusSchema, query: T.String(), origin: OriginSchema,
-  endpoint: T.String(), created_at: Timestamp(),
-  finished_at: NullableTimestamp("null while running"),
-  latency_ms: T.Union([T.Integer({ minimum: 0 }), T.Null()], { description: "null while running" }),
-  writer: T.Union([WriterSchema, T.Null()], { description: "null while running or if the run was interrupted" }),
-  answer: T.Union([T.String(), T.Null()], { description: "Markdown; null unless status is ok" }),
-  events: T.Array(TimelineEntrySchema, { description: "in order; answer deltas are summed into one answer entry" }),
-  sources: T.Array(SourceSchema, { maxItems: 5 }),
-  errors: T.Array(ErrorItemSchema),
-  usage: T.Object({ tokens_in: T.Integer({ minimum: 0 }), tokens_out: T.Integer({ minimum: 0 }) }, { description: "token estimates" }),
-}, { additionalProperties: true, description: "the timeline of a call" });
+export const RunTimelineSchema = T.Object(
+  {
+    request_id: RequestId(),
+    status: RunStatusSchema,
+    query: T.String(),
+    origin: OriginSchema,
+    endpoint: T.String(),
+    created_at: Timestamp(),
+    finished_at: NullableTimestamp("null while running"),
+    latency_ms: T.Union([T.Integer({ minimum: 0 }), T.Null()], { description: "null while running" }),
+    writer: T.Union([WriterSchema, T.Null()], { description: "null while running or if the run was interrupted" }),
+    answer: T.Union([T.String(), T.Null()], { description: "Markdown; null unless status is ok" }),
+    events: T.Array(TimelineEntrySchema, { description: "in order; answer deltas are summed into one answer entry" }),
+    sources: T.Array(SourceSchema, { maxItems: 5 }),
+    errors: T.Array(ErrorItemSchema),
+    usage: T.Object(
+      { tokens_in: T.Integer({ minimum: 0 }), tokens_out: T.Integer({ minimum: 0 }) },
+      { description: "token estimates" },
+    ),
+  },
+  { additionalProperties: true, description: "the timeline of a call" },
+);
 
 export type KeyStatus = Static<typeof KeyStatusSchema>;
 export type KeyRecord = Static<typeof KeyRecordSchema>;
 export type KeyList = Static<typeof KeyListSchema>;
-export type CreateKeyBody = Static<typeof CreateKeyBodySchema>;
 export type CreatedKey = Static<typeof CreatedKeySchema>;
 export type RevokedKey = Static<typeof RevokedKeySchema>;
 export type RunStatus = Static<typeof RunStatusSchema>;
@@ -123,5 +183,4 @@ export type Origin = Static<typeof OriginSchema>;
 export type UsageDay = Static<typeof UsageDaySchema>;
 export type RecentRun = Static<typeof RecentRunSchema>;
 export type Usage = Static<typeof UsageSchema>;
-export type TimelineEntry = Static<typeof TimelineEntrySchema>;
 export type RunTimeline = Static<typeof RunTimelineSchema>;

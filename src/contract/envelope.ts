@@ -1,4 +1,4 @@
-import { Type as T, type Static } from "@sinclair/typebox";
+import { type Static, Type as T } from "@sinclair/typebox";
 import { ErrorItemSchema } from "./errors.ts";
 import { RequestId } from "./formats.ts";
 
@@ -12,46 +12,61 @@ export const SourceTypeSchema = T.Union([T.Literal("web"), T.Literal("academic")
 });
 
 /** A source as returned to clients; `id` matches the [S1]..[S5] markers of the answer. */
-export const SourceSchema = T.Object({
-  id: T.String({ pattern: "^S[1-5]$", description: "S1..S5, numbered in order of first citation" }),
-  title: T.String(),
-  url: T.String({ format: "uri" }),
-  type: SourceTypeSchema,
-  provider: T.String({ description: "the search provider or database that found it, e.g. searxng, openalex" }),
-  snippet: T.String(),
-  published_at: T.Optional(T.String()),
-  authors: T.Optional(T.Array(T.String())),
-  venue: T.Optional(T.String()),
-  doi: T.Optional(T.String()),
-  read: T.Optional(T.Union([T.Literal("page"), T.Literal("abstract")], {
-    description: "extra field: the answer drew on the full text (page) or the database's abstract",
-  })),
-}, { additionalProperties: true, description: "A source object. Clients ignore fields they do not recognise." });
+export const SourceSchema = T.Object(
+  {
+    id: T.String({ pattern: "^S[1-5]$", description: "S1..S5, numbered in order of first citation" }),
+    title: T.String(),
+    url: T.String({ format: "uri" }),
+    type: SourceTypeSchema,
+    provider: T.String({ description: "the search provider or database that found it, e.g. searxng, openalex" }),
+    snippet: T.String(),
+    published_at: T.Optional(T.String()),
+    authors: T.Optional(T.Array(T.String())),
+    venue: T.Optional(T.String()),
+    doi: T.Optional(T.String()),
+    read: T.Optional(
+      T.Union([T.Literal("page"), T.Literal("abstract")], {
+        description: "extra field: the answer drew on the full text (page) or the database's abstract",
+      }),
+    ),
+  },
+  { additionalProperties: true, description: "A source object. Clients ignore fields they do not recognise." },
+);
 
 /** Token counts are estimates from text length, not model token counts. */
-export const EnvelopeUsageSchema = T.Object({
-  latency_ms: T.Integer({ minimum: 0 }),
-  tokens_in: T.Integer({ minimum: 0 }),
-  tokens_out: T.Integer({ minimum: 0 }),
-}, { description: "latency of the call, and token estimates from text length (zero on refusals)" });
+export const EnvelopeUsageSchema = T.Object(
+  {
+    latency_ms: T.Integer({ minimum: 0 }),
+    tokens_in: T.Integer({ minimum: 0 }),
+    tokens_out: T.Integer({ minimum: 0 }),
+  },
+  { description: "latency of the call, and token estimates from text length (zero on refusals)" },
+);
 
 export const WriterSchema = T.Union([T.Literal("llm"), T.Literal("extractive")], {
   description: "what wrote the answer: the model, or the extractive writer when no model is configured",
 });
 
 /** The body of /api/query (and of its refusals) and the data of the stream's final event. */
-export const EnvelopeSchema = T.Object({
-  request_id: RequestId(),
-  status: T.Union([T.Literal("ok"), T.Literal("error")], { description: "ok when the run completed; clients check status, not only the HTTP code" }),
-  answer: T.Union([T.String(), T.Null()], { description: "Markdown citing [S1]..[S5]; null when status is error" }),
-  sources: T.Array(SourceSchema, { maxItems: 5 }),
-  usage: EnvelopeUsageSchema,
-  errors: T.Array(ErrorItemSchema, { description: "empty on success" }),
-  writer: T.Optional(WriterSchema),
-}, { additionalProperties: true, description: "The response envelope. `writer` is on every envelope of an accepted run." });
+export const EnvelopeSchema = T.Object(
+  {
+    request_id: RequestId(),
+    status: T.Union([T.Literal("ok"), T.Literal("error")], {
+      description: "ok when the run completed; clients check status, not only the HTTP code",
+    }),
+    answer: T.Union([T.String(), T.Null()], { description: "Markdown citing [S1]..[S5]; null when status is error" }),
+    sources: T.Array(SourceSchema, { maxItems: 5 }),
+    usage: EnvelopeUsageSchema,
+    errors: T.Array(ErrorItemSchema, { description: "empty on success" }),
+    writer: T.Optional(WriterSchema),
+  },
+  {
+    additionalProperties: true,
+    description: "The response envelope. `writer` is on every envelope of an accepted run.",
+  },
+);
 
 export type SourceType = Static<typeof SourceTypeSchema>;
 export type Source = Static<typeof SourceSchema>;
-export type EnvelopeUsage = Static<typeof EnvelopeUsageSchema>;
 export type Writer = Static<typeof WriterSchema>;
 export type Envelope = Static<typeof EnvelopeSchema>;

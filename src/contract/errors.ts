@@ -1,4 +1,4 @@
-import { Type as T, type Static } from "@sinclair/typebox";
+import { Type as T } from "@sinclair/typebox";
 
 /**
  * The one table of every stable error code the service emits (README "The API"),
@@ -15,29 +15,77 @@ export const ERRORS = {
   missing_api_key: { status: 401, kind: "key", description: "No API key sent to a query endpoint" },
   invalid_api_key: { status: 401, kind: "key", description: "Unknown key, or one that lacks the rq- prefix" },
   key_inactive: { status: 403, kind: "key", description: "The key was revoked" },
-  quota_exceeded: { status: 429, kind: "refusal", description: "The plan's monthly research runs are used up (Retry-After: seconds until the next month)" },
-  CROSS_SITE_REQUEST: { status: 403, kind: "refusal", description: "A cookie-carrying POST or DELETE marked Sec-Fetch-Site: cross-site" },
-  invalid_request: { status: 400, kind: "refusal", description: "The request body or a parameter is not valid; the message names the problem" },
+  quota_exceeded: {
+    status: 429,
+    kind: "refusal",
+    description: "The plan's monthly research runs are used up (Retry-After: seconds until the next month)",
+  },
+  CROSS_SITE_REQUEST: {
+    status: 403,
+    kind: "refusal",
+    description: "A cookie-carrying POST or DELETE marked Sec-Fetch-Site: cross-site",
+  },
+  invalid_request: {
+    status: 400,
+    kind: "refusal",
+    description: "The request body or a parameter is not valid; the message names the problem",
+  },
   unauthorized: { status: 401, kind: "refusal", description: "No valid session cookie" },
   email_taken: { status: 409, kind: "refusal", description: "An account with this email exists" },
-  invalid_credentials: { status: 401, kind: "refusal", description: "Wrong email or password (the same answer for both)" },
+  invalid_credentials: {
+    status: 401,
+    kind: "refusal",
+    description: "Wrong email or password (the same answer for both)",
+  },
   too_many_attempts: { status: 429, kind: "refusal", description: "Repeated failed sign-ins (Retry-After: seconds)" },
   key_not_found: { status: 404, kind: "refusal", description: "No such key on this account" },
   run_not_found: { status: 404, kind: "refusal", description: "No such run on this account" },
-  not_found: { status: 404, kind: "refusal", description: "No such endpoint or method, or no identity provider configured" },
-  oidc_failed: { status: 400, kind: "refusal", description: "Sign-in through the identity provider failed (in /signin?error=)" },
-  access_denied: { status: 403, kind: "refusal", description: "The identity provider denied the sign-in (in /signin?error=)" },
-  invalid_state: { status: 400, kind: "refusal", description: "The sign-in flow's state did not match (in /signin?error=)" },
-  email_not_verified: { status: 409, kind: "refusal", description: "The provider's email is not verified and belongs to an account (in /signin?error=)" },
-  domain_not_allowed: { status: 403, kind: "refusal", description: "The email's domain is not allowed to sign in (in /signin?error=)" },
+  not_found: {
+    status: 404,
+    kind: "refusal",
+    description: "No such endpoint or method, or no identity provider configured",
+  },
+  oidc_failed: {
+    status: 400,
+    kind: "refusal",
+    description: "Sign-in through the identity provider failed (in /signin?error=)",
+  },
+  access_denied: {
+    status: 403,
+    kind: "refusal",
+    description: "The identity provider denied the sign-in (in /signin?error=)",
+  },
+  invalid_state: {
+    status: 400,
+    kind: "refusal",
+    description: "The sign-in flow's state did not match (in /signin?error=)",
+  },
+  email_not_verified: {
+    status: 409,
+    kind: "refusal",
+    description: "The provider's email is not verified and belongs to an account (in /signin?error=)",
+  },
+  domain_not_allowed: {
+    status: 403,
+    kind: "refusal",
+    description: "The email's domain is not allowed to sign in (in /signin?error=)",
+  },
   search_failed: { status: 500, kind: "run", description: "No search provider answered" },
   no_sources: { status: 500, kind: "run", description: "Nothing usable was found or read" },
   llm_failed: { status: 500, kind: "run", description: "The writer's model failed after retries" },
   run_timeout: { status: 500, kind: "run", description: "RUN_TIMEOUT_MS passed" },
-  internal_error: { status: 500, kind: "run", description: "An unexpected failure (also the 500 of any route, and 503 while shutting down)" },
+  internal_error: {
+    status: 500,
+    kind: "run",
+    description: "An unexpected failure (also the 500 of any route, and 503 while shutting down)",
+  },
   interrupted: { status: 500, kind: "run", description: "A server shutdown or crash ended the run" },
   client_closed: { status: 500, kind: "run", description: "The client closed the connection; the run was stopped" },
-  config_invalid: { status: 500, kind: "startup", description: "A configuration variable is invalid; the server does not start" },
+  config_invalid: {
+    status: 500,
+    kind: "startup",
+    description: "A configuration variable is invalid; the server does not start",
+  },
 } as const satisfies Record<string, { status: number; kind: ErrorKind; description: string }>;
 
 export type ErrorKind = "key" | "refusal" | "run" | "startup";
@@ -89,23 +137,36 @@ export function sharedError(code: ErrorCode, message: string): AppError {
 }
 
 /** The {code, message} item of an errors array. */
-export interface ErrorItem { code: string; message: string }
+export interface ErrorItem {
+  code: string;
+  message: string;
+}
 
 export function isAppError(e: unknown): e is AppError {
   return e instanceof AppError;
 }
 
-const codeList = ERROR_CODES.map((c) => `\`${c}\` (${ERRORS[c].kind}${ERRORS[c].kind === "run" ? ", HTTP 200 envelope" : `, ${ERRORS[c].status}`}): ${ERRORS[c].description}`).join("; ");
+const codeList = ERROR_CODES.map(
+  (c) =>
+    `\`${c}\` (${ERRORS[c].kind}${ERRORS[c].kind === "run" ? ", HTTP 200 envelope" : `, ${ERRORS[c].status}`}): ${ERRORS[c].description}`,
+).join("; ");
 
 /** One error: a stable code and a human-readable message. */
-export const ErrorItemSchema = T.Object({
-  code: T.String({ description: `A stable error code. Known codes: ${codeList}.`, examples: ["missing_api_key", "quota_exceeded", "no_sources"] }),
-  message: T.String({ description: "Human-readable; wording may change" }),
-}, { description: "An error: a stable code and a message" });
+export const ErrorItemSchema = T.Object(
+  {
+    code: T.String({
+      description: `A stable error code. Known codes: ${codeList}.`,
+      examples: ["missing_api_key", "quota_exceeded", "no_sources"],
+    }),
+    message: T.String({ description: "Human-readable; wording may change" }),
+  },
+  { description: "An error: a stable code and a message" },
+);
 
 /** Every error answer outside the two query endpoints (README "The API"). */
-export const ErrorBodySchema = T.Object({
-  errors: T.Array(ErrorItemSchema, { minItems: 1 }),
-}, { description: "The error body outside the query endpoints: {errors: [{code, message}]}" });
-
-export type ErrorBody = Static<typeof ErrorBodySchema>;
+export const ErrorBodySchema = T.Object(
+  {
+    errors: T.Array(ErrorItemSchema, { minItems: 1 }),
+  },
+  { description: "The error body outside the query endpoints: {errors: [{code, message}]}" },
+);

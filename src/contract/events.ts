@@ -1,6 +1,6 @@
-import { Type as T, type Static } from "@sinclair/typebox";
-import { EnvelopeSchema, SourceSchema, type Envelope, type Source } from "./envelope.ts";
-import { ErrorItemSchema, type ErrorItem } from "./errors.ts";
+import { type Static, Type as T } from "@sinclair/typebox";
+import { type Envelope, EnvelopeSchema, type Source, SourceSchema } from "./envelope.ts";
+import { type ErrorItem, ErrorItemSchema } from "./errors.ts";
 
 /**
  * The events of /api/query/stream and /api/v1/research/stream (README "The API", "Stream
@@ -11,20 +11,27 @@ import { ErrorItemSchema, type ErrorItem } from "./errors.ts";
  */
 
 /** The stages a run reaches, in order; each emits at least one progress event. */
-export const StageSchema = T.Union([
-  T.Literal("planning"), T.Literal("searching"), T.Literal("reading"), T.Literal("writing"),
-], { description: "planning → searching → reading → writing" });
+export const StageSchema = T.Union(
+  [T.Literal("planning"), T.Literal("searching"), T.Literal("reading"), T.Literal("writing")],
+  { description: "planning → searching → reading → writing" },
+);
 
 /** `progress`: at least one per stage the run reaches; more fields may come along. */
-export const ProgressSchema = T.Object({
-  stage: StageSchema,
-  message: T.String({ description: "what the engine is doing, for people" }),
-}, { additionalProperties: true, description: "data of a progress event; e.g. the first carries request_id" });
+export const ProgressSchema = T.Object(
+  {
+    stage: StageSchema,
+    message: T.String({ description: "what the engine is doing, for people" }),
+  },
+  { additionalProperties: true, description: "data of a progress event; e.g. the first carries request_id" },
+);
 
 /** `answer`: answer text as the writer produces it. */
-export const AnswerDeltaSchema = T.Object({
-  delta: T.String(),
-}, { description: "data of an answer event: the next piece of the answer's Markdown" });
+export const AnswerDeltaSchema = T.Object(
+  {
+    delta: T.String(),
+  },
+  { description: "data of an answer event: the next piece of the answer's Markdown" },
+);
 
 /** The event names, in the order a successful run first sends them. */
 export const STREAM_EVENT_NAMES = ["progress", "source", "answer", "error", "final"] as const;
@@ -43,13 +50,16 @@ const event = <N extends StreamEventName>(name: N, description: string) =>
   T.Object({ event: T.Literal(name), data: STREAM_EVENT_DATA[name] }, { description });
 
 /** One event as a JSON value: its name and its parsed data. */
-export const StreamEventSchema = T.Union([
-  event("progress", "progress: {stage, message, …}"),
-  event("source", "source: a source object as soon as it is chosen"),
-  event("answer", "answer: {delta}"),
-  event("error", "error: {code, message}; the key failures, and the reasons of a failed run, before final"),
-  event("final", "final: the response envelope; always the last event"),
-], { description: "An event of the stream: `event: <event>` and `data: <JSON of data>`" });
+export const StreamEventSchema = T.Union(
+  [
+    event("progress", "progress: {stage, message, …}"),
+    event("source", "source: a source object as soon as it is chosen"),
+    event("answer", "answer: {delta}"),
+    event("error", "error: {code, message}; the key failures, and the reasons of a failed run, before final"),
+    event("final", "final: the response envelope; always the last event"),
+  ],
+  { description: "An event of the stream: `event: <event>` and `data: <JSON of data>`" },
+);
 
 export type Stage = Static<typeof StageSchema>;
 /** Progress data carries details beyond stage and message (counts, hosts, timings…). */
@@ -74,14 +84,38 @@ export function sseEventText<N extends StreamEventName>(name: N, data: StreamEve
 
 /** A short example of a successful stream, for the OpenAPI document. */
 export const STREAM_EXAMPLE = [
-  sseEventText("progress", { stage: "planning", message: "Run accepted", request_id: "0b7e4c1e-8a53-4a5e-9d0f-2f1d3c4b5a69" }),
+  sseEventText("progress", {
+    stage: "planning",
+    message: "Run accepted",
+    request_id: "0b7e4c1e-8a53-4a5e-9d0f-2f1d3c4b5a69",
+  }),
   sseEventText("progress", { stage: "searching", message: "Searching the web and academic databases" }),
-  sseEventText("source", { id: "S1", title: "Base editing", url: "https://example.org/base-editing", type: "web", provider: "searxng", snippet: "…" }),
+  sseEventText("source", {
+    id: "S1",
+    title: "Base editing",
+    url: "https://example.org/base-editing",
+    type: "web",
+    provider: "searxng",
+    snippet: "…",
+  }),
   sseEventText("answer", { delta: "Base editors change one DNA letter [S1]." }),
   ": keep-alive\n\n",
   sseEventText("final", {
-    request_id: "0b7e4c1e-8a53-4a5e-9d0f-2f1d3c4b5a69", status: "ok", answer: "Base editors change one DNA letter [S1].",
-    sources: [{ id: "S1", title: "Base editing", url: "https://example.org/base-editing", type: "web", provider: "searxng", snippet: "…" }],
-    usage: { latency_ms: 8123, tokens_in: 2410, tokens_out: 96 }, errors: [], writer: "llm",
+    request_id: "0b7e4c1e-8a53-4a5e-9d0f-2f1d3c4b5a69",
+    status: "ok",
+    answer: "Base editors change one DNA letter [S1].",
+    sources: [
+      {
+        id: "S1",
+        title: "Base editing",
+        url: "https://example.org/base-editing",
+        type: "web",
+        provider: "searxng",
+        snippet: "…",
+      },
+    ],
+    usage: { latency_ms: 8123, tokens_in: 2410, tokens_out: 96 },
+    errors: [],
+    writer: "llm",
   }),
 ].join("");

@@ -21,9 +21,6 @@ for (const [name, re] of Object.entries(PATTERNS)) {
   if (!FormatRegistry.Has(name)) FormatRegistry.Set(name, (value) => re.test(value));
 }
 
-/** The formats registered above, for tests and documentation. */
-export const WIRE_FORMATS = Object.keys(PATTERNS);
-
 /** A timestamp: ISO 8601 in UTC, as every timestamp of the service is (README "The API"). */
 export function Timestamp(description = "ISO 8601, UTC"): TString {
   return T.String({ format: "date-time", description });

@@ -1,8 +1,19 @@
 import { Type as T, type TSchema } from "@sinclair/typebox";
 import { CredentialsSchema, MeSchema, OidcProviderSchema, PlanSchema, ProvidersSchema } from "./auth.ts";
 import {
-  CreatedKeySchema, CreateKeyBodySchema, KeyListSchema, KeyRecordSchema, KeyStatusSchema, OriginSchema, RecentRunSchema,
-  RevokedKeySchema, RunStatusSchema, RunTimelineSchema, TimelineEntrySchema, UsageDaySchema, UsageSchema,
+  CreatedKeySchema,
+  CreateKeyBodySchema,
+  KeyListSchema,
+  KeyRecordSchema,
+  KeyStatusSchema,
+  OriginSchema,
+  RecentRunSchema,
+  RevokedKeySchema,
+  RunStatusSchema,
+  RunTimelineSchema,
+  TimelineEntrySchema,
+  UsageDaySchema,
+  UsageSchema,
 } from "./console.ts";
 import { EnvelopeSchema, EnvelopeUsageSchema, SourceSchema, WriterSchema } from "./envelope.ts";
 import { ErrorBodySchema, ErrorItemSchema } from "./errors.ts";
@@ -21,14 +32,35 @@ export const HealthSchema = T.Object({ status: T.Literal("ok") }, { description:
 
 /** Name → schema. Only non-trivial schemas: a name for a bare string would match everywhere. */
 export const NAMED_SCHEMAS = {
-  Envelope: EnvelopeSchema, EnvelopeUsage: EnvelopeUsageSchema, Source: SourceSchema, Writer: WriterSchema,
-  ErrorItem: ErrorItemSchema, ErrorBody: ErrorBodySchema, QueryBody: QueryBodySchema,
-  Stage: StageSchema, Progress: ProgressSchema, AnswerDelta: AnswerDeltaSchema, StreamEvent: StreamEventSchema,
-  KeyStatus: KeyStatusSchema, KeyRecord: KeyRecordSchema, KeyList: KeyListSchema, CreateKeyBody: CreateKeyBodySchema,
-  CreatedKey: CreatedKeySchema, RevokedKey: RevokedKeySchema,
-  RunStatus: RunStatusSchema, Origin: OriginSchema, UsageDay: UsageDaySchema, RecentRun: RecentRunSchema, Usage: UsageSchema,
-  TimelineEntry: TimelineEntrySchema, RunTimeline: RunTimelineSchema,
-  Plan: PlanSchema, Credentials: CredentialsSchema, Me: MeSchema, OidcProvider: OidcProviderSchema, Providers: ProvidersSchema,
+  Envelope: EnvelopeSchema,
+  EnvelopeUsage: EnvelopeUsageSchema,
+  Source: SourceSchema,
+  Writer: WriterSchema,
+  ErrorItem: ErrorItemSchema,
+  ErrorBody: ErrorBodySchema,
+  QueryBody: QueryBodySchema,
+  Stage: StageSchema,
+  Progress: ProgressSchema,
+  AnswerDelta: AnswerDeltaSchema,
+  StreamEvent: StreamEventSchema,
+  KeyStatus: KeyStatusSchema,
+  KeyRecord: KeyRecordSchema,
+  KeyList: KeyListSchema,
+  CreateKeyBody: CreateKeyBodySchema,
+  CreatedKey: CreatedKeySchema,
+  RevokedKey: RevokedKeySchema,
+  RunStatus: RunStatusSchema,
+  Origin: OriginSchema,
+  UsageDay: UsageDaySchema,
+  RecentRun: RecentRunSchema,
+  Usage: UsageSchema,
+  TimelineEntry: TimelineEntrySchema,
+  RunTimeline: RunTimelineSchema,
+  Plan: PlanSchema,
+  Credentials: CredentialsSchema,
+  Me: MeSchema,
+  OidcProvider: OidcProviderSchema,
+  Providers: ProvidersSchema,
   Health: HealthSchema,
 } as const satisfies Record<string, TSchema>;
 
@@ -40,16 +72,71 @@ export const ref = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}`
 
 /** JSON Schema 2020-12 keywords and OpenAPI 3.1's additions; anything else is dropped. */
 const KEYWORDS = new Set([
-  "$ref", "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
-  "maxLength", "minLength", "pattern", "format", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains",
-  "maxProperties", "minProperties", "required", "dependentRequired", "properties", "patternProperties",
-  "additionalProperties", "unevaluatedProperties", "propertyNames", "items", "prefixItems", "contains", "unevaluatedItems",
-  "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "contentMediaType", "contentEncoding",
-  "title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples", "example",
-  "discriminator", "xml", "externalDocs",
+  "$ref",
+  "type",
+  "enum",
+  "const",
+  "multipleOf",
+  "maximum",
+  "exclusiveMaximum",
+  "minimum",
+  "exclusiveMinimum",
+  "maxLength",
+  "minLength",
+  "pattern",
+  "format",
+  "maxItems",
+  "minItems",
+  "uniqueItems",
+  "maxContains",
+  "minContains",
+  "maxProperties",
+  "minProperties",
+  "required",
+  "dependentRequired",
+  "properties",
+  "patternProperties",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "propertyNames",
+  "items",
+  "prefixItems",
+  "contains",
+  "unevaluatedItems",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "dependentSchemas",
+  "contentMediaType",
+  "contentEncoding",
+  "title",
+  "description",
+  "default",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "examples",
+  "example",
+  "discriminator",
+  "xml",
+  "externalDocs",
 ]);
 /** Keywords whose value is one sub-schema, a list of them, or a map of them. */
-const ONE = new Set(["items", "contains", "not", "if", "then", "else", "propertyNames", "unevaluatedItems", "unevaluatedProperties"]);
+const ONE = new Set([
+  "items",
+  "contains",
+  "not",
+  "if",
+  "then",
+  "else",
+  "propertyNames",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+]);
 const LIST = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
 const MAP = new Set(["properties", "patternProperties", "dependentSchemas"]);
 
@@ -61,7 +148,8 @@ function mapSubschemas(s: JsonSchema, f: (sub: JsonSchema) => JsonSchema): JsonS
   for (const [k, v] of Object.entries(s)) {
     if ((ONE.has(k) || k === "additionalProperties") && isObject(v)) out[k] = f(v);
     else if (LIST.has(k) && Array.isArray(v)) out[k] = v.map((x) => (isObject(x) ? f(x) : x));
-    else if (MAP.has(k) && isObject(v)) out[k] = Object.fromEntries(Object.entries(v).map(([p, x]) => [p, isObject(x) ? f(x) : x]));
+    else if (MAP.has(k) && isObject(v))
+      out[k] = Object.fromEntries(Object.entries(v).map(([p, x]) => [p, isObject(x) ? f(x) : x]));
     else out[k] = v;
   }
   return out;
@@ -69,15 +157,19 @@ function mapSubschemas(s: JsonSchema, f: (sub: JsonSchema) => JsonSchema): JsonS
 
 /** Plain JSON Schema: a JSON round trip drops TypeBox's symbol keys; unknown keywords go. */
 export function plainSchema(schema: unknown): JsonSchema {
-  const strip = (s: JsonSchema): JsonSchema => mapSubschemas(
-    Object.fromEntries(Object.entries(s).filter(([k]) => KEYWORDS.has(k) || k.startsWith("x-"))), strip);
+  const strip = (s: JsonSchema): JsonSchema =>
+    mapSubschemas(Object.fromEntries(Object.entries(s).filter(([k]) => KEYWORDS.has(k) || k.startsWith("x-"))), strip);
   return strip(JSON.parse(JSON.stringify(schema)) as JsonSchema);
 }
 
 /** JSON with sorted keys: equal schemas give equal text whatever their key order. */
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
-  if (isObject(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(",")}}`;
+  if (isObject(v))
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .join(",")}}`;
   return JSON.stringify(v);
 }
 
@@ -91,10 +183,12 @@ function plainNamed(): { plain: Record<SchemaName, JsonSchema>; byText: Map<stri
   for (const name of Object.keys(NAMED_SCHEMAS) as SchemaName[]) {
     plain[name] = plainSchema(NAMED_SCHEMAS[name]);
     const text = canonical(plain[name]);
-    if (byText.has(text)) throw new Error(`schemas ${byText.get(text)} and ${name} are identical: name one of them only`);
+    if (byText.has(text))
+      throw new Error(`schemas ${byText.get(text)} and ${name} are identical: name one of them only`);
     byText.set(text, name);
   }
-  return (named = { plain, byText });
+  named = { plain, byText };
+  return named;
 }
 
 /** Replaces every sub-schema of `s` (not `s` itself) that equals a named schema by its $ref. */

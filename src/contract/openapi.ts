@@ -1,7 +1,7 @@
 import { Type as T, type TSchema } from "@sinclair/typebox";
 import { ERRORS, type ErrorCode } from "./errors.ts";
 import { STREAM_EVENT_DATA, STREAM_EVENT_NAMES, STREAM_EXAMPLE } from "./events.ts";
-import { componentSchemas, ref, schemaFor, type JsonSchema, type SchemaName } from "./openapi-schemas.ts";
+import { componentSchemas, type JsonSchema, ref, type SchemaName, schemaFor } from "./openapi-schemas.ts";
 import { MAX_QUERY_CHARS, QUERY_BODY_EXAMPLE } from "./query.ts";
 
 /**
@@ -10,32 +10,58 @@ import { MAX_QUERY_CHARS, QUERY_BODY_EXAMPLE } from "./query.ts";
  */
 
 type Schema = TSchema | SchemaName;
-interface Response { description: string; headers?: Record<string, { $ref: string }>; content?: Record<string, unknown> }
+interface Response {
+  description: string;
+  headers?: Record<string, { $ref: string }>;
+  content?: Record<string, unknown>;
+}
 export interface Operation {
-  operationId: string; summary: string; description?: string; tags: string[];
-  security?: Security; parameters?: unknown[]; requestBody?: unknown; responses: Record<string, Response>;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  security?: Security;
+  parameters?: unknown[];
+  requestBody?: unknown;
+  responses: Record<string, Response>;
 }
 export interface OpenApiDocument {
   openapi: string;
   info: { title: string; version: string; description: string };
   servers: { url: string }[];
   tags: { name: string; description: string }[];
-  components: { schemas: Record<string, JsonSchema>; headers: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+  components: {
+    schemas: Record<string, JsonSchema>;
+    headers: Record<string, unknown>;
+    securitySchemes: Record<string, unknown>;
+  };
   paths: Record<string, Record<string, Operation>>;
 }
 
 const schemaOf = (s: Schema) => (typeof s === "string" ? ref(s) : schemaFor(s));
 const header = (name: "X-Request-Id" | "Retry-After" | "Set-Cookie") => ({ $ref: `#/components/headers/${name}` });
 const codes = (list: ErrorCode[]) => list.map((c) => `\`${c}\``).join(", ");
-const json = (s: Schema, description: string, headers?: Response["headers"]): Response =>
-  ({ description, ...(headers ? { headers } : {}), content: { "application/json": { schema: schemaOf(s) } } });
+const json = (s: Schema, description: string, headers?: Response["headers"]): Response => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: { "application/json": { schema: schemaOf(s) } },
+});
 /** An {errors: [...]} answer naming its codes. */
 const err = (list: ErrorCode[], extra = "", headers?: Response["headers"]) =>
   json("ErrorBody", `${codes(list)}${extra}: ${list.map((c) => ERRORS[c].description).join("; ")}`, headers);
 /** An envelope answer of a query endpoint, with its X-Request-Id. */
 const env = (list: ErrorCode[], extra?: Response["headers"]) =>
-  json("Envelope", `the envelope with status error: ${codes(list)}`, { "X-Request-Id": header("X-Request-Id"), ...extra });
-const pathParam = (name: string, description: string) => ({ name, in: "path", required: true, description, schema: { type: "string" } });
+  json("Envelope", `the envelope with status error: ${codes(list)}`, {
+    "X-Request-Id": header("X-Request-Id"),
+    ...extra,
+  });
+const pathParam = (name: string, description: string) => ({
+  name,
+  in: "path",
+  required: true,
+  description,
+  schema: { type: "string" },
+});
 const retry = { "Retry-After": header("Retry-After") };
 
 type Security = Record<string, string[]>[];
@@ -44,59 +70,110 @@ const COOKIE_AUTH: Security = [{ session: [] }];
 
 /** The query endpoints and the web client's runs: same body, envelope, events, refusals. */
 function runOp(kind: "key" | "session", stream: boolean, operationId: string, summary: string): Operation {
-  const body = { required: true, content: { "application/json": { schema: ref("QueryBody"), example: QUERY_BODY_EXAMPLE } } };
+  const body = {
+    required: true,
+    content: { "application/json": { schema: ref("QueryBody"), example: QUERY_BODY_EXAMPLE } },
+  };
   // Each event's data is a named schema, so schemaFor gives its $ref.
   const events = Object.fromEntries(STREAM_EVENT_NAMES.map((n) => [n, schemaFor(STREAM_EVENT_DATA[n])]));
   const ok: Response = stream
     ? {
-      description: `text/event-stream: events ${STREAM_EVENT_NAMES.join(", ")} (each \`event: <name>\` and one \`data:\` line of JSON; see the StreamEvent schema); \`final\`, whose data is the envelope, is always last. A \`: keep-alive\` comment goes out at least every 15 s.${kind === "key" ? " The key failures (missing_api_key, invalid_api_key, key_inactive) arrive here as error + final, on HTTP 200." : ""}`,
-      headers: { "X-Request-Id": header("X-Request-Id") },
-      content: { "text/event-stream": { schema: { type: "string", description: "Server-Sent Events", examples: [STREAM_EXAMPLE] }, "x-sse-events": events } },
-    }
-    : json("Envelope", "the envelope; status error (with the reasons in errors) when the run did not complete", { "X-Request-Id": header("X-Request-Id") });
-  const auth: Record<string, Response> = kind === "session"
-    ? { 401: env(["unauthorized"]), 403: err(["CROSS_SITE_REQUEST"]) }
-    : stream ? {} : { 401: env(["missing_api_key", "invalid_api_key"]), 403: env(["key_inactive"]) };
+        description: `text/event-stream: events ${STREAM_EVENT_NAMES.join(", ")} (each \`event: <name>\` and one \`data:\` line of JSON; see the StreamEvent schema); \`final\`, whose data is the envelope, is always last. A \`: keep-alive\` comment goes out at least every 15 s.${kind === "key" ? " The key failures (missing_api_key, invalid_api_key, key_inactive) arrive here as error + final, on HTTP 200." : ""}`,
+        headers: { "X-Request-Id": header("X-Request-Id") },
+        content: {
+          "text/event-stream": {
+            schema: { type: "string", description: "Server-Sent Events", examples: [STREAM_EXAMPLE] },
+            "x-sse-events": events,
+          },
+        },
+      }
+    : json("Envelope", "the envelope; status error (with the reasons in errors) when the run did not complete", {
+        "X-Request-Id": header("X-Request-Id"),
+      });
+  const auth: Record<string, Response> =
+    kind === "session"
+      ? { 401: env(["unauthorized"]), 403: err(["CROSS_SITE_REQUEST"]) }
+      : stream
+        ? {}
+        : { 401: env(["missing_api_key", "invalid_api_key"]), 403: env(["key_inactive"]) };
   return {
-    operationId, summary, tags: [kind === "key" ? "Query" : "Web client runs"],
+    operationId,
+    summary,
+    tags: [kind === "key" ? "Query" : "Web client runs"],
     description: `Checks in order: credentials, body (query of 1 to ${MAX_QUERY_CHARS} characters), allowance; only a call passing all three is accepted and uses one research run.`,
     security: kind === "key" ? KEY_AUTH : COOKIE_AUTH,
     requestBody: body,
     responses: {
-      200: ok, 400: env(["invalid_request"]), ...auth, 429: env(["quota_exceeded"], retry),
+      200: ok,
+      400: env(["invalid_request"]),
+      ...auth,
+      429: env(["quota_exceeded"], retry),
       500: json("Envelope", "the envelope with status error: `internal_error` (an unexpected failure)"),
-      503: { ...env(["internal_error"], retry), description: "the envelope with status error: `internal_error` (the server is shutting down; retry after Retry-After)" },
+      503: {
+        ...env(["internal_error"], retry),
+        description:
+          "the envelope with status error: `internal_error` (the server is shutting down; retry after Retry-After)",
+      },
     },
   };
 }
 
 /** A Console or account operation by session cookie. */
-function sessionOp(operationId: string, tag: string, summary: string, responses: Record<string, Response>, more: Partial<Operation> = {}): Operation {
-  return { operationId, summary, tags: [tag], security: COOKIE_AUTH, ...more, responses: { ...responses, 401: err(["unauthorized"]), 403: err(["CROSS_SITE_REQUEST"], " (POST and DELETE)") } };
+function sessionOp(
+  operationId: string,
+  tag: string,
+  summary: string,
+  responses: Record<string, Response>,
+  more: Partial<Operation> = {},
+): Operation {
+  return {
+    operationId,
+    summary,
+    tags: [tag],
+    security: COOKIE_AUTH,
+    ...more,
+    responses: { ...responses, 401: err(["unauthorized"]), 403: err(["CROSS_SITE_REQUEST"], " (POST and DELETE)") },
+  };
 }
 
-const text = (type: string, description: string): Response => ({ description, content: { [type]: { schema: { type: "string" } } } });
+const text = (type: string, description: string): Response => ({
+  description,
+  content: { [type]: { schema: { type: "string" } } },
+});
 
 /** The OpenAPI 3.1 document of every endpoint in README "The API". */
 export function openApiDocument(serverUrl: string): OpenApiDocument {
   const signedIn = { "Set-Cookie": header("Set-Cookie") };
   return {
     openapi: "3.1.0",
-    info: { title: "research-query", version: "0.1.0", description: "Research questions in, cited Markdown answers out." },
+    info: {
+      title: "research-query",
+      version: "0.1.0",
+      description: "Research questions in, cited Markdown answers out.",
+    },
     servers: [{ url: serverUrl }],
     tags: [
       { name: "Query", description: "The API: a question in, an answer with sources out (API key)" },
       { name: "Console", description: "Keys, usage and run timelines (session cookie)" },
       { name: "Accounts", description: "The web client's accounts and sign-in (under /api/v1/, not part of the API)" },
-      { name: "Web client runs", description: "The web client's runs by session (under /api/v1/, not part of the API)" },
+      {
+        name: "Web client runs",
+        description: "The web client's runs by session (under /api/v1/, not part of the API)",
+      },
       { name: "Service", description: "Health, this document, the reference page, metrics" },
     ],
     components: {
       schemas: componentSchemas(),
       headers: {
-        "X-Request-Id": { description: "the call's request_id (the envelope's request_id)", schema: { type: "string", format: "uuid" } },
+        "X-Request-Id": {
+          description: "the call's request_id (the envelope's request_id)",
+          schema: { type: "string", format: "uuid" },
+        },
         "Retry-After": { description: "seconds to wait before trying again", schema: { type: "integer", minimum: 1 } },
-        "Set-Cookie": { description: "auth_token=…; HttpOnly; SameSite=Lax; Path=/ (Secure when PUBLIC_URL is https)", schema: { type: "string" } },
+        "Set-Cookie": {
+          description: "auth_token=…; HttpOnly; SameSite=Lax; Path=/ (Secure when PUBLIC_URL is https)",
+          schema: { type: "string" },
+        },
       },
       securitySchemes: {
         bearer: { type: "http", scheme: "bearer", description: "API key rq-…" },
@@ -105,46 +182,157 @@ export function openApiDocument(serverUrl: string): OpenApiDocument {
       },
     },
     paths: {
-      "/api/query": { post: runOp("key", false, "query", "Run a research query; holds the connection until the run finishes") },
-      "/api/query/stream": { post: runOp("key", true, "queryStream", "Run a research query, streamed as Server-Sent Events") },
+      "/api/query": {
+        post: runOp("key", false, "query", "Run a research query; holds the connection until the run finishes"),
+      },
+      "/api/query/stream": {
+        post: runOp("key", true, "queryStream", "Run a research query, streamed as Server-Sent Events"),
+      },
       "/api/console/keys": {
-        get: sessionOp("listKeys", "Console", "List the account's keys, newest first", { 200: json("KeyList", "the keys; never the full key") }),
-        post: sessionOp("createKey", "Console", "Create a key; the full key is returned once",
+        get: sessionOp("listKeys", "Console", "List the account's keys, newest first", {
+          200: json("KeyList", "the keys; never the full key"),
+        }),
+        post: sessionOp(
+          "createKey",
+          "Console",
+          "Create a key; the full key is returned once",
           { 201: json("CreatedKey", "the new key, with the full key this once"), 400: err(["invalid_request"]) },
-          { requestBody: { required: false, content: { "application/json": { schema: ref("CreateKeyBody") } } } }),
+          { requestBody: { required: false, content: { "application/json": { schema: ref("CreateKeyBody") } } } },
+        ),
       },
       "/api/console/keys/{key_id}": {
-        delete: sessionOp("revokeKey", "Console", "Revoke a key (takes effect on the next call)",
+        delete: sessionOp(
+          "revokeKey",
+          "Console",
+          "Revoke a key (takes effect on the next call)",
           { 200: json("RevokedKey", "revoked; revoking again answers the same record"), 404: err(["key_not_found"]) },
-          { parameters: [pathParam("key_id", "the key's id")] }),
+          { parameters: [pathParam("key_id", "the key's id")] },
+        ),
       },
-      "/api/console/usage": { get: sessionOp("getUsage", "Console", "Allowance, totals, calls per day, recent calls", { 200: json("Usage", "the usage report of the current month") }) },
+      "/api/console/usage": {
+        get: sessionOp("getUsage", "Console", "Allowance, totals, calls per day, recent calls", {
+          200: json("Usage", "the usage report of the current month"),
+        }),
+      },
       "/api/console/runs/{request_id}": {
-        get: sessionOp("getRunTimeline", "Console", "The timeline of a finished call",
+        get: sessionOp(
+          "getRunTimeline",
+          "Console",
+          "The timeline of a finished call",
           { 200: json("RunTimeline", "the run and its events"), 404: err(["run_not_found"]) },
-          { parameters: [pathParam("request_id", "the request_id of an earlier call")] }),
+          { parameters: [pathParam("request_id", "the request_id of an earlier call")] },
+        ),
       },
-      "/api/v1/auth/signup": { post: { operationId: "signup", summary: "Create an account and sign in (sets auth_token)", tags: ["Accounts"],
-        requestBody: { required: true, content: { "application/json": { schema: ref("Credentials") } } },
-        responses: { 201: json("Me", "signed in", signedIn), 400: err(["invalid_request"]), 403: err(["CROSS_SITE_REQUEST"]), 409: err(["email_taken"]) } } },
-      "/api/v1/auth/login": { post: { operationId: "login", summary: "Sign in (sets auth_token)", tags: ["Accounts"],
-        requestBody: { required: true, content: { "application/json": { schema: ref("Credentials") } } },
-        responses: { 200: json("Me", "signed in", signedIn), 400: err(["invalid_request"]), 401: err(["invalid_credentials"]), 403: err(["CROSS_SITE_REQUEST"]), 429: err(["too_many_attempts"], "", retry) } } },
-      "/api/v1/auth/logout": { post: { operationId: "logout", summary: "Sign out; ends the session on the server", tags: ["Accounts"],
-        responses: { 204: { description: "signed out; the cookie is cleared", headers: signedIn }, 403: err(["CROSS_SITE_REQUEST"]) } } },
+      "/api/v1/auth/signup": {
+        post: {
+          operationId: "signup",
+          summary: "Create an account and sign in (sets auth_token)",
+          tags: ["Accounts"],
+          requestBody: { required: true, content: { "application/json": { schema: ref("Credentials") } } },
+          responses: {
+            201: json("Me", "signed in", signedIn),
+            400: err(["invalid_request"]),
+            403: err(["CROSS_SITE_REQUEST"]),
+            409: err(["email_taken"]),
+          },
+        },
+      },
+      "/api/v1/auth/login": {
+        post: {
+          operationId: "login",
+          summary: "Sign in (sets auth_token)",
+          tags: ["Accounts"],
+          requestBody: { required: true, content: { "application/json": { schema: ref("Credentials") } } },
+          responses: {
+            200: json("Me", "signed in", signedIn),
+            400: err(["invalid_request"]),
+            401: err(["invalid_credentials"]),
+            403: err(["CROSS_SITE_REQUEST"]),
+            429: err(["too_many_attempts"], "", retry),
+          },
+        },
+      },
+      "/api/v1/auth/logout": {
+        post: {
+          operationId: "logout",
+          summary: "Sign out; ends the session on the server",
+          tags: ["Accounts"],
+          responses: {
+            204: { description: "signed out; the cookie is cleared", headers: signedIn },
+            403: err(["CROSS_SITE_REQUEST"]),
+          },
+        },
+      },
       "/api/v1/me": { get: sessionOp("me", "Accounts", "The signed-in account", { 200: json("Me", "the account") }) },
-      "/api/v1/auth/providers": { get: { operationId: "authProviders", summary: "Sign-in methods: password, and the identity provider when configured", tags: ["Accounts"],
-        responses: { 200: json("Providers", "what the sign-in page offers") } } },
-      "/api/v1/auth/oidc/start": { get: { operationId: "oidcStart", summary: "Sign in through the configured identity provider (redirect)", tags: ["Accounts"],
-        responses: { 302: { description: "to the identity provider, or to /signin?error=<code>&message=<text>" }, 404: err(["not_found"], " (not configured)") } } },
-      "/api/v1/auth/oidc/callback": { get: { operationId: "oidcCallback", summary: "Identity provider callback (redirect)", tags: ["Accounts"],
-        responses: { 302: { description: "to / signed in (sets auth_token), or to /signin?error=<code>&message=<text> with one of access_denied, invalid_state, oidc_failed, email_not_verified, domain_not_allowed" }, 404: err(["not_found"], " (not configured)") } } },
+      "/api/v1/auth/providers": {
+        get: {
+          operationId: "authProviders",
+          summary: "Sign-in methods: password, and the identity provider when configured",
+          tags: ["Accounts"],
+          responses: { 200: json("Providers", "what the sign-in page offers") },
+        },
+      },
+      "/api/v1/auth/oidc/start": {
+        get: {
+          operationId: "oidcStart",
+          summary: "Sign in through the configured identity provider (redirect)",
+          tags: ["Accounts"],
+          responses: {
+            302: { description: "to the identity provider, or to /signin?error=<code>&message=<text>" },
+            404: err(["not_found"], " (not configured)"),
+          },
+        },
+      },
+      "/api/v1/auth/oidc/callback": {
+        get: {
+          operationId: "oidcCallback",
+          summary: "Identity provider callback (redirect)",
+          tags: ["Accounts"],
+          responses: {
+            302: {
+              description:
+                "to / signed in (sets auth_token), or to /signin?error=<code>&message=<text> with one of access_denied, invalid_state, oidc_failed, email_not_verified, domain_not_allowed",
+            },
+            404: err(["not_found"], " (not configured)"),
+          },
+        },
+      },
       "/api/v1/research": { post: runOp("session", false, "research", "The web client's run (session cookie)") },
-      "/api/v1/research/stream": { post: runOp("session", true, "researchStream", "The web client's streamed run (session cookie)") },
-      "/healthz": { get: { operationId: "health", summary: "Health", tags: ["Service"], responses: { 200: json("Health", "ok once the database is open and migrated") } } },
-      "/openapi.json": { get: { operationId: "openApi", summary: "This document", tags: ["Service"], responses: { 200: json(T.Object({}, { additionalProperties: true }), "the OpenAPI 3.1 document") } } },
-      "/docs": { get: { operationId: "apiReference", summary: "A readable API reference rendered from this document", tags: ["Service"], responses: { 200: text("text/html", "the reference page; no script") } } },
-      "/metrics": { get: { operationId: "metrics", summary: "Prometheus metrics", tags: ["Service"], responses: { 200: text("text/plain", "Prometheus text exposition format 0.0.4") } } },
+      "/api/v1/research/stream": {
+        post: runOp("session", true, "researchStream", "The web client's streamed run (session cookie)"),
+      },
+      "/healthz": {
+        get: {
+          operationId: "health",
+          summary: "Health",
+          tags: ["Service"],
+          responses: { 200: json("Health", "ok once the database is open and migrated") },
+        },
+      },
+      "/openapi.json": {
+        get: {
+          operationId: "openApi",
+          summary: "This document",
+          tags: ["Service"],
+          responses: { 200: json(T.Object({}, { additionalProperties: true }), "the OpenAPI 3.1 document") },
+        },
+      },
+      "/docs": {
+        get: {
+          operationId: "apiReference",
+          summary: "A readable API reference rendered from this document",
+          tags: ["Service"],
+          responses: { 200: text("text/html", "the reference page; no script") },
+        },
+      },
+      "/metrics": {
+        get: {
+          operationId: "metrics",
+          summary: "Prometheus metrics",
+          tags: ["Service"],
+          responses: { 200: text("text/plain", "Prometheus text exposition format 0.0.4") },
+        },
+      },
     },
   };
 }

@@ -1,4 +1,4 @@
-import { Type as T, type Static } from "@sinclair/typebox";
+import { type Static, Type as T } from "@sinclair/typebox";
 
 /**
  * The body of the query endpoints, /api/query and /api/query/stream, and of the web
@@ -19,20 +19,23 @@ export const MAX_BODY_BYTES = 64 * 1024;
 const ignored = (name: string) => T.Optional(T.Unknown({ description: `${name}: accepted and ignored` }));
 
 /** The fields README "The API" lists as ignored are accepted, and so are unknown fields. */
-export const QueryBodySchema = T.Object({
-  query: T.String({
-    description: `the question, 1 to ${MAX_QUERY_CHARS} characters (Unicode code points), not only white space`,
-    examples: ["What limits the energy density of solid-state batteries?"],
-  }),
-  model: ignored("model"),
-  depth_mode: ignored("depth_mode"),
-  source_mode: ignored("source_mode"),
-  project_id: ignored("project_id"),
-  preferences: ignored("preferences"),
-}, {
-  additionalProperties: true,
-  description: `JSON object with query. Anything else (no body, broken JSON, wrong type, empty, over ${MAX_QUERY_CHARS} characters, a body over ${MAX_BODY_BYTES} bytes) is 400 invalid_request.`,
-});
+export const QueryBodySchema = T.Object(
+  {
+    query: T.String({
+      description: `the question, 1 to ${MAX_QUERY_CHARS} characters (Unicode code points), not only white space`,
+      examples: ["What limits the energy density of solid-state batteries?"],
+    }),
+    model: ignored("model"),
+    depth_mode: ignored("depth_mode"),
+    source_mode: ignored("source_mode"),
+    project_id: ignored("project_id"),
+    preferences: ignored("preferences"),
+  },
+  {
+    additionalProperties: true,
+    description: `JSON object with query. Anything else (no body, broken JSON, wrong type, empty, over ${MAX_QUERY_CHARS} characters, a body over ${MAX_BODY_BYTES} bytes) is 400 invalid_request.`,
+  },
+);
 
 export type QueryBody = Static<typeof QueryBodySchema>;
 

@@ -1,5 +1,5 @@
+import type { KeyRecord, RevokedKey } from "../contract/console.ts";
 import { AppError, sharedError } from "../contract/errors.ts";
-import type { KeyRecord } from "../contract/console.ts";
 import type { Awaitable, KeyCheck, KeyRow, Store } from "../store/types.ts";
 import { randomToken, sha256Hex } from "../util/crypto.ts";
 import { UnknownKeys } from "./unknown-keys.ts";
@@ -9,16 +9,32 @@ const KEY_RE = /^rq-[A-Za-z0-9_-]{32}$/;
 
 /** A key as the Console shows it: never the full key, never its hash. */
 const toRecord = (r: KeyRow): KeyRecord => ({
-  id: r.id, name: r.name, prefix: r.prefix, status: r.status,
-  created_at: r.createdAt, last_used_at: r.lastUsedAt, revoked_at: r.revokedAt,
+  id: r.id,
+  name: r.name,
+  prefix: r.prefix,
+  status: r.status,
+  created_at: r.createdAt,
+  last_used_at: r.lastUsedAt,
+  revoked_at: r.revokedAt,
 });
 
 /** Creates a key: rq- + 32 base64url chars of 24 random bytes. The full key is returned once. */
-export async function createKey(store: Store, accountId: string, name: string | null): Promise<KeyRecord & { key: string }> {
+export async function createKey(
+  store: Store,
+  accountId: string,
+  name: string | null,
+): Promise<KeyRecord & { key: string }> {
   const key = KEY_PREFIX + randomToken(24);
   const row: KeyRow = {
-    id: crypto.randomUUID(), accountId, name, prefix: key.slice(0, 12), keyHash: sha256Hex(key),
-    status: "active", createdAt: new Date().toISOString(), lastUsedAt: null, revokedAt: null,
+    id: crypto.randomUUID(),
+    accountId,
+    name,
+    prefix: key.slice(0, 12),
+    keyHash: sha256Hex(key),
+    status: "active",
+    createdAt: new Date().toISOString(),
+    lastUsedAt: null,
+    revokedAt: null,
   };
   await store.apiKeys.insert(row);
   unknownByStore.get(store)?.clear();
@@ -29,15 +45,21 @@ export async function listKeys(store: Store, accountId: string): Promise<KeyReco
   return (await store.apiKeys.listByAccount(accountId)).map(toRecord);
 }
 
-/** Revokes a key of this account; revoking again returns the same record. */
-export async function revokeKey(store: Store, accountId: string, keyId: string): Promise<KeyRecord> {
-  const r = await store.apiKeys.revoke(accountId, keyId, new Date().toISOString());
+/** Revokes a key of this account; revoking again answers the same record (first revocation time). */
+export async function revokeKey(store: Store, accountId: string, keyId: string): Promise<RevokedKey> {
+  const at = new Date().toISOString();
+  const r = await store.apiKeys.revoke(accountId, keyId, at);
   if (!r) throw new AppError("key_not_found", "no such key");
-  return toRecord(r);
+  // A key revoked without a time (by hand in the database) reports this revocation's.
+  return { id: r.id, status: "revoked", revoked_at: r.revokedAt ?? at };
 }
 
 /** The authenticated identity behind a valid key. */
-export interface KeyIdentity { keyId: string; accountId: string; prefix: string }
+export interface KeyIdentity {
+  keyId: string;
+  accountId: string;
+  prefix: string;
+}
 
 const MISSING = sharedError("missing_api_key", "no API key sent: use Authorization: Bearer <key> or X-Api-Key");
 const INVALID = sharedError("invalid_api_key", "the API key is not valid");
@@ -46,7 +68,10 @@ const REVOKED = sharedError("key_inactive", "the API key was revoked");
 const unknownByStore = new WeakMap<Store, UnknownKeys>();
 function unknownKeys(store: Store): UnknownKeys {
   let u = unknownByStore.get(store);
-  if (!u) { u = new UnknownKeys(); unknownByStore.set(store, u); }
+  if (!u) {
+    u = new UnknownKeys();
+    unknownByStore.set(store, u);
+  }
   return u;
 }
 
@@ -63,15 +88,21 @@ export function authenticateKey(store: Store, presented: string | undefined): Aw
   const unknown = unknownKeys(store);
   if (unknown.has(hash)) throw INVALID;
   const found = store.apiKeys.byHash(hash);
-  return found instanceof Promise ? found.then((r) => checked(store, unknown, hash, r)) : checked(store, unknown, hash, found);
+  return found instanceof Promise
+    ? found.then((r) => checked(store, unknown, hash, r))
+    : checked(store, unknown, hash, found);
 }
 
 function checked(store: Store, unknown: UnknownKeys, hash: string, r: KeyCheck | null): KeyIdentity {
-  if (!r) { unknown.add(hash); throw INVALID; }
+  if (!r) {
+    unknown.add(hash);
+    throw INVALID;
+  }
   if (r.status !== "active") throw REVOKED;
   // last_used_at to the minute: a write per call would put a commit on every request's path.
   const now = Date.now();
-  if (!r.lastUsedAt || now - Date.parse(r.lastUsedAt) > 60_000) void store.apiKeys.touch(r.id, new Date(now).toISOString());
+  if (!r.lastUsedAt || now - Date.parse(r.lastUsedAt) > 60_000)
+    void store.apiKeys.touch(r.id, new Date(now).toISOString());
   return { keyId: r.id, accountId: r.accountId, prefix: r.prefix };
 }
 

@@ -14,15 +14,18 @@ export function keyRoutes(deps: AppDeps) {
       const acc = await requireAccount(deps.store, request);
       return json({ keys: await listKeys(deps.store, acc.id) }, 200, noStore);
     })
-    .post("/api/console/keys", async ({ request, body }) => {
-      const acc = await requireAccount(deps.store, request);
-      const name = body?.name?.trim() || null;
-      const { last_used_at: _l, revoked_at: _r, ...shown } = await createKey(deps.store, acc.id, name);
-      return json(shown, 201, noStore);
-    }, { body: t.Optional(CreateKeyBodySchema) })
+    .post(
+      "/api/console/keys",
+      async ({ request, body }) => {
+        const acc = await requireAccount(deps.store, request);
+        const name = body?.name?.trim() || null;
+        const { last_used_at: _l, revoked_at: _r, ...shown } = await createKey(deps.store, acc.id, name);
+        return json(shown, 201, noStore);
+      },
+      { body: t.Optional(CreateKeyBodySchema) },
+    )
     .delete("/api/console/keys/:key_id", async ({ request, params }) => {
       const acc = await requireAccount(deps.store, request);
-      const k = await revokeKey(deps.store, acc.id, params.key_id);
-      return json({ id: k.id, status: k.status, revoked_at: k.revoked_at }, 200, noStore);
+      return json(await revokeKey(deps.store, acc.id, params.key_id), 200, noStore);
     });
 }

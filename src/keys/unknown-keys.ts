@@ -14,7 +14,10 @@ export class UnknownKeys {
   private current = new Map<string, number>();
   private previous = new Map<string, number>();
 
-  constructor(private readonly ttlMs = 60_000, private readonly max = 10_000) {}
+  constructor(
+    private readonly ttlMs = 60_000,
+    private readonly max = 10_000,
+  ) {}
 
   /** Whether this hash was looked up and absent within the TTL. */
   has(hash: string, now = Date.now()): boolean {
@@ -31,8 +34,13 @@ export class UnknownKeys {
   }
 
   /** Forgets everything (key creation in this process calls it, belt and braces). */
-  clear(): void { this.current.clear(); this.previous.clear(); }
+  clear(): void {
+    this.current.clear();
+    this.previous.clear();
+  }
 
   /** Entries held, at most `max`. */
-  get size(): number { return this.current.size + this.previous.size; }
+  get size(): number {
+    return this.current.size + this.previous.size;
+  }
 }

@@ -1,11 +1,21 @@
 /** Minimal Prometheus text-format metrics: labelled counters, one histogram, gauges by callback. */
 type Labels = Record<string, string>;
-const key = (l: Labels) => Object.entries(l).sort().map(([k, v]) => `${k}="${v.replace(/["\\\n]/g, "_")}"`).join(",");
+const key = (l: Labels) =>
+  Object.entries(l)
+    .sort()
+    .map(([k, v]) => `${k}="${v.replace(/["\\\n]/g, "_")}"`)
+    .join(",");
 
 export class Counter {
   private readonly values = new Map<string, number>();
-  constructor(readonly name: string, readonly help: string) {}
-  inc(labels: Labels = {}, by = 1): void { const k = key(labels); this.values.set(k, (this.values.get(k) ?? 0) + by); }
+  constructor(
+    readonly name: string,
+    readonly help: string,
+  ) {}
+  inc(labels: Labels = {}, by = 1): void {
+    const k = key(labels);
+    this.values.set(k, (this.values.get(k) ?? 0) + by);
+  }
   /** Same as inc with {route, status}, without building a label object (hot path). */
   incRoute(route: string, status: number): void {
     const k = `route="${route}",status="${status}"`;
@@ -22,15 +32,30 @@ export class Histogram {
   private readonly counts: number[];
   private sum = 0;
   private count = 0;
-  constructor(readonly name: string, readonly help: string, readonly buckets: number[]) { this.counts = buckets.map(() => 0); }
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    readonly buckets: number[],
+  ) {
+    this.counts = buckets.map(() => 0);
+  }
   observe(v: number): void {
-    this.sum += v; this.count++;
-    this.buckets.forEach((b, i) => { if (v <= b) this.counts[i]!++; });
+    this.sum += v;
+    this.count++;
+    this.buckets.forEach((b, i) => {
+      if (v <= b) this.counts[i]!++;
+    });
   }
   render(): string {
     const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
-    this.buckets.forEach((b, i) => lines.push(`${this.name}_bucket{le="${b}"} ${this.counts[i]}`));
-    lines.push(`${this.name}_bucket{le="+Inf"} ${this.count}`, `${this.name}_sum ${this.sum}`, `${this.name}_count ${this.count}`);
+    this.buckets.forEach((b, i) => {
+      lines.push(`${this.name}_bucket{le="${b}"} ${this.counts[i]}`);
+    });
+    lines.push(
+      `${this.name}_bucket{le="+Inf"} ${this.count}`,
+      `${this.name}_sum ${this.sum}`,
+      `${this.name}_count ${this.count}`,
+    );
     return lines.join("\n");
   }
 }
@@ -39,13 +64,32 @@ export class Histogram {
 export class Metrics {
   readonly requests = new Counter("rq_http_requests_total", "HTTP requests by route and status");
   readonly runs = new Counter("rq_runs_total", "Finished research runs by status and first error code");
-  readonly runSeconds = new Histogram("rq_run_duration_seconds", "Wall time of research runs", [0.5, 1, 2, 5, 10, 20, 30, 60, 120, 240]);
-  readonly upstream = new Counter("rq_upstream_calls_total", "Calls to search providers, pages and the LLM by provider and outcome");
-  readonly parses = new Counter("rq_document_parses_total", "Pages and PDFs turned into text, by where (worker thread or inline) and outcome");
+  readonly runSeconds = new Histogram(
+    "rq_run_duration_seconds",
+    "Wall time of research runs",
+    [0.5, 1, 2, 5, 10, 20, 30, 60, 120, 240],
+  );
+  readonly upstream = new Counter(
+    "rq_upstream_calls_total",
+    "Calls to search providers, pages and the LLM by provider and outcome",
+  );
+  readonly parses = new Counter(
+    "rq_document_parses_total",
+    "Pages and PDFs turned into text, by where (worker thread or inline) and outcome",
+  );
   constructor(private readonly inFlight: () => number) {}
   render(): string {
     const gauge = `# HELP rq_runs_in_flight Research runs now running\n# TYPE rq_runs_in_flight gauge\nrq_runs_in_flight ${this.inFlight()}`;
-    return [this.requests.render(), this.runs.render(), this.runSeconds.render(), this.upstream.render(), this.parses.render(), gauge].join("\n") + "\n";
+    return (
+      [
+        this.requests.render(),
+        this.runs.render(),
+        this.runSeconds.render(),
+        this.upstream.render(),
+        this.parses.render(),
+        gauge,
+      ].join("\n") + "\n"
+    );
   }
 }
 
@@ -53,7 +97,8 @@ export class Metrics {
 export function routeLabel(path: string): string {
   if (path.startsWith("/api/console/keys/")) return "/api/console/keys/:key_id";
   if (path.startsWith("/api/console/runs/")) return "/api/console/runs/:request_id";
-  if (path.startsWith("/api/") || path === "/healthz" || path === "/metrics" || path === "/openapi.json") return path.length > 60 ? "other" : path;
+  if (path.startsWith("/api/") || path === "/healthz" || path === "/metrics" || path === "/openapi.json")
+    return path.length > 60 ? "other" : path;
   if (path.startsWith("/assets/")) return "/assets";
   return "/ (web)";
 }

@@ -17,42 +17,70 @@ export interface AdmittedRun {
   recorded: boolean;
 }
 
-export interface ExecuteDeps { engine: Engine; runTimeoutMs: number; writer: "llm" | "extractive"; logger: Logger }
+export interface ExecuteDeps {
+  engine: Engine;
+  runTimeoutMs: number;
+  writer: "llm" | "extractive";
+  logger: Logger;
+}
 
 /** How one run ended: its envelope and the timeline to store. */
-export interface Executed { envelope: Envelope; timeline: TimelineEvent[] }
+export interface Executed {
+  envelope: Envelope;
+  timeline: TimelineEvent[];
+}
 
 /**
  * A run's life, the one place it exists: the engine under the run's deadline and the
  * caller's signal, its events forwarded to `onEvent` and kept as a timeline (all but the
  * answer's deltas), and always an envelope at the end, never a throw.
  */
-export async function executeRun(deps: ExecuteDeps, run: AdmittedRun, signal: AbortSignal | undefined, onEvent: (e: StreamEvent) => void, stop: AbortController): Promise<Executed> {
+export async function executeRun(
+  deps: ExecuteDeps,
+  run: AdmittedRun,
+  signal: AbortSignal | undefined,
+  onEvent: (e: StreamEvent) => void,
+  stop: AbortController,
+): Promise<Executed> {
   const at = () => Math.round(performance.now() - run.startedAt);
   let finished = false;
   let answerChars = 0;
   const timeline: TimelineEvent[] = [];
-  const record = (type: string, data: Record<string, unknown>) => { if (!finished) timeline.push({ atMs: at(), type, data }); };
+  const record = (type: string, data: Record<string, unknown>) => {
+    if (!finished) timeline.push({ atMs: at(), type, data });
+  };
 
   const onCaller = () => stop.abort("client_closed");
-  if (signal?.aborted) onCaller(); else signal?.addEventListener("abort", onCaller, { once: true });
+  if (signal?.aborted) onCaller();
+  else signal?.addEventListener("abort", onCaller, { once: true });
   const deadline = setTimeout(() => stop.abort("run_timeout"), Math.max(0, deps.runTimeoutMs - at()));
   // The engine is raced against the abort: a stage that ignores its signal can't hold the run.
   const aborted = new Promise<never>((_, reject) => {
     const fail = () => reject(new Error(String(stop.signal.reason)));
-    if (stop.signal.aborted) fail(); else stop.signal.addEventListener("abort", fail, { once: true });
+    if (stop.signal.aborted) fail();
+    else stop.signal.addEventListener("abort", fail, { once: true });
   });
   aborted.catch(() => {});
 
   const emit = (ev: RunEvent) => {
     if (finished) return;
     try {
-      if (ev.type === "answer") { answerChars += ev.delta.length; onEvent({ event: "answer", data: { delta: ev.delta } }); return; }
-      if (ev.type === "source") { record("source", { source: ev.source }); onEvent({ event: "source", data: ev.source }); return; }
+      if (ev.type === "answer") {
+        answerChars += ev.delta.length;
+        onEvent({ event: "answer", data: { delta: ev.delta } });
+        return;
+      }
+      if (ev.type === "source") {
+        record("source", { source: ev.source });
+        onEvent({ event: "source", data: ev.source });
+        return;
+      }
       const { type: _, ...data } = ev;
       record("progress", data);
       onEvent({ event: "progress", data });
-    } catch (e) { deps.logger.warn("run_event_failed", { request_id: run.id, error: String(e) }); }
+    } catch (e) {
+      deps.logger.warn("run_event_failed", { request_id: run.id, error: String(e) });
+    }
   };
 
   record("accepted", { origin: run.origin, endpoint: run.endpoint });
@@ -60,12 +88,25 @@ export async function executeRun(deps: ExecuteDeps, run: AdmittedRun, signal: Ab
   try {
     const r = await Promise.race([deps.engine.run(run.query, { signal: stop.signal, emit }), aborted]);
     envelope = {
-      request_id: run.id, status: "ok", answer: r.answer, sources: r.sources,
-      usage: { latency_ms: at(), tokens_in: r.tokens_in, tokens_out: r.tokens_out }, errors: [], writer: r.writer,
+      request_id: run.id,
+      status: "ok",
+      answer: r.answer,
+      sources: r.sources,
+      usage: { latency_ms: at(), tokens_in: r.tokens_in, tokens_out: r.tokens_out },
+      errors: [],
+      writer: r.writer,
     };
   } catch (e) {
     const err = toRunError(e, stop.signal, run.id, deps.logger);
-    envelope = { request_id: run.id, status: "error", answer: null, sources: [], usage: { latency_ms: at(), tokens_in: 0, tokens_out: 0 }, errors: [err], writer: deps.writer };
+    envelope = {
+      request_id: run.id,
+      status: "error",
+      answer: null,
+      sources: [],
+      usage: { latency_ms: at(), tokens_in: 0, tokens_out: 0 },
+      errors: [err],
+      writer: deps.writer,
+    };
     record("error", { ...err });
   } finally {
     clearTimeout(deadline);
@@ -82,8 +123,13 @@ function toRunError(e: unknown, signal: AbortSignal, requestId: string, logger: 
   const reason = signal.aborted ? String(signal.reason) : null;
   if (reason === "run_timeout") return { code: "run_timeout", message: "the run passed its deadline (RUN_TIMEOUT_MS)" };
   if (reason === "shutdown") return { code: "interrupted", message: "the server shut down before the run finished" };
-  if (reason === "client_closed") return { code: "client_closed", message: "the client closed the connection; the run was stopped" };
-  if (isAppError(e) && RUN_FAILURE_CODES.has(e.code) && e.code !== "interrupted" && e.code !== "client_closed") return { code: e.code, message: e.message };
-  logger.error("run_failed", { request_id: requestId, error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });
+  if (reason === "client_closed")
+    return { code: "client_closed", message: "the client closed the connection; the run was stopped" };
+  if (isAppError(e) && RUN_FAILURE_CODES.has(e.code) && e.code !== "interrupted" && e.code !== "client_closed")
+    return { code: e.code, message: e.message };
+  logger.error("run_failed", {
+    request_id: requestId,
+    error: e instanceof Error ? `${e.name}: ${e.message}` : String(e),
+  });
   return { code: "internal_error", message: "the run failed unexpectedly" };
 }

@@ -39,28 +39,50 @@ type Route = (req: Request, server: ServerLike) => Response | Promise<Response>;
 export function queryRoutes(deps: AppDeps, observe: Observe): Record<"/api/query" | "/api/query/stream", Route> {
   const crashed = (e: unknown, t0: number): Response => {
     deps.logger.error("query_route_error", { error: String(e) });
-    return json(refusalEnvelope(crypto.randomUUID(), t0, [{ code: "internal_error", message: "internal error" }]), 500, QUERY_CORS);
+    return json(
+      refusalEnvelope(crypto.randomUUID(), t0, [{ code: "internal_error", message: "internal error" }]),
+      500,
+      QUERY_CORS,
+    );
   };
-  const route = (path: "/api/query" | "/api/query/stream", mode: "json" | "stream"): Route => (request, server) => {
-    const t0 = performance.now();
-    if (request.method === "POST") {
-      // Runs hold the connection for minutes; our own deadline (RUN_TIMEOUT_MS) bounds them.
-      server.timeout(request, 0);
-      let res: Response | Promise<Response>;
-      try {
-        res = runResponse(deps, request, mode, { kind: "key", presented: presentedKey(request.headers) }, path, QUERY_CORS);
-      } catch (e) {
-        res = crashed(e, t0);
+  const route =
+    (path: "/api/query" | "/api/query/stream", mode: "json" | "stream"): Route =>
+    (request, server) => {
+      const t0 = performance.now();
+      if (request.method === "POST") {
+        // Runs hold the connection for minutes; our own deadline (RUN_TIMEOUT_MS) bounds them.
+        server.timeout(request, 0);
+        let res: Response | Promise<Response>;
+        try {
+          res = runResponse(
+            deps,
+            request,
+            mode,
+            { kind: "key", presented: presentedKey(request.headers) },
+            path,
+            QUERY_CORS,
+          );
+        } catch (e) {
+          res = crashed(e, t0);
+        }
+        // A refusal comes back as a Response: answered without a promise in between.
+        if (res instanceof Response) {
+          observe(request, path, t0, res);
+          return res;
+        }
+        return res
+          .catch((e) => crashed(e, t0))
+          .then((r) => {
+            observe(request, path, t0, r);
+            return r;
+          });
       }
-      // A refusal comes back as a Response: answered without a promise in between.
-      if (res instanceof Response) { observe(request, path, t0, res); return res; }
-      return res.catch((e) => crashed(e, t0)).then((r) => { observe(request, path, t0, r); return r; });
-    }
-    const res = request.method === "OPTIONS"
-      ? new Response(null, { status: 204, headers: PREFLIGHT })
-      : errorResponse(new AppError("not_found", "use POST", 404, { ...QUERY_CORS, allow: "POST, OPTIONS" }));
-    observe(request, path, t0, res);
-    return res;
-  };
+      const res =
+        request.method === "OPTIONS"
+          ? new Response(null, { status: 204, headers: PREFLIGHT })
+          : errorResponse(new AppError("not_found", "use POST", 404, { ...QUERY_CORS, allow: "POST, OPTIONS" }));
+      observe(request, path, t0, res);
+      return res;
+    };
   return { "/api/query": route("/api/query", "json"), "/api/query/stream": route("/api/query/stream", "stream") };
 }

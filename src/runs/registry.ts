@@ -6,8 +6,12 @@ export class RunRegistry {
   private readonly inFlight = new Map<string, { abort: AbortController; done: Promise<unknown> }>();
   private draining = false;
 
-  get size(): number { return this.inFlight.size; }
-  get isDraining(): boolean { return this.draining; }
+  get size(): number {
+    return this.inFlight.size;
+  }
+  get isDraining(): boolean {
+    return this.draining;
+  }
 
   add(id: string, abort: AbortController, done: Promise<unknown>): void {
     this.inFlight.set(id, { abort, done });
@@ -26,7 +30,9 @@ export class RunRegistry {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timedOut = await Promise.race([
       all().then(() => false),
-      new Promise<boolean>((r) => { timer = setTimeout(() => r(true), graceMs); }),
+      new Promise<boolean>((r) => {
+        timer = setTimeout(() => r(true), graceMs);
+      }),
     ]);
     clearTimeout(timer);
     if (timedOut) {

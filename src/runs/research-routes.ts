@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import { resolveSession } from "../auth/sessions.ts";
 import { sessionToken } from "../auth/session-cookie.ts";
+import { resolveSession } from "../auth/sessions.ts";
 import type { AppDeps } from "../server/deps.ts";
 import { runResponse } from "./run-response.ts";
 
@@ -12,5 +12,7 @@ export function researchRoutes(deps: AppDeps) {
   };
   return new Elysia({ name: "research-routes" })
     .post("/api/v1/research", ({ request }) => handle(request, "json", "/api/v1/research"), { parse: "none" })
-    .post("/api/v1/research/stream", ({ request }) => handle(request, "stream", "/api/v1/research/stream"), { parse: "none" });
+    .post("/api/v1/research/stream", ({ request }) => handle(request, "stream", "/api/v1/research/stream"), {
+      parse: "none",
+    });
 }

@@ -1,12 +1,16 @@
 import { AppError, isAppError, KEY_FAILURE_CODES } from "../contract/errors.ts";
-import type { Logger } from "../util/logger.ts";
 import { json } from "../server/responses.ts";
+import type { Logger } from "../util/logger.ts";
 import { refusalEnvelope } from "./envelope.ts";
 import { readQueryBody } from "./query-body.ts";
 import type { Caller, Identity, RunService } from "./service.ts";
 import { sseResponse } from "./sse.ts";
 
-export interface RunHttp { runs: RunService; logger: Logger; keepAliveMs: number }
+export interface RunHttp {
+  runs: RunService;
+  logger: Logger;
+  keepAliveMs: number;
+}
 
 /**
  * One run over HTTP, as JSON (the envelope when the run ends) or as an SSE stream of the
@@ -14,7 +18,14 @@ export interface RunHttp { runs: RunService; logger: Logger; keepAliveMs: number
  * `error` + `final` on HTTP 200 (README "The API"). `headers` go on every answer. A credential
  * refusal is returned without a promise in between (the commonest refusal).
  */
-export function runResponse(http: RunHttp, request: Request, mode: "json" | "stream", caller: Caller, endpoint: string, headers: Record<string, string>): Response | Promise<Response> {
+export function runResponse(
+  http: RunHttp,
+  request: Request,
+  mode: "json" | "stream",
+  caller: Caller,
+  endpoint: string,
+  headers: Record<string, string>,
+): Response | Promise<Response> {
   const requestId = crypto.randomUUID();
   const startedAt = performance.now();
   const h = { ...headers, "x-request-id": requestId };
@@ -26,18 +37,37 @@ export function runResponse(http: RunHttp, request: Request, mode: "json" | "str
     }
     const env = refusalEnvelope(requestId, startedAt, [{ code: err.code, message: err.message }]);
     if (mode === "stream" && KEY_FAILURE_CODES.has(err.code)) {
-      return sseResponse(async (send) => { send("error", env.errors[0]); send("final", env); }, { keepAliveMs: http.keepAliveMs, requestSignal: request.signal, headers: h });
+      return sseResponse(
+        async (send) => {
+          send("error", env.errors[0]);
+          send("final", env);
+        },
+        { keepAliveMs: http.keepAliveMs, requestSignal: request.signal, headers: h },
+      );
     }
     return json(env, err.status, err.headers ? { ...h, ...err.headers } : h);
   };
 
   let who: Identity | Promise<Identity>;
-  try { who = http.runs.authenticate(caller); } catch (e) { return refuse(e); }
-  const admitted = (async () => http.runs.admit(await who, () => readQueryBody(request), endpoint, requestId, startedAt))();
+  try {
+    who = http.runs.authenticate(caller);
+  } catch (e) {
+    return refuse(e);
+  }
+  const admitted = (async () =>
+    http.runs.admit(await who, () => readQueryBody(request), endpoint, requestId, startedAt))();
   return admitted.then((run) => {
     if (mode === "json") return http.runs.run(run, { signal: request.signal }).then((env) => json(env, 200, h));
-    return sseResponse(async (send, gone) => {
-      await http.runs.run(run, { signal: gone, onEvent: (e) => { send(e.event, e.data); } });
-    }, { keepAliveMs: http.keepAliveMs, requestSignal: request.signal, headers: h });
+    return sseResponse(
+      async (send, gone) => {
+        await http.runs.run(run, {
+          signal: gone,
+          onEvent: (e) => {
+            send(e.event, e.data);
+          },
+        });
+      },
+      { keepAliveMs: http.keepAliveMs, requestSignal: request.signal, headers: h },
+    );
   }, refuse);
 }

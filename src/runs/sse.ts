@@ -36,14 +36,24 @@ export function sseResponse(body: (send: SseSend, gone: AbortSignal) => Promise<
         }
       };
       const onReqAbort = () => gone.abort("client_closed");
-      if (opts.requestSignal.aborted) onReqAbort(); else opts.requestSignal.addEventListener("abort", onReqAbort, { once: true });
+      if (opts.requestSignal.aborted) onReqAbort();
+      else opts.requestSignal.addEventListener("abort", onReqAbort, { once: true });
       const half = Math.max(5, Math.floor(opts.keepAliveMs / 2));
-      timer = setInterval(() => { if (Date.now() - lastWrite >= half) write(": keep-alive\n\n"); }, half);
+      timer = setInterval(() => {
+        if (Date.now() - lastWrite >= half) write(": keep-alive\n\n");
+      }, half);
       const send: SseSend = (event, data) => write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       void body(send, gone.signal).finally(() => {
         clearInterval(timer);
         opts.requestSignal.removeEventListener("abort", onReqAbort);
-        if (!closed) { closed = true; try { controller.close(); } catch { /* already gone */ } }
+        if (!closed) {
+          closed = true;
+          try {
+            controller.close();
+          } catch {
+            /* already gone */
+          }
+        }
       });
     },
     cancel() {

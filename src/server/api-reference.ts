@@ -2,7 +2,12 @@ import { openApiDocument } from "../contract/openapi.ts";
 
 const esc = (s: unknown) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-type Op = { summary?: string; security?: Record<string, unknown>[]; responses?: Record<string, { description?: string }>; requestBody?: unknown };
+type Op = {
+  summary?: string;
+  security?: Record<string, unknown>[];
+  responses?: Record<string, { description?: string }>;
+  requestBody?: unknown;
+};
 
 /**
  * A readable API reference rendered on the server from the same OpenAPI document:
@@ -13,9 +18,18 @@ export function apiReferenceHtml(serverUrl: string): string {
   const rows: string[] = [];
   for (const [path, ops] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(ops as Record<string, Op>)) {
-      const auth = (op.security ?? []).flatMap((s) => Object.keys(s)).map((k) => (k === "session" ? "session cookie" : "API key")).filter((v, i, a) => a.indexOf(v) === i).join(" or ") || "none";
-      const responses = Object.entries(op.responses ?? {}).map(([code, r]) => `<li><code>${esc(code)}</code> ${esc(r.description)}</li>`).join("");
-      rows.push(`<section><h2><code>${method.toUpperCase()} ${esc(path)}</code></h2><p>${esc(op.summary)}</p><p><strong>Auth:</strong> ${esc(auth)}</p><ul>${responses}</ul></section>`);
+      const auth =
+        (op.security ?? [])
+          .flatMap((s) => Object.keys(s))
+          .map((k) => (k === "session" ? "session cookie" : "API key"))
+          .filter((v, i, a) => a.indexOf(v) === i)
+          .join(" or ") || "none";
+      const responses = Object.entries(op.responses ?? {})
+        .map(([code, r]) => `<li><code>${esc(code)}</code> ${esc(r.description)}</li>`)
+        .join("");
+      rows.push(
+        `<section><h2><code>${method.toUpperCase()} ${esc(path)}</code></h2><p>${esc(op.summary)}</p><p><strong>Auth:</strong> ${esc(auth)}</p><ul>${responses}</ul></section>`,
+      );
     }
   }
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>research-query API reference</title>

@@ -3,11 +3,11 @@ import { authRoutes } from "../auth/auth-routes.ts";
 import { oidcRoutes } from "../auth/oidc/oidc-routes.ts";
 import { publicUrl } from "../config/load.ts";
 import { consoleRoutes } from "../console/console-routes.ts";
-import { openApiDocument } from "../contract/openapi.ts";
 import { AppError } from "../contract/errors.ts";
+import { openApiDocument } from "../contract/openapi.ts";
 import { keyRoutes } from "../keys/key-routes.ts";
 import { routeLabel } from "../metrics/registry.ts";
-import { QUERY_PATHS, type Observe, queryRoutes } from "../runs/query-routes.ts";
+import { type Observe, QUERY_PATHS, queryRoutes } from "../runs/query-routes.ts";
 import { researchRoutes } from "../runs/research-routes.ts";
 import { apiReferenceHtml } from "./api-reference.ts";
 import { setClientIp } from "./client-ip.ts";
@@ -21,18 +21,38 @@ function mainApp(deps: AppDeps) {
   return new Elysia({ name: "main-app" })
     .onRequest(({ request }) => {
       if (isCrossSiteWrite(request)) {
-        return errorResponse(new AppError("CROSS_SITE_REQUEST", "cross-site writes with the session cookie are refused"));
+        return errorResponse(
+          new AppError("CROSS_SITE_REQUEST", "cross-site writes with the session cookie are refused"),
+        );
       }
     })
     .onError(({ code, error }) => {
       const err = mapError(code, error);
-      if (err.code === "internal_error") deps.logger.error("route_error", { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+      if (err.code === "internal_error")
+        deps.logger.error("route_error", {
+          error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+        });
       return errorResponse(err);
     })
     .get("/healthz", () => json({ status: "ok" }))
     .get("/openapi.json", () => json(openApiDocument(publicUrl(deps.config))))
-    .get("/docs", () => new Response(apiReferenceHtml(publicUrl(deps.config)), { headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'" } }))
-    .get("/metrics", () => new Response(deps.metrics.render(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } }))
+    .get(
+      "/docs",
+      () =>
+        new Response(apiReferenceHtml(publicUrl(deps.config)), {
+          headers: {
+            "content-type": "text/html; charset=utf-8",
+            "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
+          },
+        }),
+    )
+    .get(
+      "/metrics",
+      () =>
+        new Response(deps.metrics.render(), {
+          headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" },
+        }),
+    )
     .use(authRoutes(deps))
     .use(oidcRoutes(deps))
     .use(keyRoutes(deps))
@@ -55,7 +75,10 @@ function observer(deps: AppDeps): Observe {
     // Reading a Response's headers makes Bun build a Headers object: only when logging.
     if (!deps.logger.enabled("info")) return;
     deps.logger.info("request", {
-      method: request.method, path, status: res.status, latency_ms: Math.round(performance.now() - t0),
+      method: request.method,
+      path,
+      status: res.status,
+      latency_ms: Math.round(performance.now() - t0),
       request_id: res.headers.get("x-request-id") ?? undefined,
     });
   };

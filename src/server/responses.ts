@@ -3,7 +3,8 @@ import { AppError, type ErrorItem } from "../contract/errors.ts";
 /** JSON response with our headers. */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
-    status, headers: { "content-type": "application/json; charset=utf-8", ...headers },
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", ...headers },
   });
 }
 
@@ -23,7 +24,10 @@ export function mapError(code: string | number, error: unknown): AppError {
   if (code === "VALIDATION") {
     const e = error as { valueError?: { path?: string }; type?: string };
     const path = e.valueError?.path?.replace(/^\//, "") || "";
-    return new AppError("invalid_request", path ? `invalid or missing field: ${path}` : "the request body is not valid");
+    return new AppError(
+      "invalid_request",
+      path ? `invalid or missing field: ${path}` : "the request body is not valid",
+    );
   }
   if (code === "PARSE") return new AppError("invalid_request", "the request body is not valid JSON");
   if (code === "NOT_FOUND") return new AppError("not_found", "no such endpoint");

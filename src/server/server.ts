@@ -39,18 +39,27 @@ export function startServer(opts: StartOptions): RunningServer {
   const store = opts.store ?? openStore(opts.config);
   // Before the first run is accepted (SQLite answers synchronously).
   const recovered = recoverInterruptedRuns(store);
-  const report = (n: number) => { if (n) logger.warn("runs_interrupted", { count: n }); };
-  if (recovered instanceof Promise) void recovered.then(report); else report(recovered);
+  const report = (n: number) => {
+    if (n) logger.warn("runs_interrupted", { count: n });
+  };
+  if (recovered instanceof Promise) void recovered.then(report);
+  else report(recovered);
   let runs: AppDeps["runs"] | undefined;
   const metrics = opts.metrics ?? new Metrics(() => runs?.inFlight ?? 0);
   runs = createRunService({ store, engine: opts.engine, config: opts.config, logger, metrics });
   const deps: AppDeps = {
-    config: opts.config, store, runs, logger, metrics,
-    throttle: new LoginThrottle(), keepAliveMs: opts.keepAliveMs ?? 15_000,
+    config: opts.config,
+    store,
+    runs,
+    logger,
+    metrics,
+    throttle: new LoginThrottle(),
+    keepAliveMs: opts.keepAliveMs ?? 15_000,
   };
   const { queryRoutes, fetch } = createHandlers(deps);
   const server = Bun.serve({
-    port: opts.config.PORT, hostname: opts.config.HOST,
+    port: opts.config.PORT,
+    hostname: opts.config.HOST,
     // The web app: Bun bundles the HTML import (at start from a checkout, at build time into
     // the compiled binary), so the UI needs no files beside the executable and no CDN.
     development: false,
@@ -63,7 +72,9 @@ export function startServer(opts: StartOptions): RunningServer {
   const url = `http://${server.hostname?.includes(":") ? `[${server.hostname}]` : server.hostname}:${server.port}`;
   logger.info("listening", { url, database: opts.config.DATABASE_PATH });
   return {
-    url, port: server.port ?? 0, deps,
+    url,
+    port: server.port ?? 0,
+    deps,
     async stop(graceMs = 10_000) {
       void server.stop(false);
       await runs.drain(graceMs);

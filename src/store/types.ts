@@ -1,7 +1,7 @@
-import type { ErrorItem } from "../contract/errors.ts";
 import type { Plan } from "../contract/auth.ts";
-import type { KeyStatus, Origin, RecentRun, RunStatus } from "../contract/console.ts";
+import type { KeyStatus, Origin, RecentRun, RunStatus, UsageDay } from "../contract/console.ts";
 import type { Source, Writer } from "../contract/envelope.ts";
+import type { ErrorItem } from "../contract/errors.ts";
 
 /**
  * The store: every table of the service behind functions named for what they do, one
@@ -12,8 +12,13 @@ import type { Source, Writer } from "../contract/envelope.ts";
  */
 export type Awaitable<T> = T | Promise<T>;
 
-
-export interface AccountRow { id: string; email: string; passwordHash: string | null; plan: Plan; createdAt: string }
+export interface AccountRow {
+  id: string;
+  email: string;
+  passwordHash: string | null;
+  plan: Plan;
+  createdAt: string;
+}
 
 export interface AccountsTable {
   byId(id: string): Awaitable<AccountRow | null>;
@@ -24,7 +29,13 @@ export interface AccountsTable {
   setPlan(email: string, plan: Plan): Awaitable<AccountRow | null>;
 }
 
-export interface SessionRow { id: string; accountId: string; tokenHash: string; createdAt: string; expiresAt: string }
+export interface SessionRow {
+  id: string;
+  accountId: string;
+  tokenHash: string;
+  createdAt: string;
+  expiresAt: string;
+}
 
 export interface SessionsTable {
   /** Inserts the session and sweeps expired ones. */
@@ -34,12 +45,25 @@ export interface SessionsTable {
 }
 
 export interface KeyRow {
-  id: string; accountId: string; name: string | null; prefix: string; keyHash: string;
-  status: KeyStatus; createdAt: string; lastUsedAt: string | null; revokedAt: string | null;
+  id: string;
+  accountId: string;
+  name: string | null;
+  prefix: string;
+  keyHash: string;
+  status: KeyStatus;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
 }
 
 /** The columns the credential check needs, nothing else. */
-export interface KeyCheck { id: string; accountId: string; prefix: string; status: string; lastUsedAt: string | null }
+export interface KeyCheck {
+  id: string;
+  accountId: string;
+  prefix: string;
+  status: string;
+  lastUsedAt: string | null;
+}
 
 export interface ApiKeysTable {
   insert(row: KeyRow): Awaitable<void>;
@@ -54,25 +78,53 @@ export interface ApiKeysTable {
 
 /** What the service records about a run at acceptance. */
 export interface NewRun {
-  id: string; accountId: string | null; keyId: string | null; keyPrefix: string | null;
-  origin: Origin; endpoint: string; query: string; createdAt: Date;
+  id: string;
+  accountId: string | null;
+  keyId: string | null;
+  keyPrefix: string | null;
+  origin: Origin;
+  endpoint: string;
+  query: string;
+  createdAt: Date;
 }
 
 export interface RunOutcome {
-  status: "ok" | "error"; answer: string | null; sources: Source[]; errors: ErrorItem[];
-  writer: Writer | null; tokensIn: number; tokensOut: number; latencyMs: number;
+  status: "ok" | "error";
+  answer: string | null;
+  sources: Source[];
+  errors: ErrorItem[];
+  writer: Writer | null;
+  tokensIn: number;
+  tokensOut: number;
+  latencyMs: number;
 }
 
 /** One timeline entry, kept in memory while the run works. */
-export interface TimelineEvent { atMs: number; type: string; data: Record<string, unknown> }
-
-export interface RunRow {
-  id: string; accountId: string | null; keyPrefix: string | null; origin: Origin; endpoint: string; query: string;
-  status: RunStatus; writer: Writer | null; answer: string | null; sources: Source[]; errors: ErrorItem[];
-  tokensIn: number; tokensOut: number; latencyMs: number | null; createdAt: string; finishedAt: string | null;
+export interface TimelineEvent {
+  atMs: number;
+  type: string;
+  data: Record<string, unknown>;
 }
 
-export interface DayCount { date: string; calls: number; ok: number; error: number }
+export interface RunRow {
+  id: string;
+  accountId: string | null;
+  keyPrefix: string | null;
+  origin: Origin;
+  endpoint: string;
+  query: string;
+  status: RunStatus;
+  writer: Writer | null;
+  answer: string | null;
+  sources: Source[];
+  errors: ErrorItem[];
+  tokensIn: number;
+  tokensOut: number;
+  latencyMs: number | null;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
 export type { Plan, RecentRun };
 
 export interface RunsTable {
@@ -88,7 +140,7 @@ export interface RunsTable {
   markInterrupted(error: ErrorItem): Awaitable<number>;
   /** A run of this account with its events in order, or null. */
   withEvents(accountId: string, runId: string): Awaitable<{ run: RunRow; events: TimelineEvent[] } | null>;
-  perDay(accountId: string, period: string): Awaitable<DayCount[]>;
+  perDay(accountId: string, period: string): Awaitable<UsageDay[]>;
   recent(accountId: string, limit: number): Awaitable<RecentRun[]>;
 }
 
@@ -102,7 +154,12 @@ export interface SettingsTable {
   getOrCreate(key: string, make: () => string): Awaitable<string>;
 }
 
-export interface IdentityClaim { issuer: string; subject: string; email: string | undefined; emailVerified: boolean }
+export interface IdentityClaim {
+  issuer: string;
+  subject: string;
+  email: string | undefined;
+  emailVerified: boolean;
+}
 
 export type LinkOutcome = { accountId: string } | { refused: "no_email" | "email_not_verified" };
 

@@ -12,6 +12,7 @@ export function randomToken(n: number): string {
 
 /** Constant-time string comparison (avoids leaking a secret through timing). */
 export function safeEqual(a: string, b: string): boolean {
-  const ab = Buffer.from(a), bb = Buffer.from(b);
+  const ab = Buffer.from(a),
+    bb = Buffer.from(b);
   return ab.length === bb.length && timingSafeEqual(ab, bb);
 }

@@ -17,7 +17,13 @@ export function createLogger(level: LogLevel, write: (line: string, isError: boo
     if (LEVELS[lvl] < min) return;
     write(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields }), LEVELS[lvl] >= LEVELS.warn);
   };
-  return { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error"), enabled: (lvl) => LEVELS[lvl] >= min };
+  return {
+    debug: log("debug"),
+    info: log("info"),
+    warn: log("warn"),
+    error: log("error"),
+    enabled: (lvl) => LEVELS[lvl] >= min,
+  };
 }
 
 function defaultWrite(line: string, isError: boolean): void {

@@ -20,6 +20,9 @@ export async function readBodyCapped(res: Response, maxBytes: number, tooLarge: 
   }
   const out = new Uint8Array(size);
   let off = 0;
-  for (const c of chunks) { out.set(c, off); off += c.byteLength; }
+  for (const c of chunks) {
+    out.set(c, off);
+    off += c.byteLength;
+  }
   return out;
 }

@@ -1,6 +1,3 @@
-/** ISO 8601 UTC timestamp. */
-export const nowIso = (d: Date = new Date()): string => d.toISOString();
-
 /** The allowance month ("YYYY-MM", UTC) a moment falls in. */
 export const periodOf = (d: Date = new Date()): string => d.toISOString().slice(0, 7);
 

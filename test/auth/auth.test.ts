@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Client, startTestServer, type TestServer } from "../helpers/server.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
+import { Client, startTestServer, type TestServer } from "../helpers/server.ts";
 import { useLongTimeout } from "../setup.ts";
 
 useLongTimeout();
 
 let srv: TestServer;
-beforeAll(() => { srv = startTestServer(scriptedEngine()); });
+beforeAll(() => {
+  srv = startTestServer(scriptedEngine());
+});
 afterAll(() => srv.stop(100));
 
 describe("accounts and sessions", () => {
@@ -22,22 +24,36 @@ describe("accounts and sessions", () => {
     expect(set).not.toContain("Secure");
     const me = await c.req("GET", "/api/v1/me");
     expect(me.status).toBe(200);
-    const body = await me.json() as Record<string, unknown>;
-    expect(body).toEqual({ id: expect.any(String), email: "alice@example.com", plan: "free", created_at: expect.any(String) });
+    const body = (await me.json()) as Record<string, unknown>;
+    expect(body).toEqual({
+      id: expect.any(String),
+      email: "alice@example.com",
+      plan: "free",
+      created_at: expect.any(String),
+    });
     expect(JSON.stringify(body)).not.toContain("password");
   });
 
   test("email taken → 409 email_taken (case-insensitive)", async () => {
     const c = new Client(srv.url);
     await c.signup("bob@example.com");
-    const res = await new Client(srv.url).req("POST", "/api/v1/auth/signup", { email: "BOB@example.com", password: "another-password" });
+    const res = await new Client(srv.url).req("POST", "/api/v1/auth/signup", {
+      email: "BOB@example.com",
+      password: "another-password",
+    });
     expect(res.status).toBe(409);
     expect(await res.json()).toEqual({ errors: [{ code: "email_taken", message: expect.any(String) }] });
   });
 
   test("invalid signup bodies → 400 invalid_request without echoing the password", async () => {
     const c = new Client(srv.url);
-    for (const body of [{ email: "x@example.com", password: "short" }, { email: "not-an-email", password: "long-enough-pw" }, { password: "long-enough-pw" }, "{broken", { email: 5, password: "long-enough-pw-hunter2" }]) {
+    for (const body of [
+      { email: "x@example.com", password: "short" },
+      { email: "not-an-email", password: "long-enough-pw" },
+      { password: "long-enough-pw" },
+      "{broken",
+      { email: 5, password: "long-enough-pw-hunter2" },
+    ]) {
       const res = await c.req("POST", "/api/v1/auth/signup", body);
       expect(res.status).toBe(400);
       const text = await res.text();
@@ -51,7 +67,10 @@ describe("accounts and sessions", () => {
     const c = new Client(srv.url);
     const { email, password } = await c.signup();
     const wrong = await new Client(srv.url).req("POST", "/api/v1/auth/login", { email, password: "wrong-password" });
-    const unknown = await new Client(srv.url).req("POST", "/api/v1/auth/login", { email: "nobody@example.com", password: "wrong-password" });
+    const unknown = await new Client(srv.url).req("POST", "/api/v1/auth/login", {
+      email: "nobody@example.com",
+      password: "wrong-password",
+    });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(await wrong.json()).toEqual(await unknown.json());
@@ -65,12 +84,15 @@ describe("accounts and sessions", () => {
     const c = new Client(srv.url);
     const { email } = await c.signup();
     const statuses: number[] = [];
-    for (let i = 0; i < 7; i++) statuses.push((await new Client(srv.url).req("POST", "/api/v1/auth/login", { email, password: "wrong-password" })).status);
+    for (let i = 0; i < 7; i++)
+      statuses.push(
+        (await new Client(srv.url).req("POST", "/api/v1/auth/login", { email, password: "wrong-password" })).status,
+      );
     expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
     const res = await new Client(srv.url).req("POST", "/api/v1/auth/login", { email, password: "wrong-password" });
     expect(res.status).toBe(429);
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect((await res.json() as { errors: { code: string }[] }).errors[0]!.code).toBe("too_many_attempts");
+    expect(((await res.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe("too_many_attempts");
   });
 
   test("logout ends the session on the server, not only in the browser", async () => {
@@ -103,9 +125,14 @@ describe("accounts and sessions", () => {
   test("Secure cookie when PUBLIC_URL is https", async () => {
     const s = startTestServer(scriptedEngine(), { PUBLIC_URL: "https://rq.example.com" });
     try {
-      const res = await new Client(s.url).req("POST", "/api/v1/auth/signup", { email: "s@example.com", password: "long-enough-pw" });
+      const res = await new Client(s.url).req("POST", "/api/v1/auth/signup", {
+        email: "s@example.com",
+        password: "long-enough-pw",
+      });
       expect(res.headers.get("set-cookie")).toContain("; Secure");
-    } finally { await s.stop(100); }
+    } finally {
+      await s.stop(100);
+    }
   });
 
   test("no password appears in any log line", () => {

@@ -3,15 +3,22 @@
 import { Elysia } from "elysia";
 import { createAccount } from "../../src/auth/accounts.ts";
 import { loadConfig } from "../../src/config/load.ts";
+import { createKey } from "../../src/keys/api-keys.ts";
+import { buildEngine } from "../../src/research/build-engine.ts";
+import type { Engine } from "../../src/research/types.ts";
 import { startServer } from "../../src/server/server.ts";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";
-import { createKey } from "../../src/keys/api-keys.ts";
-import type { Engine } from "../../src/research/types.ts";
 import { createLogger } from "../../src/util/logger.ts";
-import { buildEngine } from "../../src/research/build-engine.ts";
 
 const mode = process.argv[2] ?? "core";
-export const SAMPLE = { request_id: "00000000-0000-4000-8000-000000000000", status: "error", answer: null, sources: [], usage: { latency_ms: 0, tokens_in: 0, tokens_out: 0 }, errors: [{ code: "invalid_api_key", message: "the API key is not valid" }] };
+export const SAMPLE = {
+  request_id: "00000000-0000-4000-8000-000000000000",
+  status: "error",
+  answer: null,
+  sources: [],
+  usage: { latency_ms: 0, tokens_in: 0, tokens_out: 0 },
+  errors: [{ code: "invalid_api_key", message: "the API key is not valid" }],
+};
 
 if (mode === "bare") {
   const app = new Elysia().post("/api/query", () => SAMPLE).listen({ port: 0, hostname: "127.0.0.1" });
@@ -19,18 +26,32 @@ if (mode === "bare") {
 } else {
   const holdMs = Number(process.argv[3] ?? "0");
   // "engine": the real engine, configured from the environment (fixture upstreams).
-  const engine: Engine = mode === "engine" ? buildEngine(loadConfig(), createLogger("silent")) : {
-    async run(q, ctx) {
-      const src = { id: "S1", title: "t", url: "https://example.org/", type: "web" as const, provider: "searxng", snippet: "s" };
-      for (const stage of ["planning", "searching", "reading", "writing"] as const) ctx.emit({ type: "progress", stage, message: stage });
-      ctx.emit({ type: "source", source: src });
-      if (holdMs) await Bun.sleep(holdMs);
-      ctx.emit({ type: "answer", delta: `Answer to ${q.length} chars [S1].` });
-      return { answer: "Answer [S1].", sources: [src], writer: "extractive", tokens_in: 1, tokens_out: 1 };
-    },
-  };
+  const engine: Engine =
+    mode === "engine"
+      ? buildEngine(loadConfig(), createLogger("silent"))
+      : {
+          async run(q, ctx) {
+            const src = {
+              id: "S1",
+              title: "t",
+              url: "https://example.org/",
+              type: "web" as const,
+              provider: "searxng",
+              snippet: "s",
+            };
+            for (const stage of ["planning", "searching", "reading", "writing"] as const)
+              ctx.emit({ type: "progress", stage, message: stage });
+            ctx.emit({ type: "source", source: src });
+            if (holdMs) await Bun.sleep(holdMs);
+            ctx.emit({ type: "answer", delta: `Answer to ${q.length} chars [S1].` });
+            return { answer: "Answer [S1].", sources: [src], writer: "extractive", tokens_in: 1, tokens_out: 1 };
+          },
+        };
   const dbPath = `/tmp/rq-bench-${crypto.randomUUID()}.db`;
-  const config = loadConfig({ PORT: "0", DATABASE_PATH: dbPath, PLAN_RUNS_FREE: "1000000000", LOG_LEVEL: "silent" }, "/nonexistent");
+  const config = loadConfig(
+    { PORT: "0", DATABASE_PATH: dbPath, PLAN_RUNS_FREE: "1000000000", LOG_LEVEL: "silent" },
+    "/nonexistent",
+  );
   const store = openSqliteStore(dbPath);
   const acc = await createAccount(store, "bench@example.com", "bench password", "free");
   const key = (await createKey(store, acc.id, "bench")).key;

@@ -13,9 +13,13 @@ export async function burstFloor(n: number): Promise<{ p50: number; p99: number 
   const { port } = JSON.parse(new TextDecoder().decode(value)) as { port: number };
   let times: number[] = [];
   try {
-    const results = await Promise.all(Array.from({ length: n }, () => rawStream(port, "/", { "content-type": "application/json" }, "{}")));
+    const results = await Promise.all(
+      Array.from({ length: n }, () => rawStream(port, "/", { "content-type": "application/json" }, "{}")),
+    );
     times = results.map((r) => r.firstEventMs).filter((t) => !Number.isNaN(t));
-  } finally { p.kill(); }
+  } finally {
+    p.kill();
+  }
   times.sort((a, b) => a - b);
   return { p50: times[Math.floor(times.length / 2)]!, p99: times[Math.floor(times.length * 0.99)]! };
 }

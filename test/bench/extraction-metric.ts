@@ -13,13 +13,22 @@ function ngrams(text: string, n = 4): Map<string, number> {
 
 /** Per page: tp, fp, fn of the 4-gram multisets, scaled to sum to 1 (as evaluate.py does). */
 export function pageScore(gold: string, out: string): { precision: number; recall: number } {
-  const g = ngrams(gold), o = ngrams(out);
-  let tp = 0, fp = 0, fn = 0;
-  for (const [k, c] of o) { const gc = g.get(k) ?? 0; tp += Math.min(c, gc); fp += Math.max(0, c - gc); }
+  const g = ngrams(gold),
+    o = ngrams(out);
+  let tp = 0,
+    fp = 0,
+    fn = 0;
+  for (const [k, c] of o) {
+    const gc = g.get(k) ?? 0;
+    tp += Math.min(c, gc);
+    fp += Math.max(0, c - gc);
+  }
   for (const [k, c] of g) fn += Math.max(0, c - (o.get(k) ?? 0));
   const sum = tp + fp + fn;
   if (sum === 0) return { precision: 1, recall: 1 };
-  tp /= sum; fp /= sum; fn /= sum;
+  tp /= sum;
+  fp /= sum;
+  fn /= sum;
   return { precision: tp + fp === 0 ? 0 : tp / (tp + fp), recall: tp + fn === 0 ? 0 : tp / (tp + fn) };
 }
 

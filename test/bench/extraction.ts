@@ -1,15 +1,21 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
-import { extractMainText } from "../../src/research/read/html-extract.ts";
 import { Readability } from "@mozilla/readability";
 import { JSDOM } from "jsdom";
 import { parseHTML } from "linkedom";
+import { extractMainText } from "../../src/research/read/html-extract.ts";
 import { aggregate, pageScore } from "./extraction-metric.ts";
 
 type Extractor = (html: string) => string;
-const readabilityOn = (parse: (html: string) => Document): Extractor => (html) => {
-  try { return new Readability(parse(html)).parse()?.textContent ?? ""; } catch { return ""; }
-};
+const readabilityOn =
+  (parse: (html: string) => Document): Extractor =>
+  (html) => {
+    try {
+      return new Readability(parse(html)).parse()?.textContent ?? "";
+    } catch {
+      return "";
+    }
+  };
 const onLinkedom = readabilityOn((html) => parseHTML(html).document as unknown as Document);
 const onJsdom = readabilityOn((html) => new JSDOM(html).window.document);
 
@@ -32,10 +38,16 @@ const DATA = new URL("../../../shared/data/extraction/", import.meta.url).pathna
 export async function benchExtraction(): Promise<string> {
   if (!existsSync(DATA)) return `extraction: skipped — ${DATA} is missing`;
   const gold = JSON.parse(readFileSync(DATA + "ground-truth.json", "utf8")) as Record<string, { articleBody: string }>;
-  const pages = readdirSync(DATA + "pages").filter((f) => f.endsWith(".html.gz")).map((f) => ({ id: f.replace(/\.html\.gz$/, ""), html: gunzipSync(readFileSync(DATA + "pages/" + f)).toString("utf8") }));
+  const pages = readdirSync(DATA + "pages")
+    .filter((f) => f.endsWith(".html.gz"))
+    .map((f) => ({
+      id: f.replace(/\.html\.gz$/, ""),
+      html: gunzipSync(readFileSync(DATA + "pages/" + f)).toString("utf8"),
+    }));
   const bytes = pages.reduce((a, p) => a + Buffer.byteLength(p.html), 0);
   const rows = [`| system | F1 | precision | recall | MB/s (median) |`, `|---|---|---|---|---|`];
-  const score = (out: Record<string, string>) => aggregate(pages.map((p) => pageScore(gold[p.id]?.articleBody ?? "", out[p.id] ?? "")));
+  const score = (out: Record<string, string>) =>
+    aggregate(pages.map((p) => pageScore(gold[p.id]?.articleBody ?? "", out[p.id] ?? "")));
   const runs: [string, Extractor, number][] = [
     ["research-query (ours, linkedom)", (h) => extractMainText(h).text, 5],
     ["Mozilla Readability 0.6 on linkedom (same process)", onLinkedom, 3],
@@ -46,13 +58,19 @@ export async function benchExtraction(): Promise<string> {
     const { out, mbps } = timed(pages, bytes, fn, rounds);
     const s = score(out);
     speed.push(mbps);
-    rows.push(`| ${name} | ${s.f1.toFixed(3)} | ${s.precision.toFixed(3)} | ${s.recall.toFixed(3)} | ${mbps.toFixed(1)} |`);
+    rows.push(
+      `| ${name} | ${s.f1.toFixed(3)} | ${s.precision.toFixed(3)} | ${s.recall.toFixed(3)} | ${mbps.toFixed(1)} |`,
+    );
   }
   for (const f of existsSync(DATA + "peers") ? readdirSync(DATA + "peers") : []) {
-    const peer = JSON.parse(readFileSync(DATA + "peers/" + f, "utf8")) as { output: Record<string, { articleBody: string }> };
+    const peer = JSON.parse(readFileSync(DATA + "peers/" + f, "utf8")) as {
+      output: Record<string, { articleBody: string }>;
+    };
     const out = Object.fromEntries(Object.entries(peer.output).map(([k, v]) => [k, v.articleBody]));
     const ps = score(out);
-    rows.push(`| ${f.replace(/\.json$/, "")} (committed output) | ${ps.f1.toFixed(3)} | ${ps.precision.toFixed(3)} | ${ps.recall.toFixed(3)} | — |`);
+    rows.push(
+      `| ${f.replace(/\.json$/, "")} (committed output) | ${ps.f1.toFixed(3)} | ${ps.precision.toFixed(3)} | ${ps.recall.toFixed(3)} | — |`,
+    );
   }
   return `Extraction on ${pages.length} pages (${(bytes / 1e6).toFixed(1)} MB). Throughput ours ÷ Readability-on-linkedom: ${(speed[0]! / speed[1]!).toFixed(2)}×\n\n${rows.join("\n")}`;
 }

@@ -2,17 +2,28 @@ import { burstFloor } from "./burst-floor.ts";
 import { WARM_UP_MARK } from "./held-fixtures.ts";
 import { rawStream, type StreamResult } from "./sse-client.ts";
 
-const rssKb = async (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(await Bun.file(`/proc/${pid}/status`).text())?.[1] ?? 0);
+const rssKb = async (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(await Bun.file(`/proc/${pid}/status`).text())?.[1] ?? 0);
 
-async function spawnJson<T>(args: string[], env?: Record<string, string | undefined>): Promise<{ info: T; kill: () => void }> {
+async function spawnJson<T>(
+  args: string[],
+  env?: Record<string, string | undefined>,
+): Promise<{ info: T; kill: () => void }> {
   const p = Bun.spawn(args, { env, stdout: "pipe", stderr: "inherit" });
   const reader = p.stdout.getReader();
   let buf = "";
-  while (!buf.includes("\n")) { const { value, done } = await reader.read(); if (done) break; buf += new TextDecoder().decode(value); }
+  while (!buf.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buf += new TextDecoder().decode(value);
+  }
   return { info: JSON.parse(buf.split("\n")[0]!) as T, kill: () => p.kill() };
 }
 
-const pct = (xs: number[], q: number) => { const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(s.length * q))] ?? NaN; };
+const pct = (xs: number[], q: number) => {
+  const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(s.length * q))] ?? NaN;
+};
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 
 /**
@@ -22,27 +33,59 @@ const ms = (x: number) => `${x.toFixed(1)} ms`;
  * Memory per held stream (server RSS), time to first event, every stream ends with final.
  */
 export async function benchHeldStreams(n = 2000, holdMs = 15_000, rampsMs: number[] = [8000, 2000]): Promise<string> {
-  const fx = await spawnJson<{ openalex: string; openaiBase: string }>(["bun", `${import.meta.dir}/held-fixtures.ts`, String(holdMs)]);
-  const env = { ...process.env, SEARXNG_URL: "", ACADEMIC_PROVIDERS: "openalex", OPENALEX_URL: fx.info.openalex, OPENAI_BASE_URL: fx.info.openaiBase, FETCH_ALLOW_PRIVATE: "true" };
-  const srv = await spawnJson<{ port: number; key: string; pid: number }>(["bun", ...(process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), `${import.meta.dir}/bench-server.ts`, "engine"], env);
+  const fx = await spawnJson<{ openalex: string; openaiBase: string }>([
+    "bun",
+    `${import.meta.dir}/held-fixtures.ts`,
+    String(holdMs),
+  ]);
+  const env = {
+    ...process.env,
+    SEARXNG_URL: "",
+    ACADEMIC_PROVIDERS: "openalex",
+    OPENALEX_URL: fx.info.openalex,
+    OPENAI_BASE_URL: fx.info.openaiBase,
+    FETCH_ALLOW_PRIVATE: "true",
+  };
+  const srv = await spawnJson<{ port: number; key: string; pid: number }>(
+    [
+      "bun",
+      ...(process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []),
+      `${import.meta.dir}/bench-server.ts`,
+      "engine",
+    ],
+    env,
+  );
   const { port, key, pid } = srv.info;
-  const open = (query = "What is base editing?") => rawStream(port, "/api/query/stream", { authorization: `Bearer ${key}`, "content-type": "application/json" }, JSON.stringify({ query }));
+  const open = (query = "What is base editing?") =>
+    rawStream(
+      port,
+      "/api/query/stream",
+      { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      JSON.stringify({ query }),
+    );
   try {
     await Bun.sleep(500);
     const cold = await rssKb(pid);
     // Warm-up, as any load test does: 100 runs over 1 s (answered at once, not held) so the
     // JIT has compiled the engine's paths and the parse worker is up before measuring. Memory
     // per held stream is counted from this warm idle: the worker (~40 MB) is a fixed cost.
-    const warmed = await Promise.all(Array.from({ length: 100 }, (_, i) => Bun.sleep(i * 10).then(() => open(`What is base editing? ${WARM_UP_MARK}`))));
+    const warmed = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        Bun.sleep(i * 10).then(() => open(`What is base editing? ${WARM_UP_MARK}`)),
+      ),
+    );
     await Bun.sleep(1000);
     const idle = await rssKb(pid);
     let peak = idle;
-    const sampler = setInterval(async () => { peak = Math.max(peak, await rssKb(pid).catch(() => 0)); }, 250);
+    const sampler = setInterval(async () => {
+      peak = Math.max(peak, await rssKb(pid).catch(() => 0));
+    }, 250);
 
     // Ramps: a steady arrival rate up to N held at once (the hold outlasts the ramp); the
     // last quarter opens while ≥ 3N/4 are held. Slowest rate first: its RSS is the held figure.
     const ramps: { rampMs: number; results: StreamResult[] }[] = [];
-    let held = 0, rampPeak = 0;
+    let held = 0,
+      rampPeak = 0;
     for (const rampMs of rampsMs) {
       const ramp: Promise<StreamResult>[] = [];
       const t0 = performance.now();
@@ -54,7 +97,8 @@ export async function benchHeldStreams(n = 2000, holdMs = 15_000, rampsMs: numbe
       await Bun.sleep(holdMs * 0.5);
       if (!held) held = await rssKb(pid);
       const results = await Promise.all(ramp);
-      if (process.env.BENCH_DUMP) await Bun.write(`${process.env.BENCH_DUMP}.${rampMs}`, JSON.stringify(results.map((r) => r.firstEventMs)));
+      if (process.env.BENCH_DUMP)
+        await Bun.write(`${process.env.BENCH_DUMP}.${rampMs}`, JSON.stringify(results.map((r) => r.firstEventMs)));
       ramps.push({ rampMs, results });
       rampPeak = Math.max(rampPeak, peak);
     }
@@ -78,7 +122,8 @@ export async function benchHeldStreams(n = 2000, holdMs = 15_000, rampsMs: numbe
     return [
       `Held streams: ${n} concurrent /api/query/stream through the real engine (each run reads a landing page and a PDF), writer holding ${holdMs / 1000} s before answering; client on raw sockets, upstream fixtures in their own process.`,
       "",
-      "| measure | value |", "|---|---|",
+      "| measure | value |",
+      "|---|---|",
       ...rampRows,
       `| burst (${n} at once): ended with final (status ok) | ${oks(burstResults)} of ${n} |`,
       `| burst: time to first event p50 / p99 | ${ms(pct(firsts(burstResults), 0.5))} / ${ms(pct(firsts(burstResults), 0.99))} |`,
@@ -87,7 +132,17 @@ export async function benchHeldStreams(n = 2000, holdMs = 15_000, rampsMs: numbe
       `| server RSS at start → warm idle (parse worker up) → ${n} held (peak) | ${(cold / 1024).toFixed(0)} MB → ${(idle / 1024).toFixed(0)} MB → ${(held / 1024).toFixed(0)} MB (${(rampPeak / 1024).toFixed(0)} MB) |`,
       `| memory per held stream | ${((held - idle) / n).toFixed(1)} KB |`,
     ].join("\n");
-  } finally { srv.kill(); fx.kill(); }
+  } finally {
+    srv.kill();
+    fx.kill();
+  }
 }
 
-if (import.meta.main) console.log(await benchHeldStreams(Number(process.argv[2] ?? 2000), 15_000, process.argv[3] ? process.argv[3].split(",").map(Number) : undefined));
+if (import.meta.main)
+  console.log(
+    await benchHeldStreams(
+      Number(process.argv[2] ?? 2000),
+      15_000,
+      process.argv[3] ? process.argv[3].split(",").map(Number) : undefined,
+    ),
+  );

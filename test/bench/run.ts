@@ -3,8 +3,8 @@ import { benchCriticalPath } from "./critical-path.ts";
 import { benchExtraction } from "./extraction.ts";
 import { benchHeldStreams } from "./held-streams.ts";
 import { benchServing } from "./serving.ts";
-import { benchStartup } from "./startup.ts";
 import { benchSqliteWrites } from "./sqlite-writes.ts";
+import { benchStartup } from "./startup.ts";
 
 // `bun run bench` (BUN_CONFIG_MAX_HTTP_REQUESTS raised: Bun caps concurrent fetches at 256).
 const sections: [string, () => Promise<string>][] = [
@@ -22,4 +22,6 @@ for (const [title, fn] of sections) {
   console.log(`\n## ${title}\n\n${text}`);
 }
 // The machine line heads the report; test/bench/RESULTS.md keeps a commented copy of a run.
-console.log(`\nMachine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Bun ${Bun.version}, ${new Date().toISOString().slice(0, 10)}.`);
+console.log(
+  `\nMachine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Bun ${Bun.version}, ${new Date().toISOString().slice(0, 10)}.`,
+);

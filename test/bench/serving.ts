@@ -1,10 +1,14 @@
-import { wrk, type WrkResult } from "./wrk.ts";
+import { type WrkResult, wrk } from "./wrk.ts";
 
 async function spawnServer(args: string[]): Promise<{ info: { port: number; key?: string }; kill: () => void }> {
   const p = Bun.spawn(["bun", `${import.meta.dir}/bench-server.ts`, ...args], { stdout: "pipe", stderr: "inherit" });
   const reader = p.stdout.getReader();
   let buf = "";
-  while (!buf.includes("\n")) { const { value, done } = await reader.read(); if (done) break; buf += new TextDecoder().decode(value); }
+  while (!buf.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buf += new TextDecoder().decode(value);
+  }
   return { info: JSON.parse(buf.split("\n")[0]!), kill: () => p.kill() };
 }
 
@@ -32,17 +36,47 @@ export async function benchServing(): Promise<string> {
   try {
     const results: Record<string, WrkResult[]> = { a: [], r: [], b: [], c: [] };
     for (let round = 0; round < 3; round++) {
-      results.c!.push(await wrk(`http://127.0.0.1:${bare.info.port}/api/query`, { "content-type": "application/json", authorization: "Bearer rq-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" }, body));
-      results.a!.push(await wrk(`http://127.0.0.1:${core.info.port}/api/query`, { "content-type": "application/json", authorization: "Bearer rq-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" }, body));
-      results.r!.push(await wrk(`http://127.0.0.1:${core.info.port}/api/query`, { "content-type": "application/json" }, body, { threads: 2, conns: 64, seconds: 5, lua: RANDOM_KEY_LUA }));
-      results.b!.push(await wrk(`http://127.0.0.1:${core.info.port}/api/query`, { "content-type": "application/json", authorization: `Bearer ${core.info.key}` }, body, { threads: 2, conns: 16, seconds: 5 }));
+      results.c!.push(
+        await wrk(
+          `http://127.0.0.1:${bare.info.port}/api/query`,
+          { "content-type": "application/json", authorization: "Bearer rq-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" },
+          body,
+        ),
+      );
+      results.a!.push(
+        await wrk(
+          `http://127.0.0.1:${core.info.port}/api/query`,
+          { "content-type": "application/json", authorization: "Bearer rq-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" },
+          body,
+        ),
+      );
+      results.r!.push(
+        await wrk(`http://127.0.0.1:${core.info.port}/api/query`, { "content-type": "application/json" }, body, {
+          threads: 2,
+          conns: 64,
+          seconds: 5,
+          lua: RANDOM_KEY_LUA,
+        }),
+      );
+      results.b!.push(
+        await wrk(
+          `http://127.0.0.1:${core.info.port}/api/query`,
+          { "content-type": "application/json", authorization: `Bearer ${core.info.key}` },
+          body,
+          { threads: 2, conns: 16, seconds: 5 },
+        ),
+      );
     }
     const med = (xs: WrkResult[]) => xs.slice().sort((x, y) => x.rps - y.rps)[1]!;
-    const a = med(results.a!), r = med(results.r!), b = med(results.b!), c = med(results.c!);
+    const a = med(results.a!),
+      r = med(results.r!),
+      b = med(results.b!),
+      c = med(results.c!);
     return [
       "Serving overhead (wrk, loopback, median of 3 rounds of 5 s; (a)/(c) 64 connections, (b) 16):",
       "",
-      "| case | result |", "|---|---|",
+      "| case | result |",
+      "|---|---|",
       `| (a) /api/query refused for a bad key (401 envelope) | ${fmt(a)} |`,
       `| (a′) the same, a different bad key on every request (each one reads SQLite) | ${fmt(r)} |`,
       `| (b) /api/query accepted, engine answers at once (2 SQLite commits per run: acceptance, finish + 8 timeline rows) | ${fmt(b)} |`,
@@ -50,7 +84,10 @@ export async function benchServing(): Promise<string> {
       "",
       `(a) ÷ (c) = ${((a.rps / c.rps) * 100).toFixed(0)} % (target ≥ 50 %); (a′) ÷ (c) = ${((r.rps / c.rps) * 100).toFixed(0)} %.`,
     ].join("\n");
-  } finally { core.kill(); bare.kill(); }
+  } finally {
+    core.kill();
+    bare.kill();
+  }
 }
 
 if (import.meta.main) console.log(await benchServing());

@@ -11,9 +11,38 @@ export async function benchSqliteWrites(runs = 3000): Promise<string> {
   for (let i = 0; i < runs; i++) {
     const id = authenticateKey(db, key) as KeyIdentity; // synchronous on SQLite
     const runId = crypto.randomUUID();
-    db.runs.accept({ id: runId, accountId: acc.id, keyId: id.keyId, keyPrefix: id.prefix, origin: "api", endpoint: "/api/query", query: "q", createdAt: new Date() }, 1e9);
-    const events = Array.from({ length: 8 }, (_, e) => ({ atMs: e, type: "progress", data: { stage: "planning", message: "m" } }));
-    db.runs.finish(runId, { status: "ok", answer: "a [S1]", sources: [], errors: [], writer: "extractive", tokensIn: 1, tokensOut: 1, latencyMs: 1 }, events);
+    db.runs.accept(
+      {
+        id: runId,
+        accountId: acc.id,
+        keyId: id.keyId,
+        keyPrefix: id.prefix,
+        origin: "api",
+        endpoint: "/api/query",
+        query: "q",
+        createdAt: new Date(),
+      },
+      1e9,
+    );
+    const events = Array.from({ length: 8 }, (_, e) => ({
+      atMs: e,
+      type: "progress",
+      data: { stage: "planning", message: "m" },
+    }));
+    db.runs.finish(
+      runId,
+      {
+        status: "ok",
+        answer: "a [S1]",
+        sources: [],
+        errors: [],
+        writer: "extractive",
+        tokensIn: 1,
+        tokensOut: 1,
+        latencyMs: 1,
+      },
+      events,
+    );
   }
   const per = (performance.now() - t0) / runs;
   db.raw.close();

@@ -7,18 +7,41 @@ const ROOT = join(import.meta.dir, "../..");
 /** Section 5: binary size, cold start to the first /healthz 200, RSS at idle. */
 export async function benchStartup(runs = 7): Promise<string> {
   const out = join(mkdtempSync(join(tmpdir(), "rq-size-")), "research-query");
-  const b = Bun.spawn(["bun", "build", "src/cli/main.ts", "src/research/read/parse-worker.ts", "--compile", "--minify", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", "--outfile", out], { cwd: ROOT, stdout: "ignore", stderr: "inherit" });
+  const b = Bun.spawn(
+    [
+      "bun",
+      "build",
+      "src/cli/main.ts",
+      "src/research/read/parse-worker.ts",
+      "--compile",
+      "--minify",
+      "--no-compile-autoload-dotenv",
+      "--no-compile-autoload-bunfig",
+      "--outfile",
+      out,
+    ],
+    { cwd: ROOT, stdout: "ignore", stderr: "inherit" },
+  );
   if ((await b.exited) !== 0) return "startup: build failed";
   const size = statSync(out).size;
-  const starts: number[] = [], rss: number[] = [];
+  const starts: number[] = [],
+    rss: number[] = [];
   for (let i = 0; i < runs; i++) {
     const dir = mkdtempSync(join(tmpdir(), "rq-start-"));
     const port = 10000 + Math.floor(Math.random() * 20000);
     const t0 = performance.now();
-    const p = Bun.spawn([out, "serve"], { cwd: dir, env: { PATH: "/usr/bin:/bin", PORT: String(port), LOG_LEVEL: "warn" }, stdout: "ignore", stderr: "ignore" });
+    const p = Bun.spawn([out, "serve"], {
+      cwd: dir,
+      env: { PATH: "/usr/bin:/bin", PORT: String(port), LOG_LEVEL: "warn" },
+      stdout: "ignore",
+      stderr: "ignore",
+    });
     let up = false;
     while (!up && performance.now() - t0 < 10_000) {
-      up = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+      up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (!up) await Bun.sleep(2);
     }
     starts.push(performance.now() - t0);
@@ -31,7 +54,8 @@ export async function benchStartup(runs = 7): Promise<string> {
   return [
     `Startup and size (compiled linux binary, fresh directory each start: creates and migrates the database; median of ${runs}):`,
     "",
-    "| measure | value | target |", "|---|---|---|",
+    "| measure | value | target |",
+    "|---|---|---|",
     `| binary size | ${(size / 1e6).toFixed(1)} MB | — |`,
     `| cold start → first /healthz 200 | ${med(starts).toFixed(0)} ms | < 300 ms |`,
     `| RSS at idle (1 s after start) | ${med(rss).toFixed(0)} MB | < 80 MB |`,

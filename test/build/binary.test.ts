@@ -3,9 +3,9 @@ import { copyFileSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { startPageServer, type PageServer } from "../fixtures/page-server.ts";
-import { startSearchFixtures, type SearchFixtures } from "../fixtures/search-servers.ts";
-import { startChatServer, isPlannerCall, type ChatServer } from "../fixtures/chat-server.ts";
+import { type ChatServer, isPlannerCall, startChatServer } from "../fixtures/chat-server.ts";
+import { type PageServer, startPageServer } from "../fixtures/page-server.ts";
+import { type SearchFixtures, startSearchFixtures } from "../fixtures/search-servers.ts";
 import { readSse } from "../helpers/sse.ts";
 import { useLongTimeout } from "../setup.ts";
 
@@ -17,7 +17,11 @@ let pages: PageServer, search: SearchFixtures, chat: ChatServer, bin: string;
 beforeAll(async () => {
   pages = startPageServer();
   search = startSearchFixtures(pages.base);
-  chat = startChatServer((b) => (isPlannerCall(b) ? { text: '{"kind":"general","language":"en","queries":["base editing"]}' } : { text: "Base editors change one DNA letter [S1]." }));
+  chat = startChatServer((b) =>
+    isPlannerCall(b)
+      ? { text: '{"kind":"general","language":"en","queries":["base editing"]}' }
+      : { text: "Base editors change one DNA letter [S1]." },
+  );
   const out = join(mkdtempSync(join(tmpdir(), "rq-build-")), "research-query");
   // The same build script (and flags) as `bun run build`.
   const p = Bun.spawn(["bun", "src/build/build.ts", "--outfile", out], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
@@ -27,32 +31,68 @@ beforeAll(async () => {
   bin = join(dir, "research-query");
   copyFileSync(out, bin);
 }, 120_000);
-afterAll(() => { pages.stop(); search.stop(); chat.stop(); });
+afterAll(() => {
+  pages.stop();
+  search.stop();
+  chat.stop();
+});
 
 describe("the single executable", () => {
   test("copied alone into an empty directory: starts, migrates, serves accounts, keys, both query endpoints and usage", async () => {
     const dir = join(bin, "..");
     const port = 10000 + Math.floor(Math.random() * 20000);
-    const env = { PATH: "/usr/bin:/bin", PORT: String(port), SEARXNG_URL: search.urls.searxng, ACADEMIC_PROVIDERS: "none", FETCH_ALLOW_PRIVATE: "true", OPENAI_BASE_URL: chat.openaiBase };
+    const env = {
+      PATH: "/usr/bin:/bin",
+      PORT: String(port),
+      SEARXNG_URL: search.urls.searxng,
+      ACADEMIC_PROVIDERS: "none",
+      FETCH_ALLOW_PRIVATE: "true",
+      OPENAI_BASE_URL: chat.openaiBase,
+    };
     const p = Bun.spawn([bin, "serve"], { cwd: dir, env, stdout: "pipe", stderr: "pipe" });
     try {
       const base = `http://127.0.0.1:${port}`;
       let up = false;
-      for (let i = 0; i < 100 && !up; i++) { await Bun.sleep(50); up = await fetch(`${base}/healthz`).then((r) => r.ok, () => false); }
+      for (let i = 0; i < 100 && !up; i++) {
+        await Bun.sleep(50);
+        up = await fetch(`${base}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        );
+      }
       expect(up).toBe(true);
       expect(readdirSync(join(dir, "data"))).toContain("research-query.db");
-      const signup = await fetch(`${base}/api/v1/auth/signup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "bin@example.com", password: "binary password" }) });
+      const signup = await fetch(`${base}/api/v1/auth/signup`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "bin@example.com", password: "binary password" }),
+      });
       expect(signup.status).toBe(201);
       const cookie = signup.headers.get("set-cookie")!.split(";")[0]!;
-      const key = (await (await fetch(`${base}/api/console/keys`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: "{}" })).json() as { key: string }).key;
-      const q = (path: string) => fetch(base + path, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ query: "What is base editing?" }) });
-      const env1 = await (await q("/api/query")).json() as { status: string; sources: unknown[]; writer: string };
+      const key = (
+        (await (
+          await fetch(`${base}/api/console/keys`, {
+            method: "POST",
+            headers: { cookie, "content-type": "application/json" },
+            body: "{}",
+          })
+        ).json()) as { key: string }
+      ).key;
+      const q = (path: string) =>
+        fetch(base + path, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          body: JSON.stringify({ query: "What is base editing?" }),
+        });
+      const env1 = (await (await q("/api/query")).json()) as { status: string; sources: unknown[]; writer: string };
       expect(env1.status).toBe("ok");
       expect(env1.writer).toBe("llm");
       const { events } = await readSse(await q("/api/query/stream"));
       expect(events.at(-1)!.event).toBe("final");
       expect(events.at(-1)!.data.status).toBe("ok");
-      const usage = await (await fetch(`${base}/api/console/usage`, { headers: { cookie } })).json() as { allowance: { used: number } };
+      const usage = (await (await fetch(`${base}/api/console/usage`, { headers: { cookie } })).json()) as {
+        allowance: { used: number };
+      };
       expect(usage.allowance.used).toBe(2);
       // The pages were parsed by the worker thread the binary carries, not the inline fallback.
       const metrics = await (await fetch(`${base}/metrics`)).text();
@@ -78,9 +118,21 @@ describe("/openapi.json", () => {
     const res = await new Validator().validate(JSON.parse(JSON.stringify(doc)));
     expect(res.errors ?? []).toEqual([]);
     expect(res.valid).toBe(true);
-    for (const p of ["/api/query", "/api/query/stream", "/api/console/keys", "/api/console/keys/{key_id}", "/api/console/usage", "/api/console/runs/{request_id}", "/api/v1/auth/signup", "/api/v1/auth/login", "/api/v1/auth/logout", "/api/v1/me", "/api/v1/research", "/api/v1/research/stream"]) {
+    for (const p of [
+      "/api/query",
+      "/api/query/stream",
+      "/api/console/keys",
+      "/api/console/keys/{key_id}",
+      "/api/console/usage",
+      "/api/console/runs/{request_id}",
+      "/api/v1/auth/signup",
+      "/api/v1/auth/login",
+      "/api/v1/auth/logout",
+      "/api/v1/me",
+      "/api/v1/research",
+      "/api/v1/research/stream",
+    ]) {
       expect(Object.keys(doc.paths)).toContain(p);
     }
   });
 });
-

@@ -3,20 +3,37 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { configKeys } from "../../src/config/load.ts";
-import { startPageServer, ARTICLE_PARAGRAPHS, type PageServer } from "../fixtures/page-server.ts";
-import { startSearchFixtures, type SearchFixtures } from "../fixtures/search-servers.ts";
+import { ARTICLE_PARAGRAPHS, type PageServer, startPageServer } from "../fixtures/page-server.ts";
+import { type SearchFixtures, startSearchFixtures } from "../fixtures/search-servers.ts";
 import { useLongTimeout } from "../setup.ts";
 
 useLongTimeout();
 
 const MAIN = join(import.meta.dir, "../../src/cli/main.ts");
 let pages: PageServer, search: SearchFixtures;
-beforeAll(() => { pages = startPageServer(); search = startSearchFixtures(pages.base); });
-afterAll(() => { pages.stop(); search.stop(); });
+beforeAll(() => {
+  pages = startPageServer();
+  search = startSearchFixtures(pages.base);
+});
+afterAll(() => {
+  pages.stop();
+  search.stop();
+});
 
 /** Runs the CLI in a fresh directory with only the given environment. */
-async function cli(args: string[], env: Record<string, string> = {}, stdin?: string, cwd = mkdtempSync(join(tmpdir(), "rq-cli-"))) {
-  const p = Bun.spawn(["bun", MAIN, ...args], { cwd, env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? "/tmp", ...env }, stdin: stdin === undefined ? "ignore" : new Blob([stdin]), stdout: "pipe", stderr: "pipe" });
+async function cli(
+  args: string[],
+  env: Record<string, string> = {},
+  stdin?: string,
+  cwd = mkdtempSync(join(tmpdir(), "rq-cli-")),
+) {
+  const p = Bun.spawn(["bun", MAIN, ...args], {
+    cwd,
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? "/tmp", ...env },
+    stdin: stdin === undefined ? "ignore" : new Blob([stdin]),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   return { out, err, code, cwd };
 }
@@ -25,13 +42,20 @@ describe("CLI", () => {
   test("--help lists every command and every configuration variable with defaults", async () => {
     const { out, code } = await cli(["--help"]);
     expect(code).toBe(0);
-    for (const c of ["serve", "ask", "extract", "account create", "account set-plan", "key create"]) expect(out).toContain(c);
+    for (const c of ["serve", "ask", "extract", "account create", "account set-plan", "key create"])
+      expect(out).toContain(c);
     for (const k of configKeys) expect(out).toContain(k);
     expect(out).toContain("(default: 3000)");
   });
 
   test("a bad value stops the start with a message naming the variable", async () => {
-    for (const [k, v] of [["PORT", "eighty"], ["DEFAULT_PLAN", "gold"], ["RUN_TIMEOUT_MS", "-5"], ["ACADEMIC_PROVIDERS", "openalex,google"], ["SEARXNG_URL", "ftp://x"]]) {
+    for (const [k, v] of [
+      ["PORT", "eighty"],
+      ["DEFAULT_PLAN", "gold"],
+      ["RUN_TIMEOUT_MS", "-5"],
+      ["ACADEMIC_PROVIDERS", "openalex,google"],
+      ["SEARXNG_URL", "ftp://x"],
+    ]) {
       const { err, code } = await cli(["serve"], { [k!]: v! });
       expect(code, k).toBe(1);
       expect(err, k).toContain(`invalid ${k}`);
@@ -42,7 +66,12 @@ describe("CLI", () => {
     const dir = mkdtempSync(join(tmpdir(), "rq-env-"));
     writeFileSync(join(dir, ".env"), "DEFAULT_PLAN=platinum\n");
     expect((await cli(["serve"], {}, undefined, dir)).err).toContain("invalid DEFAULT_PLAN");
-    const { code } = await cli(["account", "create", "x@example.com"], { DEFAULT_PLAN: "pro", RQ_PASSWORD: "long enough pw", DATABASE_PATH: join(dir, "db.sqlite") }, undefined, dir);
+    const { code } = await cli(
+      ["account", "create", "x@example.com"],
+      { DEFAULT_PLAN: "pro", RQ_PASSWORD: "long enough pw", DATABASE_PATH: join(dir, "db.sqlite") },
+      undefined,
+      dir,
+    );
     expect(code).toBe(0);
   });
 
@@ -93,7 +122,12 @@ describe("CLI", () => {
   test("serve starts, answers /healthz, and exits cleanly on SIGTERM", async () => {
     const dir = mkdtempSync(join(tmpdir(), "rq-serve-"));
     const port = 10000 + Math.floor(Math.random() * 20000);
-    const p = Bun.spawn(["bun", MAIN, "serve"], { cwd: dir, env: { PATH: process.env.PATH!, PORT: String(port) }, stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawn(["bun", MAIN, "serve"], {
+      cwd: dir,
+      env: { PATH: process.env.PATH!, PORT: String(port) },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     // The server logs "listening" once it accepts connections: read its stdout up to there.
     const reader = p.stdout.getReader();
     const dec = new TextDecoder();

@@ -1,38 +1,77 @@
 import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
-import { EnvelopeSchema, SourceSchema, type Envelope, type Source } from "../../src/contract/envelope.ts";
-import { StreamEventSchema, type StreamEvent } from "../../src/contract/events.ts";
+import { type Envelope, EnvelopeSchema, type Source, SourceSchema } from "../../src/contract/envelope.ts";
+import { type StreamEvent, StreamEventSchema } from "../../src/contract/events.ts";
 import { MAX_BODY_BYTES, MAX_QUERY_CHARS, QueryBodySchema } from "../../src/contract/query.ts";
 
 /** The hand-written interfaces the contract types replace (src/research/types.ts, src/runs/envelope.ts at 41765d2). */
 interface LegacySource {
-  id: string; title: string; url: string; type: "web" | "academic"; provider: string; snippet: string;
-  published_at?: string; authors?: string[]; venue?: string; doi?: string; read?: "page" | "abstract";
+  id: string;
+  title: string;
+  url: string;
+  type: "web" | "academic";
+  provider: string;
+  snippet: string;
+  published_at?: string;
+  authors?: string[];
+  venue?: string;
+  doi?: string;
+  read?: "page" | "abstract";
 }
 interface LegacyEnvelope {
-  request_id: string; status: "ok" | "error"; answer: string | null; sources: LegacySource[];
-  usage: { latency_ms: number; tokens_in: number; tokens_out: number }; errors: { code: string; message: string }[];
+  request_id: string;
+  status: "ok" | "error";
+  answer: string | null;
+  sources: LegacySource[];
+  usage: { latency_ms: number; tokens_in: number; tokens_out: number };
+  errors: { code: string; message: string }[];
   writer?: "llm" | "extractive";
 }
 /** Assignable both ways, with the same property names (extra optional fields would pass the first test alone). */
-type Mutual<A, B> = [A] extends [B] ? ([B] extends [A] ? ([keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false) : false) : false;
+type Mutual<A, B> = [A] extends [B]
+  ? [B] extends [A]
+    ? [keyof A] extends [keyof B]
+      ? [keyof B] extends [keyof A]
+        ? true
+        : false
+      : false
+    : false
+  : false;
 // Compile-time (bun run typecheck): the Static types can replace the interfaces, both ways.
 const sameSource: Mutual<Source, LegacySource> = true;
 const sameEnvelope: Mutual<Envelope, LegacyEnvelope> = true;
 const sameUsage: Mutual<Envelope["usage"], LegacyEnvelope["usage"]> = true;
 
 const source: Source = {
-  id: "S1", title: "Base editing", url: "https://example.org/base-editing", type: "academic", provider: "openalex",
-  snippet: "…", published_at: "2023-04-01", authors: ["A. Author"], venue: "Nature", doi: "10.1000/xyz", read: "abstract",
+  id: "S1",
+  title: "Base editing",
+  url: "https://example.org/base-editing",
+  type: "academic",
+  provider: "openalex",
+  snippet: "…",
+  published_at: "2023-04-01",
+  authors: ["A. Author"],
+  venue: "Nature",
+  doi: "10.1000/xyz",
+  read: "abstract",
 };
 const ok: Envelope = {
-  request_id: "0b7e4c1e-8a53-4a5e-9d0f-2f1d3c4b5a69", status: "ok", answer: "Base editors change one letter [S1].",
-  sources: [source], usage: { latency_ms: 8123, tokens_in: 2410, tokens_out: 96 }, errors: [], writer: "llm",
+  request_id: "0b7e4c1e-8a53-4a5e-9d0f-2f1d3c4b5a69",
+  status: "ok",
+  answer: "Base editors change one letter [S1].",
+  sources: [source],
+  usage: { latency_ms: 8123, tokens_in: 2410, tokens_out: 96 },
+  errors: [],
+  writer: "llm",
 };
 /** What a refusal on /api/query carries: zeros but latency, no writer. */
 const refusal: Envelope = {
-  request_id: "9a0c3c2e-1111-4e5e-8d0f-2f1d3c4b5a69", status: "error", answer: null, sources: [],
-  usage: { latency_ms: 1, tokens_in: 0, tokens_out: 0 }, errors: [{ code: "missing_api_key", message: "send a key" }],
+  request_id: "9a0c3c2e-1111-4e5e-8d0f-2f1d3c4b5a69",
+  status: "error",
+  answer: null,
+  sources: [],
+  usage: { latency_ms: 1, tokens_in: 0, tokens_out: 0 },
+  errors: [{ code: "missing_api_key", message: "send a key" }],
 };
 
 describe("envelope", () => {
@@ -65,8 +104,22 @@ describe("envelope", () => {
   });
 
   test("required fields", () => {
-    expect(EnvelopeSchema.required as string[] | undefined).toEqual(["request_id", "status", "answer", "sources", "usage", "errors"]);
-    expect(SourceSchema.required as string[] | undefined).toEqual(["id", "title", "url", "type", "provider", "snippet"]);
+    expect(EnvelopeSchema.required as string[] | undefined).toEqual([
+      "request_id",
+      "status",
+      "answer",
+      "sources",
+      "usage",
+      "errors",
+    ]);
+    expect(SourceSchema.required as string[] | undefined).toEqual([
+      "id",
+      "title",
+      "url",
+      "type",
+      "provider",
+      "snippet",
+    ]);
   });
 });
 
@@ -80,7 +133,9 @@ describe("stream events", () => {
       { event: "final", data: ok },
     ];
     for (const e of run) expect(Value.Check(StreamEventSchema, e)).toBe(true);
-    expect(Value.Check(StreamEventSchema, { event: "progress", data: { stage: "thinking", message: "x" } })).toBe(false);
+    expect(Value.Check(StreamEventSchema, { event: "progress", data: { stage: "thinking", message: "x" } })).toBe(
+      false,
+    );
     expect(Value.Check(StreamEventSchema, { event: "answer", data: source })).toBe(false);
     expect(Value.Check(StreamEventSchema, { event: "final", data: { delta: "x" } })).toBe(false);
     expect(Value.Check(StreamEventSchema, { event: "other", data: {} })).toBe(false);

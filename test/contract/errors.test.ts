@@ -1,8 +1,19 @@
 import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import {
-  AppError, ERROR_CODES, ERRORS, ErrorBodySchema, ErrorItemSchema, errorKind, errorStatus, isAppError,
-  KEY_FAILURE_CODES, RUN_FAILURE_CODES, sharedError, type ErrorCode, type ErrorItem,
+  AppError,
+  ERROR_CODES,
+  ERRORS,
+  ErrorBodySchema,
+  type ErrorCode,
+  type ErrorItem,
+  ErrorItemSchema,
+  errorKind,
+  errorStatus,
+  isAppError,
+  KEY_FAILURE_CODES,
+  RUN_FAILURE_CODES,
+  sharedError,
 } from "../../src/contract/errors.ts";
 
 /**
@@ -11,12 +22,30 @@ import {
  * verbatim because src/errors.ts now re-exports the contract.
  */
 const LEGACY_STATUS = {
-  missing_api_key: 401, invalid_api_key: 401, key_inactive: 403, quota_exceeded: 429,
-  CROSS_SITE_REQUEST: 403, invalid_request: 400, unauthorized: 401, email_taken: 409,
-  invalid_credentials: 401, too_many_attempts: 429, key_not_found: 404, run_not_found: 404,
-  not_found: 404, oidc_failed: 400,
-  access_denied: 403, invalid_state: 400, email_not_verified: 409, domain_not_allowed: 403,
-  search_failed: 500, no_sources: 500, llm_failed: 500, run_timeout: 500, internal_error: 500, interrupted: 500,
+  missing_api_key: 401,
+  invalid_api_key: 401,
+  key_inactive: 403,
+  quota_exceeded: 429,
+  CROSS_SITE_REQUEST: 403,
+  invalid_request: 400,
+  unauthorized: 401,
+  email_taken: 409,
+  invalid_credentials: 401,
+  too_many_attempts: 429,
+  key_not_found: 404,
+  run_not_found: 404,
+  not_found: 404,
+  oidc_failed: 400,
+  access_denied: 403,
+  invalid_state: 400,
+  email_not_verified: 409,
+  domain_not_allowed: 403,
+  search_failed: 500,
+  no_sources: 500,
+  llm_failed: 500,
+  run_timeout: 500,
+  internal_error: 500,
+  interrupted: 500,
   config_invalid: 500,
 } as const;
 type LegacyErrorCode = keyof typeof LEGACY_STATUS;
@@ -42,10 +71,19 @@ describe("the error table", () => {
 
   test("kinds: the key failures, the run failures, start-up", () => {
     expect([...KEY_FAILURE_CODES].sort()).toEqual(["invalid_api_key", "key_inactive", "missing_api_key"]);
-    expect([...RUN_FAILURE_CODES].sort()).toEqual(["client_closed", "internal_error", "interrupted", "llm_failed", "no_sources", "run_timeout", "search_failed"]);
+    expect([...RUN_FAILURE_CODES].sort()).toEqual([
+      "client_closed",
+      "internal_error",
+      "interrupted",
+      "llm_failed",
+      "no_sources",
+      "run_timeout",
+      "search_failed",
+    ]);
     expect(errorKind("config_invalid")).toBe("startup");
     for (const c of ERROR_CODES) {
-      if (ERRORS[c].kind === "refusal") expect([c, ERRORS[c].status >= 400 && ERRORS[c].status < 500]).toEqual([c, true]);
+      if (ERRORS[c].kind === "refusal")
+        expect([c, ERRORS[c].status >= 400 && ERRORS[c].status < 500]).toEqual([c, true]);
       expect(ERRORS[c].description.length).toBeGreaterThan(0);
     }
   });
@@ -56,7 +94,12 @@ describe("AppError keeps the API of src/errors.ts", () => {
     const e = new AppError("quota_exceeded", "used up", undefined, { "Retry-After": "60" });
     expect(e).toBeInstanceOf(Error);
     expect(e.name).toBe("AppError");
-    expect([e.code, e.message, e.status, e.headers]).toEqual(["quota_exceeded", "used up", 429, { "Retry-After": "60" }]);
+    expect([e.code, e.message, e.status, e.headers]).toEqual([
+      "quota_exceeded",
+      "used up",
+      429,
+      { "Retry-After": "60" },
+    ]);
     expect(new AppError("internal_error", "draining", 503).status).toBe(503);
     expect(new AppError("not_found", "x").headers).toBeUndefined();
     expect(isAppError(e)).toBe(true);

@@ -1,13 +1,16 @@
 import { describe, expect, test } from "bun:test";
-import { Kind, OptionalKind, type TSchema } from "@sinclair/typebox";
 import { Validator } from "@seriousme/openapi-schema-validator";
+import { Kind, OptionalKind, type TSchema } from "@sinclair/typebox";
 import { openApiDocument } from "../../src/contract/openapi.ts";
 import { NAMED_SCHEMAS } from "../../src/contract/openapi-schemas.ts";
 
 const doc = openApiDocument("http://127.0.0.1:3000");
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
-  Object.entries(ops).filter(([m]) => METHODS.includes(m)).map(([method, op]) => ({ path, method, op })));
+  Object.entries(ops)
+    .filter(([m]) => METHODS.includes(m))
+    .map(([method, op]) => ({ path, method, op })),
+);
 
 /**
  * Every path, method and response status of the hand-written document it replaces
@@ -37,11 +40,17 @@ const LEGACY: [string, string, number[], "key" | "session" | null][] = [
 function collect(v: unknown, key: string, at = "#"): { at: string; value: unknown }[] {
   if (Array.isArray(v)) return v.flatMap((x, i) => collect(x, key, `${at}/${i}`));
   if (typeof v !== "object" || v === null) return [];
-  return Object.entries(v).flatMap(([k, x]) => [...(k === key ? [{ at, value: x }] : []), ...collect(x, key, `${at}/${k}`)]);
+  return Object.entries(v).flatMap(([k, x]) => [
+    ...(k === key ? [{ at, value: x }] : []),
+    ...collect(x, key, `${at}/${k}`),
+  ]);
 }
-const resolve = (pointer: string): unknown => pointer.slice(2).split("/")
-  .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
-  .reduce<unknown>((node, p) => (node as Record<string, unknown> | undefined)?.[p], doc);
+const resolve = (pointer: string): unknown =>
+  pointer
+    .slice(2)
+    .split("/")
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .reduce<unknown>((node, p) => (node as Record<string, unknown> | undefined)?.[p], doc);
 
 describe("the generated OpenAPI document", () => {
   test("validates as OpenAPI 3.1", async () => {
@@ -55,8 +64,27 @@ describe("the generated OpenAPI document", () => {
     const ids = operations.map((o) => o.op.operationId);
     for (const id of ids) expect(id).toMatch(/^[a-z][a-zA-Z0-9]*$/);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids).toEqual(expect.arrayContaining(["query", "queryStream", "listKeys", "createKey", "revokeKey", "getUsage", "getRunTimeline",
-      "signup", "login", "logout", "me", "authProviders", "oidcStart", "oidcCallback", "research", "researchStream", "health"]));
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        "query",
+        "queryStream",
+        "listKeys",
+        "createKey",
+        "revokeKey",
+        "getUsage",
+        "getRunTimeline",
+        "signup",
+        "login",
+        "logout",
+        "me",
+        "authProviders",
+        "oidcStart",
+        "oidcCallback",
+        "research",
+        "researchStream",
+        "health",
+      ]),
+    );
   });
 
   test("every $ref resolves", () => {
@@ -74,7 +102,11 @@ describe("the generated OpenAPI document", () => {
       expect([path, method, op !== undefined]).toEqual([path, method, true]);
       expect(Object.keys(op!.responses)).toEqual(expect.arrayContaining(statuses.map(String)));
       const schemes = (op!.security ?? []).flatMap((s) => Object.keys(s)).sort();
-      expect([path, method, schemes]).toEqual([path, method, auth === "key" ? ["apiKey", "bearer"] : auth === "session" ? ["session"] : []]);
+      expect([path, method, schemes]).toEqual([
+        path,
+        method,
+        auth === "key" ? ["apiKey", "bearer"] : auth === "session" ? ["session"] : [],
+      ]);
     }
     expect(doc.components.securitySchemes).toEqual({
       bearer: { type: "http", scheme: "bearer", description: "API key rq-…" },
@@ -85,8 +117,27 @@ describe("the generated OpenAPI document", () => {
 
   test("named components refer to each other", () => {
     const s = doc.components.schemas as Record<string, any>;
-    for (const name of ["Envelope", "Source", "ErrorItem", "ErrorBody", "QueryBody", "KeyRecord", "KeyList", "CreatedKey", "CreateKeyBody",
-      "RevokedKey", "Usage", "RunTimeline", "Credentials", "Me", "Providers", "StreamEvent", "Progress", "AnswerDelta"]) expect(s[name]).toBeDefined();
+    for (const name of [
+      "Envelope",
+      "Source",
+      "ErrorItem",
+      "ErrorBody",
+      "QueryBody",
+      "KeyRecord",
+      "KeyList",
+      "CreatedKey",
+      "CreateKeyBody",
+      "RevokedKey",
+      "Usage",
+      "RunTimeline",
+      "Credentials",
+      "Me",
+      "Providers",
+      "StreamEvent",
+      "Progress",
+      "AnswerDelta",
+    ])
+      expect(s[name]).toBeDefined();
     expect(s.Envelope.properties.sources.items).toEqual({ $ref: "#/components/schemas/Source" });
     expect(s.Envelope.properties.errors.items).toEqual({ $ref: "#/components/schemas/ErrorItem" });
     expect(s.ErrorBody.properties.errors.items).toEqual({ $ref: "#/components/schemas/ErrorItem" });
@@ -94,10 +145,17 @@ describe("the generated OpenAPI document", () => {
     expect(s.RunTimeline.properties.sources.items).toEqual({ $ref: "#/components/schemas/Source" });
     expect(s.Me.properties.plan).toEqual({ $ref: "#/components/schemas/Plan" });
     const data = (s.StreamEvent.anyOf as any[]).map((m) => [m.properties.event.const, m.properties.data.$ref]);
-    expect(data).toEqual([["progress", "#/components/schemas/Progress"], ["source", "#/components/schemas/Source"],
-      ["answer", "#/components/schemas/AnswerDelta"], ["error", "#/components/schemas/ErrorItem"], ["final", "#/components/schemas/Envelope"]]);
+    expect(data).toEqual([
+      ["progress", "#/components/schemas/Progress"],
+      ["source", "#/components/schemas/Source"],
+      ["answer", "#/components/schemas/AnswerDelta"],
+      ["error", "#/components/schemas/ErrorItem"],
+      ["final", "#/components/schemas/Envelope"],
+    ]);
     const q = doc.paths["/api/query"]!.post!;
-    expect(q.responses["200"]!.content!["application/json"]).toEqual({ schema: { $ref: "#/components/schemas/Envelope" } });
+    expect(q.responses["200"]!.content!["application/json"]).toEqual({
+      schema: { $ref: "#/components/schemas/Envelope" },
+    });
   });
 
   test("headers: X-Request-Id on runs, Retry-After on 429 and 503", () => {

@@ -18,15 +18,30 @@ useLongTimeout();
  * match StreamEventSchema. So the schemas describe what is really sent, extra fields too.
  */
 
-const source = { id: "S1", title: "Base editing", url: "https://example.org/base-editing", type: "web" as const, provider: "searxng", snippet: "…", read: "page" as const };
+const source = {
+  id: "S1",
+  title: "Base editing",
+  url: "https://example.org/base-editing",
+  type: "web" as const,
+  provider: "searxng",
+  snippet: "…",
+  read: "page" as const,
+};
 const engine: Engine = {
   async run(q, ctx) {
-    for (const stage of ["planning", "searching", "reading", "writing"] as const) ctx.emit({ type: "progress", stage, message: `${stage}…`, detail: 1 });
+    for (const stage of ["planning", "searching", "reading", "writing"] as const)
+      ctx.emit({ type: "progress", stage, message: `${stage}…`, detail: 1 });
     if (q.includes("fail")) throw new AppError("no_sources", "nothing usable was found");
     ctx.emit({ type: "source", source });
     ctx.emit({ type: "answer", delta: "Base editors " });
     ctx.emit({ type: "answer", delta: "change one letter [S1]." });
-    return { answer: "Base editors change one letter [S1].", sources: [source], writer: "extractive", tokens_in: 12, tokens_out: 7 };
+    return {
+      answer: "Base editors change one letter [S1].",
+      sources: [source],
+      writer: "extractive",
+      tokens_in: 12,
+      tokens_out: 7,
+    };
   },
 };
 
@@ -35,7 +50,10 @@ const RUNS = 6;
 let srv: TestServer;
 let user: Client;
 
-beforeAll(() => { srv = startTestServer(engine, { PLAN_RUNS_FREE: String(RUNS) }); user = new Client(srv.url); });
+beforeAll(() => {
+  srv = startTestServer(engine, { PLAN_RUNS_FREE: String(RUNS) });
+  user = new Client(srv.url);
+});
 afterAll(() => srv?.stop(100));
 
 /** The schema the document names for this answer, as the TypeBox schema behind the name. */
@@ -63,52 +81,144 @@ describe("the running service answers what the contract says", () => {
     await conforms(await fetch(`${srv.url}/api/v1/auth/providers`), "/api/v1/auth/providers", "get", 200);
     await conforms(await user.req("GET", "/api/v1/me"), "/api/v1/me", "get", 401);
     const email = `c${crypto.randomUUID().slice(0, 8)}@example.com`;
-    await conforms(await user.req("POST", "/api/v1/auth/signup", { email, password: "short" }), "/api/v1/auth/signup", "post", 400);
-    await conforms(await user.req("POST", "/api/v1/auth/signup", { email, password: "correct horse battery" }), "/api/v1/auth/signup", "post", 201);
-    await conforms(await new Client(srv.url).req("POST", "/api/v1/auth/signup", { email, password: "correct horse battery" }), "/api/v1/auth/signup", "post", 409);
-    await conforms(await new Client(srv.url).req("POST", "/api/v1/auth/login", { email, password: "wrong password!" }), "/api/v1/auth/login", "post", 401);
-    await conforms(await user.req("POST", "/api/v1/auth/login", { email, password: "correct horse battery" }), "/api/v1/auth/login", "post", 200);
+    await conforms(
+      await user.req("POST", "/api/v1/auth/signup", { email, password: "short" }),
+      "/api/v1/auth/signup",
+      "post",
+      400,
+    );
+    await conforms(
+      await user.req("POST", "/api/v1/auth/signup", { email, password: "correct horse battery" }),
+      "/api/v1/auth/signup",
+      "post",
+      201,
+    );
+    await conforms(
+      await new Client(srv.url).req("POST", "/api/v1/auth/signup", { email, password: "correct horse battery" }),
+      "/api/v1/auth/signup",
+      "post",
+      409,
+    );
+    await conforms(
+      await new Client(srv.url).req("POST", "/api/v1/auth/login", { email, password: "wrong password!" }),
+      "/api/v1/auth/login",
+      "post",
+      401,
+    );
+    await conforms(
+      await user.req("POST", "/api/v1/auth/login", { email, password: "correct horse battery" }),
+      "/api/v1/auth/login",
+      "post",
+      200,
+    );
     await conforms(await user.req("GET", "/api/v1/me"), "/api/v1/me", "get", 200);
-    await conforms(await user.req("POST", "/api/console/keys", {}, { "sec-fetch-site": "cross-site" }), "/api/console/keys", "post", 403);
+    await conforms(
+      await user.req("POST", "/api/console/keys", {}, { "sec-fetch-site": "cross-site" }),
+      "/api/console/keys",
+      "post",
+      403,
+    );
   });
 
   test("keys, query, stream, usage, timeline, revoke", async () => {
-    const created = await conforms(await user.req("POST", "/api/console/keys", { name: "contract" }), "/api/console/keys", "post", 201);
+    const created = await conforms(
+      await user.req("POST", "/api/console/keys", { name: "contract" }),
+      "/api/console/keys",
+      "post",
+      201,
+    );
     await conforms(await user.req("POST", "/api/console/keys", {}), "/api/console/keys", "post", 201);
-    await conforms(await user.req("POST", "/api/console/keys", { name: "x".repeat(101) }), "/api/console/keys", "post", 400);
+    await conforms(
+      await user.req("POST", "/api/console/keys", { name: "x".repeat(101) }),
+      "/api/console/keys",
+      "post",
+      400,
+    );
     await conforms(await user.req("GET", "/api/console/keys"), "/api/console/keys", "get", 200);
 
     const res = await query(srv.url, created.key, { query: "What is base editing?" });
     const env = await conforms(res, "/api/query", "post", 200);
     expect([env.status, res.headers.get("x-request-id")]).toEqual(["ok", env.request_id]);
-    const failed = await conforms(await query(srv.url, created.key, { query: "please fail" }), "/api/query", "post", 200);
+    const failed = await conforms(
+      await query(srv.url, created.key, { query: "please fail" }),
+      "/api/query",
+      "post",
+      200,
+    );
     expect(failed.status).toBe("error");
     expect(RUN_FAILURE_CODES.has(failed.errors[0].code)).toBe(true);
     await conforms(await query(srv.url, null, { query: "x" }), "/api/query", "post", 401);
     await conforms(await query(srv.url, created.key, { query: "" }), "/api/query", "post", 400);
-    await conforms(await query(srv.url, created.key, { query: "" }, {}, "/api/query/stream"), "/api/query/stream", "post", 400);
+    await conforms(
+      await query(srv.url, created.key, { query: "" }, {}, "/api/query/stream"),
+      "/api/query/stream",
+      "post",
+      400,
+    );
 
-    for (const [key, q] of [[created.key, "What is base editing?"], [null, "no key"]] as const) {
+    for (const [key, q] of [
+      [created.key, "What is base editing?"],
+      [null, "no key"],
+    ] as const) {
       const s = await query(srv.url, key, { query: q }, {}, "/api/query/stream");
       expect(s.status).toBe(200);
       const { events } = await readSse(s);
-      for (const e of events) expect([e.event, [...Value.Errors(StreamEventSchema, e)].map((x) => `${x.path}: ${x.message}`)]).toEqual([e.event, []]);
+      for (const e of events)
+        expect([e.event, [...Value.Errors(StreamEventSchema, e)].map((x) => `${x.path}: ${x.message}`)]).toEqual([
+          e.event,
+          [],
+        ]);
       expect(events.at(-1)!.event).toBe("final");
     }
-    const research = await conforms(await user.req("POST", "/api/v1/research", { query: "via the app" }), "/api/v1/research", "post", 200);
-    await conforms(await new Client(srv.url).req("POST", "/api/v1/research", { query: "x" }), "/api/v1/research", "post", 401);
+    const research = await conforms(
+      await user.req("POST", "/api/v1/research", { query: "via the app" }),
+      "/api/v1/research",
+      "post",
+      200,
+    );
+    await conforms(
+      await new Client(srv.url).req("POST", "/api/v1/research", { query: "x" }),
+      "/api/v1/research",
+      "post",
+      401,
+    );
 
     const usage = await conforms(await user.req("GET", "/api/console/usage"), "/api/console/usage", "get", 200);
     expect(usage.recent.length).toBeGreaterThanOrEqual(3);
     for (const id of [env.request_id, failed.request_id, research.request_id]) {
-      const run = await conforms(await user.req("GET", `/api/console/runs/${id}`), "/api/console/runs/{request_id}", "get", 200);
+      const run = await conforms(
+        await user.req("GET", `/api/console/runs/${id}`),
+        "/api/console/runs/{request_id}",
+        "get",
+        200,
+      );
       expect(run.request_id).toBe(id);
     }
-    await conforms(await user.req("GET", `/api/console/runs/${crypto.randomUUID()}`), "/api/console/runs/{request_id}", "get", 404);
+    await conforms(
+      await user.req("GET", `/api/console/runs/${crypto.randomUUID()}`),
+      "/api/console/runs/{request_id}",
+      "get",
+      404,
+    );
 
-    await conforms(await user.req("DELETE", `/api/console/keys/${created.id}`), "/api/console/keys/{key_id}", "delete", 200);
-    await conforms(await user.req("DELETE", `/api/console/keys/${created.id}`), "/api/console/keys/{key_id}", "delete", 200);
-    await conforms(await user.req("DELETE", `/api/console/keys/${crypto.randomUUID()}`), "/api/console/keys/{key_id}", "delete", 404);
+    await conforms(
+      await user.req("DELETE", `/api/console/keys/${created.id}`),
+      "/api/console/keys/{key_id}",
+      "delete",
+      200,
+    );
+    await conforms(
+      await user.req("DELETE", `/api/console/keys/${created.id}`),
+      "/api/console/keys/{key_id}",
+      "delete",
+      200,
+    );
+    await conforms(
+      await user.req("DELETE", `/api/console/keys/${crypto.randomUUID()}`),
+      "/api/console/keys/{key_id}",
+      "delete",
+      404,
+    );
     await conforms(await query(srv.url, created.key, { query: "x" }), "/api/query", "post", 403);
   });
 

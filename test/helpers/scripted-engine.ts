@@ -10,7 +10,14 @@ export interface Script {
   throwRaw?: boolean;
 }
 
-export const sampleSource: Source = { id: "S1", title: "Example", url: "https://example.org/a", type: "web", provider: "searxng", snippet: "An example." };
+export const sampleSource: Source = {
+  id: "S1",
+  title: "Example",
+  url: "https://example.org/a",
+  type: "web",
+  provider: "searxng",
+  snippet: "An example.",
+};
 
 export interface ScriptedEngine extends Engine {
   calls: number;
@@ -31,9 +38,19 @@ export function scriptedEngine(script: Script = {}): ScriptedEngine {
     async run(query: string, ctx: RunContext): Promise<EngineResult> {
       eng.calls++;
       started.resolve();
-      ctx.signal.addEventListener("abort", () => { eng.aborted++; firstAbort.resolve(); }, { once: true });
+      ctx.signal.addEventListener(
+        "abort",
+        () => {
+          eng.aborted++;
+          firstAbort.resolve();
+        },
+        { once: true },
+      );
       ctx.emit({ type: "progress", stage: "planning", message: "planning", queries: [query] });
-      if (script.hang) await new Promise((_, rej) => ctx.signal.addEventListener("abort", () => rej(new AppError("internal_error", "aborted"))));
+      if (script.hang)
+        await new Promise((_, rej) =>
+          ctx.signal.addEventListener("abort", () => rej(new AppError("internal_error", "aborted"))),
+        );
       if (script.delayMs) await Bun.sleep(script.delayMs);
       ctx.emit({ type: "progress", stage: "searching", message: "searching" });
       if (script.throwRaw) throw new TypeError("boom");
@@ -43,7 +60,13 @@ export function scriptedEngine(script: Script = {}): ScriptedEngine {
       ctx.emit({ type: "progress", stage: "writing", message: "writing" });
       ctx.emit({ type: "answer", delta: "Answer " });
       ctx.emit({ type: "answer", delta: "text [S1]." });
-      return { answer: "Answer text [S1].", sources: [sampleSource], writer: "extractive", tokens_in: 10, tokens_out: 5 };
+      return {
+        answer: "Answer text [S1].",
+        sources: [sampleSource],
+        writer: "extractive",
+        tokens_in: 10,
+        tokens_out: 5,
+      };
     },
   };
   return eng;

@@ -1,22 +1,35 @@
+import type { Database } from "bun:sqlite";
 import { loadConfig } from "../../src/config/load.ts";
 import type { Config } from "../../src/config/schema.ts";
-import type { Database } from "bun:sqlite";
-import { startServer, type RunningServer } from "../../src/server/server.ts";
-import { openSqliteStore } from "../../src/store/sqlite/open.ts";
 import type { Engine } from "../../src/research/types.ts";
+import { type RunningServer, startServer } from "../../src/server/server.ts";
+import { openSqliteStore } from "../../src/store/sqlite/open.ts";
 import { createLogger } from "../../src/util/logger.ts";
 
 /** Log lines a test server wrote (to assert no secret is ever logged), and its SQLite connection for checks. */
-export interface TestServer extends RunningServer { logs: string[]; sql: Database }
+export interface TestServer extends RunningServer {
+  logs: string[];
+  sql: Database;
+}
 
 /** Starts the real server on an ephemeral port with an in-memory database. */
-export function startTestServer(engine: Engine, env: Record<string, string> = {}, keepAliveMs?: number, idleTimeoutSec?: number): TestServer {
+export function startTestServer(
+  engine: Engine,
+  env: Record<string, string> = {},
+  keepAliveMs?: number,
+  idleTimeoutSec?: number,
+): TestServer {
   // The run deadline is injected after validation: tests may use one under the production minimum.
   const { RUN_TIMEOUT_MS, ...rest } = env;
-  const config: Config = loadConfig({ PORT: "0", DATABASE_PATH: ":memory:", LOG_LEVEL: "debug", ...rest }, "/nonexistent");
+  const config: Config = loadConfig(
+    { PORT: "0", DATABASE_PATH: ":memory:", LOG_LEVEL: "debug", ...rest },
+    "/nonexistent",
+  );
   if (RUN_TIMEOUT_MS) config.RUN_TIMEOUT_MS = Number(RUN_TIMEOUT_MS);
   const logs: string[] = [];
-  const logger = createLogger("debug", (line) => { logs.push(line); });
+  const logger = createLogger("debug", (line) => {
+    logs.push(line);
+  });
   const store = openSqliteStore(config.DATABASE_PATH);
   const s = startServer({ config, engine, store, logger, keepAliveMs, idleTimeoutSec });
   return Object.assign(s, { logs, sql: store.raw });
@@ -29,8 +42,12 @@ export class Client {
   async req(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
     const h: Record<string, string> = { ...headers };
     if (body !== undefined) h["content-type"] = "application/json";
-    if (this.cookie) h["cookie"] = this.cookie;
-    const res = await fetch(this.base + path, { method, headers: h, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
+    if (this.cookie) h.cookie = this.cookie;
+    const res = await fetch(this.base + path, {
+      method,
+      headers: h,
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
     const set = res.headers.get("set-cookie");
     if (set) {
       const [pair] = set.split(";");
@@ -51,8 +68,18 @@ export class Client {
 }
 
 /** POST /api/query with a key (Bearer by default). */
-export function query(base: string, key: string | null, body: unknown, extra: Record<string, string> = {}, path = "/api/query"): Promise<Response> {
+export function query(
+  base: string,
+  key: string | null,
+  body: unknown,
+  extra: Record<string, string> = {},
+  path = "/api/query",
+): Promise<Response> {
   const h: Record<string, string> = { "content-type": "application/json", ...extra };
-  if (key !== null) h["authorization"] = `Bearer ${key}`;
-  return fetch(base + path, { method: "POST", headers: h, body: typeof body === "string" ? body : JSON.stringify(body) });
+  if (key !== null) h.authorization = `Bearer ${key}`;
+  return fetch(base + path, {
+    method: "POST",
+    headers: h,
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
 }

@@ -1,9 +1,15 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 
-export interface ParsedStream { events: { event: string; data: any }[]; comments: string[] }
+export interface ParsedStream {
+  events: { event: string; data: any }[];
+  comments: string[];
+}
 
 /** Reads a whole SSE response with a real parser (eventsource-parser). */
-export async function readSse(res: Response, onEvent?: (e: { event: string; data: any }) => void): Promise<ParsedStream> {
+export async function readSse(
+  res: Response,
+  onEvent?: (e: { event: string; data: any }) => void,
+): Promise<ParsedStream> {
   const out: ParsedStream = { events: [], comments: [] };
   const parser = createParser({
     onEvent: (m: EventSourceMessage) => {
@@ -11,7 +17,9 @@ export async function readSse(res: Response, onEvent?: (e: { event: string; data
       out.events.push(e);
       onEvent?.(e);
     },
-    onComment: (c) => { out.comments.push(c.trim()); },
+    onComment: (c) => {
+      out.comments.push(c.trim());
+    },
   });
   const reader = res.body!.getReader();
   const dec = new TextDecoder();

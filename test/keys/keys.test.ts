@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Client, query, startTestServer, type TestServer } from "../helpers/server.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
+import { Client, query, startTestServer, type TestServer } from "../helpers/server.ts";
 import { useLongTimeout } from "../setup.ts";
 
 useLongTimeout();
 
 let srv: TestServer;
-beforeAll(() => { srv = startTestServer(scriptedEngine(), { PLAN_RUNS_FREE: "100" }); });
+beforeAll(() => {
+  srv = startTestServer(scriptedEngine(), { PLAN_RUNS_FREE: "100" });
+});
 afterAll(() => srv.stop(100));
 
 describe("API keys in the Console", () => {
@@ -15,15 +17,23 @@ describe("API keys in the Console", () => {
     await c.signup();
     const res = await c.req("POST", "/api/console/keys", { name: "ci" });
     expect(res.status).toBe(201);
-    const k = await res.json() as Record<string, string>;
+    const k = (await res.json()) as Record<string, string>;
     expect(Object.keys(k).sort()).toEqual(["created_at", "id", "key", "name", "prefix", "status"]);
     expect(k.key).toMatch(/^rq-[A-Za-z0-9_-]{32}$/);
     expect(Buffer.from(k.key!.slice(3), "base64url").length).toBe(24);
     expect(k.prefix).toBe(k.key!.slice(0, 12));
     expect(k.status).toBe("active");
-    const list = await (await c.req("GET", "/api/console/keys")).json() as { keys: Record<string, unknown>[] };
+    const list = (await (await c.req("GET", "/api/console/keys")).json()) as { keys: Record<string, unknown>[] };
     expect(list.keys).toHaveLength(1);
-    expect(Object.keys(list.keys[0]!).sort()).toEqual(["created_at", "id", "last_used_at", "name", "prefix", "revoked_at", "status"]);
+    expect(Object.keys(list.keys[0]!).sort()).toEqual([
+      "created_at",
+      "id",
+      "last_used_at",
+      "name",
+      "prefix",
+      "revoked_at",
+      "status",
+    ]);
     expect(JSON.stringify(list)).not.toContain(k.key!);
     const stored = JSON.stringify(srv.sql.query("SELECT * FROM api_keys").all());
     expect(stored).not.toContain(k.key!);
@@ -36,14 +46,16 @@ describe("API keys in the Console", () => {
     const a = await c.createKey();
     await Bun.sleep(5);
     const b = await c.createKey("second");
-    const list = await (await c.req("GET", "/api/console/keys")).json() as { keys: { id: string; name: string | null }[] };
+    const list = (await (await c.req("GET", "/api/console/keys")).json()) as {
+      keys: { id: string; name: string | null }[];
+    };
     expect(list.keys.map((k) => k.id)).toEqual([b.id, a.id]);
     expect(list.keys[1]!.name).toBeNull();
     const bare = await fetch(srv.url + "/api/console/keys", { method: "POST", headers: { cookie: c.cookie! } });
     expect(bare.status).toBe(201);
     const long = await c.req("POST", "/api/console/keys", { name: "x".repeat(101) });
     expect(long.status).toBe(400);
-    expect((await long.json() as { errors: { code: string }[] }).errors[0]!.code).toBe("invalid_request");
+    expect(((await long.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe("invalid_request");
   });
 
   test("revoke: takes effect on the very next call, idempotent, 404 for another account's key", async () => {
@@ -53,18 +65,18 @@ describe("API keys in the Console", () => {
     expect((await query(srv.url, k.key, { query: "first" })).status).toBe(200);
     const del = await c.req("DELETE", `/api/console/keys/${k.id}`);
     expect(del.status).toBe(200);
-    const rec = await del.json() as Record<string, string>;
+    const rec = (await del.json()) as Record<string, string>;
     expect(rec).toEqual({ id: k.id, status: "revoked", revoked_at: expect.any(String) });
     const after = await query(srv.url, k.key, { query: "second" });
     expect(after.status).toBe(403);
-    expect((await after.json() as { errors: { code: string }[] }).errors[0]!.code).toBe("key_inactive");
+    expect(((await after.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe("key_inactive");
     const again = await c.req("DELETE", `/api/console/keys/${k.id}`);
     expect(await again.json()).toEqual(rec);
     const other = new Client(srv.url);
     await other.signup();
     const o = await other.req("DELETE", `/api/console/keys/${k.id}`);
     expect(o.status).toBe(404);
-    expect((await o.json() as { errors: { code: string }[] }).errors[0]!.code).toBe("key_not_found");
+    expect(((await o.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe("key_not_found");
     expect((await c.req("DELETE", `/api/console/keys/${crypto.randomUUID()}`)).status).toBe(404);
   });
 
@@ -73,7 +85,9 @@ describe("API keys in the Console", () => {
     await c.signup();
     const k = await c.createKey();
     await query(srv.url, k.key, { query: "q" });
-    const list = await (await c.req("GET", "/api/console/keys")).json() as { keys: { last_used_at: string | null }[] };
+    const list = (await (await c.req("GET", "/api/console/keys")).json()) as {
+      keys: { last_used_at: string | null }[];
+    };
     expect(list.keys[0]!.last_used_at).toEqual(expect.any(String));
   });
 
@@ -95,22 +109,39 @@ describe("API keys in the Console", () => {
     const k = await c.createKey();
     const cross = await c.req("POST", "/api/console/keys", { name: "evil" }, { "sec-fetch-site": "cross-site" });
     expect(cross.status).toBe(403);
-    expect((await cross.json() as { errors: { code: string }[] }).errors[0]!.code).toBe("CROSS_SITE_REQUEST");
+    expect(((await cross.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe("CROSS_SITE_REQUEST");
     const crossDel = await c.req("DELETE", `/api/console/keys/${k.id}`, undefined, { "sec-fetch-site": "cross-site" });
     expect(crossDel.status).toBe(403);
-    const list = await (await c.req("GET", "/api/console/keys")).json() as { keys: { status: string }[] };
+    const list = (await (await c.req("GET", "/api/console/keys")).json()) as { keys: { status: string }[] };
     expect(list.keys).toHaveLength(1);
     expect(list.keys[0]!.status).toBe("active");
-    expect((await c.req("POST", "/api/console/keys", { name: "ok" }, { "sec-fetch-site": "same-origin" })).status).toBe(201);
+    expect((await c.req("POST", "/api/console/keys", { name: "ok" }, { "sec-fetch-site": "same-origin" })).status).toBe(
+      201,
+    );
     expect((await c.req("POST", "/api/console/keys", { name: "ok2" })).status).toBe(201);
     // Checked before anything else: even an unauthenticated cookie write is refused as cross-site.
-    const anon = await fetch(srv.url + "/api/v1/auth/logout", { method: "POST", headers: { cookie: "auth_token=x", "sec-fetch-site": "cross-site" } });
+    const anon = await fetch(srv.url + "/api/v1/auth/logout", {
+      method: "POST",
+      headers: { cookie: "auth_token=x", "sec-fetch-site": "cross-site" },
+    });
     expect(anon.status).toBe(403);
-    const noCookie = await fetch(srv.url + "/api/console/keys", { method: "POST", headers: { "sec-fetch-site": "cross-site" } });
+    const noCookie = await fetch(srv.url + "/api/console/keys", {
+      method: "POST",
+      headers: { "sec-fetch-site": "cross-site" },
+    });
     expect(noCookie.status).toBe(403);
     // Reads are not writes; the CORS-open query endpoints take cross-site calls with a key.
     expect((await c.req("GET", "/api/console/keys", undefined, { "sec-fetch-site": "cross-site" })).status).toBe(200);
-    const q = await fetch(srv.url + "/api/query", { method: "POST", headers: { authorization: `Bearer ${k.key}`, "content-type": "application/json", "sec-fetch-site": "cross-site", origin: "https://app.example" }, body: JSON.stringify({ query: "q" }) });
+    const q = await fetch(srv.url + "/api/query", {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${k.key}`,
+        "content-type": "application/json",
+        "sec-fetch-site": "cross-site",
+        origin: "https://app.example",
+      },
+      body: JSON.stringify({ query: "q" }),
+    });
     expect(q.status).toBe(200);
   });
 });
@@ -120,12 +151,21 @@ describe("credentials on the query endpoints", () => {
     const c = new Client(srv.url);
     await c.signup();
     const k = await c.createKey();
-    const code = async (r: Response) => [r.status, (await r.json() as { errors: { code: string }[] }).errors[0]?.code];
+    const code = async (r: Response) => [
+      r.status,
+      ((await r.json()) as { errors: { code: string }[] }).errors[0]?.code,
+    ];
     expect(await code(await query(srv.url, null, { query: "q" }))).toEqual([401, "missing_api_key"]);
     expect(await code(await query(srv.url, "sk-" + k.key.slice(3), { query: "q" }))).toEqual([401, "invalid_api_key"]);
     expect(await code(await query(srv.url, "rq-" + "A".repeat(32), { query: "q" }))).toEqual([401, "invalid_api_key"]);
     expect(await code(await query(srv.url, null, { query: "q" }, { "x-api-key": k.key }))).toEqual([200, undefined]);
-    expect(await code(await query(srv.url, "rq-" + "B".repeat(32), { query: "q" }, { "x-api-key": k.key }))).toEqual([401, "invalid_api_key"]);
-    expect(await code(await query(srv.url, null, { query: "q" }, { cookie: c.cookie! }))).toEqual([401, "missing_api_key"]);
+    expect(await code(await query(srv.url, "rq-" + "B".repeat(32), { query: "q" }, { "x-api-key": k.key }))).toEqual([
+      401,
+      "invalid_api_key",
+    ]);
+    expect(await code(await query(srv.url, null, { query: "q" }, { cookie: c.cookie! }))).toEqual([
+      401,
+      "missing_api_key",
+    ]);
   });
 });

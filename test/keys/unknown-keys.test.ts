@@ -1,16 +1,26 @@
 import { describe, expect, test } from "bun:test";
 import { createAccount } from "../../src/auth/accounts.ts";
-import { openSqliteStore } from "../../src/store/sqlite/open.ts";
+import type { AppError } from "../../src/contract/errors.ts";
 import { authenticateKey, createKey, revokeKey } from "../../src/keys/api-keys.ts";
 import { UnknownKeys } from "../../src/keys/unknown-keys.ts";
-import { AppError } from "../../src/contract/errors.ts";
+import { openSqliteStore } from "../../src/store/sqlite/open.ts";
 
-const codeOf = (f: () => unknown): string => { try { f(); return "ok"; } catch (e) { return (e as AppError).code; } };
+const codeOf = (f: () => unknown): string => {
+  try {
+    f();
+    return "ok";
+  } catch (e) {
+    return (e as AppError).code;
+  }
+};
 
 describe("unknown-key memory", () => {
   test("remembers absent hashes for its TTL only, and never more than its cap (oldest out)", () => {
     const u = new UnknownKeys(1000, 4);
-    u.add("a", 0); u.add("b", 0); u.add("c", 0); u.add("d", 0);
+    u.add("a", 0);
+    u.add("b", 0);
+    u.add("c", 0);
+    u.add("d", 0);
     expect(u.has("a", 999)).toBe(true);
     expect(u.size).toBe(4);
     u.add("e", 0);

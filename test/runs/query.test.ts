@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHandlers } from "../../src/server/app.ts";
-import { Client, query, startTestServer, type TestServer } from "../helpers/server.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
+import { Client, query, startTestServer, type TestServer } from "../helpers/server.ts";
 import { readSse } from "../helpers/sse.ts";
 import { useLongTimeout } from "../setup.ts";
 
@@ -30,9 +30,17 @@ function expectEnvelope(env: unknown, fields: Record<string, unknown>): void {
 
 describe("POST /api/query", () => {
   test("an accepted call returns the envelope with writer and the run id header", async () => {
-    const res = await query(srv.url, key, { query: "What is X?", model: "ignored", depth_mode: 3, source_mode: null, project_id: "p", preferences: {}, extra: 1 });
+    const res = await query(srv.url, key, {
+      query: "What is X?",
+      model: "ignored",
+      depth_mode: 3,
+      source_mode: null,
+      project_id: "p",
+      preferences: {},
+      extra: 1,
+    });
     expect(res.status).toBe(200);
-    const env = await res.json() as Record<string, unknown>;
+    const env = (await res.json()) as Record<string, unknown>;
     expectEnvelope(env, { status: "ok", answer: "Answer text [S1].", errors: [], writer: "extractive" });
     expect(res.headers.get("x-request-id")).toBe(env.request_id as string);
   });
@@ -41,12 +49,26 @@ describe("POST /api/query", () => {
     const c = new Client(srv.url);
     await c.signup();
     const k = (await c.createKey()).key;
-    const bodies: unknown[] = ["{not json", "", "[]", "null", "42", { q: "x" }, { query: "" }, { query: "   \n\t" }, { query: 5 }, { query: null },
-      { query: ["a"] }, { query: "x".repeat(2001) }, { query: "😀".repeat(2001) }, { query: "y".repeat(1024 * 1024) }];
+    const bodies: unknown[] = [
+      "{not json",
+      "",
+      "[]",
+      "null",
+      "42",
+      { q: "x" },
+      { query: "" },
+      { query: "   \n\t" },
+      { query: 5 },
+      { query: null },
+      { query: ["a"] },
+      { query: "x".repeat(2001) },
+      { query: "😀".repeat(2001) },
+      { query: "y".repeat(1024 * 1024) },
+    ];
     for (const b of bodies) {
       const res = await query(srv.url, k, b);
       expect(res.status).toBe(400);
-      const env = await res.json() as { status: string; answer: null; errors: { code: string; message: string }[] };
+      const env = (await res.json()) as { status: string; answer: null; errors: { code: string; message: string }[] };
       expectEnvelope(env, { status: "error", answer: null, sources: [] });
       expect(env.errors[0]!.code).toBe("invalid_request");
       expect(env.errors[0]!.message.length).toBeGreaterThan(5);
@@ -57,29 +79,37 @@ describe("POST /api/query", () => {
     expect(s.headers.get("content-type")).toContain("application/json");
     // 2000 code points (4000 UTF-16 units) is within the limit.
     expect((await query(srv.url, k, { query: "😀".repeat(2000) })).status).toBe(200);
-    const usage = await (await c.req("GET", "/api/console/usage")).json() as { allowance: { used: number } };
+    const usage = (await (await c.req("GET", "/api/console/usage")).json()) as { allowance: { used: number } };
     expect(usage.allowance.used).toBe(1);
   });
 
   test("50 concurrent calls with 3 runs left → exactly 3 accepted, 47 × 429 quota_exceeded", async () => {
-    const s = startTestServer(scriptedEngine({ delayMs: 50 }), { DATABASE_PATH: `/tmp/rq-quota-${crypto.randomUUID()}.db` });
+    const s = startTestServer(scriptedEngine({ delayMs: 50 }), {
+      DATABASE_PATH: `/tmp/rq-quota-${crypto.randomUUID()}.db`,
+    });
     try {
       const c = new Client(s.url);
       await c.signup();
       const k = (await c.createKey()).key;
-      const results = await Promise.all(Array.from({ length: 50 }, (_, i) => query(s.url, k, { query: `q${i}` }, {}, i % 2 ? "/api/query/stream" : "/api/query")));
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          query(s.url, k, { query: `q${i}` }, {}, i % 2 ? "/api/query/stream" : "/api/query"),
+        ),
+      );
       const statuses = results.map((r) => r.status);
       expect(statuses.filter((x) => x === 200)).toHaveLength(3);
       expect(statuses.filter((x) => x === 429)).toHaveLength(47);
       const refused = results.find((r) => r.status === 429)!;
-      const env = await refused.json() as { errors: { code: string }[]; status: string };
+      const env = (await refused.json()) as { errors: { code: string }[]; status: string };
       expect(env.status).toBe("error");
       expect(env.errors[0]!.code).toBe("quota_exceeded");
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
       await Promise.all(results.filter((r) => r !== refused).map((r) => r.text()));
-      const usage = await (await c.req("GET", "/api/console/usage")).json() as { allowance: Record<string, number> };
+      const usage = (await (await c.req("GET", "/api/console/usage")).json()) as { allowance: Record<string, number> };
       expect(usage.allowance).toEqual({ limit: 3, used: 3, remaining: 0 });
-    } finally { await s.stop(2000); }
+    } finally {
+      await s.stop(2000);
+    }
   });
 
   test("a run that fails still counts and returns 200 with status error", async () => {
@@ -90,12 +120,23 @@ describe("POST /api/query", () => {
       const k = (await c.createKey()).key;
       const res = await query(s.url, k, { query: "q" });
       expect(res.status).toBe(200);
-      const env = await res.json() as { status: string; answer: null; errors: { code: string }[]; writer: string };
-      expect(env).toMatchObject({ status: "error", answer: null, sources: [], errors: [{ code: "search_failed", message: expect.any(String) }], writer: "extractive" });
-      const usage = await (await c.req("GET", "/api/console/usage")).json() as { allowance: { used: number }; totals: Record<string, number> };
+      const env = (await res.json()) as { status: string; answer: null; errors: { code: string }[]; writer: string };
+      expect(env).toMatchObject({
+        status: "error",
+        answer: null,
+        sources: [],
+        errors: [{ code: "search_failed", message: expect.any(String) }],
+        writer: "extractive",
+      });
+      const usage = (await (await c.req("GET", "/api/console/usage")).json()) as {
+        allowance: { used: number };
+        totals: Record<string, number>;
+      };
       expect(usage.allowance.used).toBe(1);
       expect(usage.totals).toEqual({ calls: 1, ok: 0, error: 1 });
-    } finally { await s.stop(100); }
+    } finally {
+      await s.stop(100);
+    }
   });
 
   test("an unexpected engine exception becomes internal_error without leaking its text", async () => {
@@ -103,10 +144,14 @@ describe("POST /api/query", () => {
     try {
       const c = new Client(s.url);
       await c.signup();
-      const env = await (await query(s.url, (await c.createKey()).key, { query: "q" })).json() as { errors: { code: string; message: string }[] };
+      const env = (await (await query(s.url, (await c.createKey()).key, { query: "q" })).json()) as {
+        errors: { code: string; message: string }[];
+      };
       expect(env.errors).toEqual([{ code: "internal_error", message: expect.any(String) }]);
       expect(env.errors[0]!.message).not.toContain("boom");
-    } finally { await s.stop(100); }
+    } finally {
+      await s.stop(100);
+    }
   });
 
   test("runs are exempt from the server's idle timeout: every run route lifts it for its request", async () => {
@@ -119,14 +164,31 @@ describe("POST /api/query", () => {
       const k = (await c.createKey()).key;
       const { fetch } = createHandlers(s.deps);
       const lifted: string[] = [];
-      const server = { timeout: (r: Request, sec: number) => { if (sec === 0) lifted.push(new URL(r.url).pathname); }, requestIP: () => ({ address: "127.0.0.1" }) };
-      const post = (path: string, headers: Record<string, string>) => fetch(new Request(s.url + path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ query: "q" }) }), server);
-      for (const path of ["/api/query", "/api/query/stream"]) await (await post(path, { authorization: `Bearer ${k}` })).text();
-      for (const path of ["/api/v1/research", "/api/v1/research/stream"]) await (await post(path, { cookie: c.cookie! })).text();
+      const server = {
+        timeout: (r: Request, sec: number) => {
+          if (sec === 0) lifted.push(new URL(r.url).pathname);
+        },
+        requestIP: () => ({ address: "127.0.0.1" }),
+      };
+      const post = (path: string, headers: Record<string, string>) =>
+        fetch(
+          new Request(s.url + path, {
+            method: "POST",
+            headers: { "content-type": "application/json", ...headers },
+            body: JSON.stringify({ query: "q" }),
+          }),
+          server,
+        );
+      for (const path of ["/api/query", "/api/query/stream"])
+        await (await post(path, { authorization: `Bearer ${k}` })).text();
+      for (const path of ["/api/v1/research", "/api/v1/research/stream"])
+        await (await post(path, { cookie: c.cookie! })).text();
       expect(lifted).toEqual(["/api/query", "/api/query/stream", "/api/v1/research", "/api/v1/research/stream"]);
       await (await fetch(new Request(s.url + "/api/console/usage", { headers: { cookie: c.cookie! } }), server)).text();
       expect(lifted).toHaveLength(4); // the Console keeps the idle timeout
-    } finally { await s.stop(100); }
+    } finally {
+      await s.stop(100);
+    }
   });
 
   test("RUN_TIMEOUT_MS ends a stuck run with run_timeout and aborts the engine", async () => {
@@ -135,16 +197,21 @@ describe("POST /api/query", () => {
     try {
       const c = new Client(s.url);
       await c.signup();
-      const env = await (await query(s.url, (await c.createKey()).key, { query: "q" })).json() as { status: string; errors: { code: string }[] };
+      const env = (await (await query(s.url, (await c.createKey()).key, { query: "q" })).json()) as {
+        status: string;
+        errors: { code: string }[];
+      };
       expect(env.status).toBe("error");
       expect(env.errors[0]!.code).toBe("run_timeout");
       expect(eng.aborted).toBe(1);
-    } finally { await s.stop(100); }
+    } finally {
+      await s.stop(100);
+    }
   });
 
   test("an auth refusal is an envelope with zero token usage", async () => {
     const res = await query(srv.url, null, { query: "q" });
-    const env = await res.json() as any;
+    const env = (await res.json()) as any;
     expectEnvelope(env, { status: "error", answer: null, sources: [], usage: { tokens_in: 0, tokens_out: 0 } });
     expect(env.errors).toHaveLength(1);
     expect(env.errors[0].code).toBe("missing_api_key");
@@ -154,7 +221,14 @@ describe("POST /api/query", () => {
 
 describe("CORS", () => {
   test("query endpoints: any origin, no credentials; preflight allows Authorization, X-Api-Key, Content-Type", async () => {
-    const pre = await fetch(srv.url + "/api/query", { method: "OPTIONS", headers: { origin: "https://app.example", "access-control-request-method": "POST", "access-control-request-headers": "authorization,content-type" } });
+    const pre = await fetch(srv.url + "/api/query", {
+      method: "OPTIONS",
+      headers: {
+        origin: "https://app.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization,content-type",
+      },
+    });
     expect(pre.status).toBeLessThan(300);
     expect(pre.headers.get("access-control-allow-origin")).toBe("*");
     const allowed = pre.headers.get("access-control-allow-headers")!.toLowerCase();
@@ -177,8 +251,17 @@ describe("CORS", () => {
   });
 
   test("no CORS headers on the console, /api/v1 or health", async () => {
-    for (const [m, p] of [["GET", "/api/console/keys"], ["OPTIONS", "/api/console/keys"], ["POST", "/api/v1/auth/login"], ["GET", "/healthz"], ["OPTIONS", "/api/v1/me"]] as const) {
-      const res = await fetch(srv.url + p, { method: m, headers: { origin: "https://evil.example", "access-control-request-method": "POST" } });
+    for (const [m, p] of [
+      ["GET", "/api/console/keys"],
+      ["OPTIONS", "/api/console/keys"],
+      ["POST", "/api/v1/auth/login"],
+      ["GET", "/healthz"],
+      ["OPTIONS", "/api/v1/me"],
+    ] as const) {
+      const res = await fetch(srv.url + p, {
+        method: m,
+        headers: { origin: "https://evil.example", "access-control-request-method": "POST" },
+      });
       expect(res.headers.get("access-control-allow-origin")).toBeNull();
       expect(res.headers.get("access-control-allow-credentials")).toBeNull();
       expect(res.headers.get("access-control-allow-headers")).toBeNull();
@@ -197,7 +280,12 @@ describe("POST /api/query/stream", () => {
     expect(events.filter((e) => e.event === "final")).toHaveLength(1);
     const stages = events.filter((e) => e.event === "progress").map((e) => e.data.stage);
     for (const st of ["planning", "searching", "reading", "writing"]) expect(stages).toContain(st);
-    expect(events.filter((e) => e.event === "answer").map((e) => e.data.delta).join("")).toBe("Answer text [S1].");
+    expect(
+      events
+        .filter((e) => e.event === "answer")
+        .map((e) => e.data.delta)
+        .join(""),
+    ).toBe("Answer text [S1].");
     expect(events.find((e) => e.event === "source")!.data).toMatchObject({ id: "S1", url: "https://example.org/a" });
     expectEnvelope(events.at(-1)!.data, { status: "ok", answer: "Answer text [S1]." });
   });
@@ -207,7 +295,11 @@ describe("POST /api/query/stream", () => {
     await c.signup();
     const k = await c.createKey();
     await c.req("DELETE", `/api/console/keys/${k.id}`);
-    for (const [kk, code] of [[null, "missing_api_key"], ["nope", "invalid_api_key"], [k.key, "key_inactive"]] as const) {
+    for (const [kk, code] of [
+      [null, "missing_api_key"],
+      ["nope", "invalid_api_key"],
+      [k.key, "key_inactive"],
+    ] as const) {
       const res = await query(srv.url, kk, { query: "q" }, {}, "/api/query/stream");
       expect(res.status).toBe(200);
       const { events } = await readSse(res);
@@ -229,8 +321,10 @@ describe("POST /api/query/stream", () => {
       const refused = await query(s.url, k, { query: "q" }, {}, "/api/query/stream");
       expect(refused.status).toBe(429);
       expect(refused.headers.get("content-type")).toContain("application/json");
-      expect((await refused.json() as { errors: { code: string }[] }).errors[0]!.code).toBe("quota_exceeded");
-    } finally { await s.stop(100); }
+      expect(((await refused.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe("quota_exceeded");
+    } finally {
+      await s.stop(100);
+    }
   });
 
   test("keep-alive comments while the run is quiet", async () => {
@@ -238,10 +332,14 @@ describe("POST /api/query/stream", () => {
     try {
       const c = new Client(s.url);
       await c.signup();
-      const { comments, events } = await readSse(await query(s.url, (await c.createKey()).key, { query: "q" }, {}, "/api/query/stream"));
+      const { comments, events } = await readSse(
+        await query(s.url, (await c.createKey()).key, { query: "q" }, {}, "/api/query/stream"),
+      );
       expect(comments.filter((x) => x === "keep-alive").length).toBeGreaterThanOrEqual(2);
       expect(events.at(-1)!.event).toBe("final");
-    } finally { await s.stop(100); }
+    } finally {
+      await s.stop(100);
+    }
   });
 
   test("a client that goes away aborts the run's upstream work; the run is still recorded", async () => {
@@ -259,11 +357,18 @@ describe("POST /api/query/stream", () => {
       await eng.firstAbort;
       expect(eng.aborted).toBe(1);
       await s.deps.runs.idle();
-      const usage = await (await c.req("GET", "/api/console/usage")).json() as { recent: { status: string; request_id: string }[] };
-      const run = await (await c.req("GET", `/api/console/runs/${usage.recent[0]!.request_id}`)).json() as { status: string; errors: { code: string }[] };
+      const usage = (await (await c.req("GET", "/api/console/usage")).json()) as {
+        recent: { status: string; request_id: string }[];
+      };
+      const run = (await (await c.req("GET", `/api/console/runs/${usage.recent[0]!.request_id}`)).json()) as {
+        status: string;
+        errors: { code: string }[];
+      };
       expect(run.status).toBe("error");
       expect(run.errors[0]!.code).toBe("client_closed");
-    } finally { await s.stop(100); }
+    } finally {
+      await s.stop(100);
+    }
   });
 });
 
@@ -272,10 +377,10 @@ describe("usage and run timelines", () => {
     const c = new Client(srv.url);
     await c.signup();
     const k = await c.createKey();
-    const env = await (await query(srv.url, k.key, { query: "timeline please" })).json() as { request_id: string };
+    const env = (await (await query(srv.url, k.key, { query: "timeline please" })).json()) as { request_id: string };
     await query(srv.url, k.key, { query: "" });
     await (await query(srv.url, k.key, { query: "via stream" }, {}, "/api/query/stream")).text();
-    const usage = await (await c.req("GET", "/api/console/usage")).json() as any;
+    const usage = (await (await c.req("GET", "/api/console/usage")).json()) as any;
     expect(usage.plan).toBe("free");
     expect(usage.totals).toEqual({ calls: 2, ok: 2, error: 0 });
     expect(usage.period.start).toMatch(/^\d{4}-\d{2}-01T00:00:00.000Z$/);
@@ -283,9 +388,28 @@ describe("usage and run timelines", () => {
     expect(usage.per_day.at(-1)).toEqual({ date: today, calls: 2, ok: 2, error: 0 });
     expect(usage.per_day[0].date.slice(8)).toBe("01");
     expect(usage.recent).toHaveLength(2);
-    expect(usage.recent[1]).toEqual({ request_id: env.request_id, created_at: expect.any(String), status: "ok", origin: "api", endpoint: "/api/query", key_prefix: k.prefix, latency_ms: expect.any(Number), query: "timeline please" });
-    const run = await (await c.req("GET", `/api/console/runs/${env.request_id}`)).json() as any;
-    expect(run).toMatchObject({ request_id: env.request_id, status: "ok", query: "timeline please", origin: "api", created_at: expect.any(String), finished_at: expect.any(String), latency_ms: expect.any(Number), sources: [{ id: "S1" }], errors: [] });
+    expect(usage.recent[1]).toEqual({
+      request_id: env.request_id,
+      created_at: expect.any(String),
+      status: "ok",
+      origin: "api",
+      endpoint: "/api/query",
+      key_prefix: k.prefix,
+      latency_ms: expect.any(Number),
+      query: "timeline please",
+    });
+    const run = (await (await c.req("GET", `/api/console/runs/${env.request_id}`)).json()) as any;
+    expect(run).toMatchObject({
+      request_id: env.request_id,
+      status: "ok",
+      query: "timeline please",
+      origin: "api",
+      created_at: expect.any(String),
+      finished_at: expect.any(String),
+      latency_ms: expect.any(Number),
+      sources: [{ id: "S1" }],
+      errors: [],
+    });
     const types = run.events.map((e: any) => e.type);
     expect(types[0]).toBe("accepted");
     expect(types.at(-1)).toBe("final");
@@ -296,7 +420,7 @@ describe("usage and run timelines", () => {
     await other.signup();
     const nf = await other.req("GET", `/api/console/runs/${env.request_id}`);
     expect(nf.status).toBe(404);
-    expect((await nf.json() as any).errors[0].code).toBe("run_not_found");
+    expect(((await nf.json()) as any).errors[0].code).toBe("run_not_found");
   });
 
   test("the web client's runs share the allowance and are recorded with origin app", async () => {
@@ -311,9 +435,11 @@ describe("usage and run timelines", () => {
       const refused = await query(s.url, k, { query: "api" });
       expect(refused.status).toBe(429);
       expect((await new Client(s.url).req("POST", "/api/v1/research", { query: "anon" })).status).toBe(401);
-      const usage = await (await c.req("GET", "/api/console/usage")).json() as any;
+      const usage = (await (await c.req("GET", "/api/console/usage")).json()) as any;
       expect(usage.recent.map((r: any) => r.origin)).toEqual(["app", "app"]);
-    } finally { await s.stop(100); }
+    } finally {
+      await s.stop(100);
+    }
   });
 
   test("runs left running by a crash become interrupted at the next start", async () => {
@@ -332,7 +458,10 @@ describe("usage and run timelines", () => {
       const row = b.sql.query("SELECT status, errors FROM runs").get() as { status: string; errors: string };
       expect(row.status).toBe("error");
       expect(JSON.parse(row.errors)[0].code).toBe("interrupted");
-    } finally { await b.stop(100); await a.stop(100); }
+    } finally {
+      await b.stop(100);
+      await a.stop(100);
+    }
   });
 
   test("no API key appears in any log line; no query text at info level", () => {
@@ -348,15 +477,33 @@ describe("operations endpoints", () => {
     const text = await (await fetch(srv.url + "/metrics")).text();
     expect(text).toMatch(/rq_http_requests_total\{route="\/api\/query",status="200"\} \d+/);
     expect(text).toMatch(/rq_runs_total\{code="none",status="ok"\} \d+/);
-    expect(text).toContain("rq_run_duration_seconds_bucket{le=\"+Inf\"}");
+    expect(text).toContain('rq_run_duration_seconds_bucket{le="+Inf"}');
     expect(text).toMatch(/rq_runs_in_flight 0/);
   });
 
   test("/healthz answers ok and /openapi.json lists every contract path", async () => {
     expect(await (await fetch(srv.url + "/healthz")).json()).toEqual({ status: "ok" });
-    const doc = await (await fetch(srv.url + "/openapi.json")).json() as { openapi: string; paths: Record<string, unknown> };
+    const doc = (await (await fetch(srv.url + "/openapi.json")).json()) as {
+      openapi: string;
+      paths: Record<string, unknown>;
+    };
     expect(doc.openapi).toStartWith("3.");
-    for (const p of ["/api/query", "/api/query/stream", "/api/console/keys", "/api/console/keys/{key_id}", "/api/console/usage", "/api/console/runs/{request_id}", "/api/v1/auth/signup", "/api/v1/auth/login", "/api/v1/auth/logout", "/api/v1/me", "/api/v1/auth/oidc/start", "/api/v1/auth/oidc/callback", "/api/v1/research", "/api/v1/research/stream"]) {
+    for (const p of [
+      "/api/query",
+      "/api/query/stream",
+      "/api/console/keys",
+      "/api/console/keys/{key_id}",
+      "/api/console/usage",
+      "/api/console/runs/{request_id}",
+      "/api/v1/auth/signup",
+      "/api/v1/auth/login",
+      "/api/v1/auth/logout",
+      "/api/v1/me",
+      "/api/v1/auth/oidc/start",
+      "/api/v1/auth/oidc/callback",
+      "/api/v1/research",
+      "/api/v1/research/stream",
+    ]) {
       expect(doc.paths[p]).toBeDefined();
     }
     const html = await (await fetch(srv.url + "/docs")).text();

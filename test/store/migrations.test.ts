@@ -1,13 +1,15 @@
+import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
-import { readdirSync } from "node:fs";
+import { mkdirSync, readdirSync } from "node:fs";
 import { journalTags, migrations } from "../../src/store/sqlite/migrations.ts";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";
-import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
 
 describe("embedded migrations", () => {
   test("every db/*.sql file is embedded, in journal order", () => {
-    const files = readdirSync(new URL("../../db", import.meta.url)).filter((f) => f.endsWith(".sql")).map((f) => f.replace(/\.sql$/, "")).sort();
+    const files = readdirSync(new URL("../../db", import.meta.url))
+      .filter((f) => f.endsWith(".sql"))
+      .map((f) => f.replace(/\.sql$/, ""))
+      .sort();
     expect(migrations.map((m) => m.tag)).toEqual(files);
     expect(journalTags).toEqual(files);
   });
@@ -32,10 +34,19 @@ describe("embedded migrations", () => {
       for (const stmt of m.sql.split("--> statement-breakpoint")) if (stmt.trim()) old.exec(stmt);
       old.run("INSERT INTO __migrations VALUES (?, ?)", [m.tag, "2026-01-01T00:00:00Z"]);
     }
-    old.run("INSERT INTO accounts (id, email, password_hash, plan, created_at) VALUES ('a1', 'a@x.org', NULL, 'free', '2026-10-01T00:00:00Z')");
-    const run = (id: string, period: string) => old.run(`INSERT INTO runs (id, account_id, origin, endpoint, query, period, status, created_at)
-      VALUES (?, 'a1', 'api', '/api/query', 'q', ?, 'ok', ?)`, [id, period, `${period}-02T00:00:00Z`]);
-    run("r1", "2026-10"); run("r2", "2026-10"); run("r3", "2026-10"); run("r4", "2026-11");
+    old.run(
+      "INSERT INTO accounts (id, email, password_hash, plan, created_at) VALUES ('a1', 'a@x.org', NULL, 'free', '2026-10-01T00:00:00Z')",
+    );
+    const run = (id: string, period: string) =>
+      old.run(
+        `INSERT INTO runs (id, account_id, origin, endpoint, query, period, status, created_at)
+      VALUES (?, 'a1', 'api', '/api/query', 'q', ?, 'ok', ?)`,
+        [id, period, `${period}-02T00:00:00Z`],
+      );
+    run("r1", "2026-10");
+    run("r2", "2026-10");
+    run("r3", "2026-10");
+    run("r4", "2026-11");
     old.close();
     const db = openSqliteStore(`${dir}/x.db`);
     expect(db.runCounters.used("a1", "2026-10")).toBe(3);

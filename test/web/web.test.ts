@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 import type { Engine } from "../../src/research/types.ts";
 import { query, startTestServer, type TestServer } from "../helpers/server.ts";
 import { useLongTimeout } from "../setup.ts";
@@ -16,11 +16,23 @@ if (!run) console.warn(`e2e: skipped — ${CHROMIUM} is missing (apt-get install
 /** An engine whose answer tries to smuggle HTML and a javascript: link into the page. */
 const engine: Engine = {
   async run(_q, ctx) {
-    const src = { id: "S1", title: "Base editing explained", url: "https://example.org/base-editing", type: "web" as const, provider: "searxng", snippet: "…" };
-    for (const stage of ["planning", "searching", "reading", "writing"] as const) ctx.emit({ type: "progress", stage, message: `${stage}…` });
+    const src = {
+      id: "S1",
+      title: "Base editing explained",
+      url: "https://example.org/base-editing",
+      type: "web" as const,
+      provider: "searxng",
+      snippet: "…",
+    };
+    for (const stage of ["planning", "searching", "reading", "writing"] as const)
+      ctx.emit({ type: "progress", stage, message: `${stage}…` });
     ctx.emit({ type: "source", source: src });
-    const answer = "Base editing changes **one letter** of DNA [S1].\n\n<img src=x onerror=\"window.pwned=1\"> [bad](javascript:window.pwned=2)";
-    for (const part of answer.match(/.{1,12}/gs) ?? []) { ctx.emit({ type: "answer", delta: part }); await Bun.sleep(5); }
+    const answer =
+      'Base editing changes **one letter** of DNA [S1].\n\n<img src=x onerror="window.pwned=1"> [bad](javascript:window.pwned=2)';
+    for (const part of answer.match(/.{1,12}/gs) ?? []) {
+      ctx.emit({ type: "answer", delta: part });
+      await Bun.sleep(5);
+    }
     return { answer, sources: [src], writer: "extractive", tokens_in: 0, tokens_out: 0 };
   },
 };
@@ -32,11 +44,24 @@ beforeAll(async () => {
   srv = startTestServer(engine, { PLAN_RUNS_FREE: "5" });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-quic", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+      "--disable-quic",
+      "--disable-sync",
+    ],
   });
   page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
 }, 60_000);
-afterAll(async () => { if (!run) return; await browser?.close(); await srv?.stop(100); });
+afterAll(async () => {
+  if (!run) return;
+  await browser?.close();
+  await srv?.stop(100);
+});
 
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
@@ -61,7 +86,7 @@ describe.if(run)("web app in Chromium", () => {
 
     const res = await query(srv.url, key, { query: "What is base editing?" });
     expect(res.status).toBe(200);
-    const { request_id } = await res.json() as { request_id: string };
+    const { request_id } = (await res.json()) as { request_id: string };
 
     await page.getByRole("link", { name: "Usage" }).click();
     await page.getByText("1 of 5").waitFor();
@@ -93,7 +118,14 @@ describe.if(run)("web app in Chromium", () => {
   });
 
   test("a used-up allowance shows the reset date; wrong password and sign-out are clear", async () => {
-    for (let i = 0; i < 4; i++) await page.evaluate(() => fetch("/api/v1/research", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "fill" }) }));
+    for (let i = 0; i < 4; i++)
+      await page.evaluate(() =>
+        fetch("/api/v1/research", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: "fill" }),
+        }),
+      );
     await page.getByLabel("Your question").fill("One more?");
     await page.getByRole("button", { name: "Ask" }).click();
     await page.getByText(/reset on/).waitFor();

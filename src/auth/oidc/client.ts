@@ -4,10 +4,21 @@ import { AppError } from "../../contract/errors.ts";
 import type { FlowState } from "./flow-state.ts";
 
 /** Settings of the identity provider (from the OIDC_* variables). */
-export interface OidcSettings { issuer: string; clientId: string; clientSecret: string; scopes: string; redirectUri: string }
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  scopes: string;
+  redirectUri: string;
+}
 
 /** What we use from a verified sign-in. */
-export interface OidcIdentity { issuer: string; subject: string; email?: string; emailVerified: boolean }
+export interface OidcIdentity {
+  issuer: string;
+  subject: string;
+  email?: string;
+  emailVerified: boolean;
+}
 
 // Some providers (AWS Cognito among them) send email_verified as the string "true".
 const isTrue = (v: unknown): boolean => v === true || v === "true";
@@ -21,7 +32,13 @@ export function oidcSettings(cfg: Config, redirectUri: string): OidcSettings | n
   // Without `openid` the provider would answer plain OAuth 2.0 and no ID token would come back.
   const scopes = cfg.OIDC_SCOPES.split(/\s+/).filter(Boolean);
   if (!scopes.includes("openid")) scopes.unshift("openid");
-  return { issuer: cfg.OIDC_ISSUER, clientId: cfg.OIDC_CLIENT_ID, clientSecret: cfg.OIDC_CLIENT_SECRET, scopes: scopes.join(" "), redirectUri };
+  return {
+    issuer: cfg.OIDC_ISSUER,
+    clientId: cfg.OIDC_CLIENT_ID,
+    clientSecret: cfg.OIDC_CLIENT_SECRET,
+    scopes: scopes.join(" "),
+    redirectUri,
+  };
 }
 
 /**
@@ -42,7 +59,10 @@ export class OidcClient {
 
   /** Options of every outgoing request: a fresh 10 s deadline, http only when allowed. */
   private opts(): { signal: AbortSignal; [oauth.allowInsecureRequests]?: boolean } {
-    return { signal: AbortSignal.timeout(TIMEOUT_MS), ...(this.insecure ? { [oauth.allowInsecureRequests]: true } : {}) };
+    return {
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+      ...(this.insecure ? { [oauth.allowInsecureRequests]: true } : {}),
+    };
   }
 
   /**
@@ -51,7 +71,8 @@ export class OidcClient {
    */
   private discover(): Promise<oauth.AuthorizationServer> {
     const issuer = new URL(this.s.issuer);
-    this.server ??= oauth.discoveryRequest(issuer, { algorithm: "oidc", ...this.opts() })
+    this.server ??= oauth
+      .discoveryRequest(issuer, { algorithm: "oidc", ...this.opts() })
       .then((res) => oauth.processDiscoveryResponse(issuer, res))
       .catch((e: unknown) => {
         this.server = null; // a provider that was down is asked again next time
@@ -66,9 +87,14 @@ export class OidcClient {
     if (!as.authorization_endpoint) throw new Error("the provider's metadata has no authorization_endpoint");
     const url = new URL(as.authorization_endpoint);
     url.search = new URLSearchParams({
-      client_id: this.s.clientId, redirect_uri: this.s.redirectUri, response_type: "code", scope: this.s.scopes,
-      state: flow.state, nonce: flow.nonce,
-      code_challenge: await oauth.calculatePKCECodeChallenge(flow.verifier), code_challenge_method: "S256",
+      client_id: this.s.clientId,
+      redirect_uri: this.s.redirectUri,
+      response_type: "code",
+      scope: this.s.scopes,
+      state: flow.state,
+      nonce: flow.nonce,
+      code_challenge: await oauth.calculatePKCECodeChallenge(flow.verifier),
+      code_challenge_method: "S256",
     }).toString();
     return url.href;
   }
@@ -89,8 +115,19 @@ export class OidcClient {
       }
       throw e;
     }
-    const res = await oauth.authorizationCodeGrantRequest(as, this.client, this.clientAuth(as), params, this.s.redirectUri, flow.verifier, this.opts());
-    const tokens = await oauth.processAuthorizationCodeResponse(as, this.client, res, { expectedNonce: flow.nonce, requireIdToken: true });
+    const res = await oauth.authorizationCodeGrantRequest(
+      as,
+      this.client,
+      this.clientAuth(as),
+      params,
+      this.s.redirectUri,
+      flow.verifier,
+      this.opts(),
+    );
+    const tokens = await oauth.processAuthorizationCodeResponse(as, this.client, res, {
+      expectedNonce: flow.nonce,
+      requireIdToken: true,
+    });
     // The token came straight from the provider, but we still check its signature so a
     // compromised hop (proxy, TLS-terminating middlebox) can't substitute claims.
     await oauth.validateApplicationLevelSignature(as, res, this.opts());

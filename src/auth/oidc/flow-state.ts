@@ -37,7 +37,10 @@ const PURPOSE = "rq-oidc-flow.v1.";
 export class FlowStates {
   private readonly consumed = new Map<string, number>();
 
-  constructor(private readonly secret: string, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly secret: string,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** A fresh state bundle for one sign-in, expiring after FLOW_TTL_MS. */
   create(fields: Omit<FlowState, "exp">): FlowState {
@@ -57,7 +60,11 @@ export class FlowStates {
     if (!body || !mac || extra !== undefined || !safeEqual(mac, this.mac(body))) return null;
     try {
       const f = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as Partial<FlowState>;
-      const ok = typeof f.state === "string" && typeof f.nonce === "string" && typeof f.verifier === "string" && typeof f.exp === "number";
+      const ok =
+        typeof f.state === "string" &&
+        typeof f.nonce === "string" &&
+        typeof f.verifier === "string" &&
+        typeof f.exp === "number";
       return ok && f.exp! > this.now() ? (f as FlowState) : null;
     } catch {
       return null;
@@ -85,6 +92,8 @@ export class FlowStates {
   }
 
   private mac(body: string): string {
-    return createHmac("sha256", this.secret).update(PURPOSE + body).digest("base64url");
+    return createHmac("sha256", this.secret)
+      .update(PURPOSE + body)
+      .digest("base64url");
   }
 }

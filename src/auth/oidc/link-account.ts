@@ -12,7 +12,10 @@ export interface LinkPolicy {
 
 /** OIDC_ALLOWED_DOMAINS ("acme.com, @Acme.org") as lower-cased domains without "@". */
 export function parseAllowedDomains(raw: string | undefined): string[] {
-  return (raw ?? "").split(",").map((d) => d.trim().toLowerCase().replace(/^@/, "")).filter(Boolean);
+  return (raw ?? "")
+    .split(",")
+    .map((d) => d.trim().toLowerCase().replace(/^@/, ""))
+    .filter(Boolean);
 }
 
 /**
@@ -35,8 +38,15 @@ function checkDomain(email: string | undefined, verified: boolean, allowed: stri
 export async function accountForIdentity(store: Store, id: OidcIdentity, policy: LinkPolicy): Promise<string> {
   const email = id.email ? normalizeEmail(id.email) : undefined;
   checkDomain(email, id.emailVerified, policy.allowedDomains);
-  const out = await store.identities.link({ issuer: id.issuer, subject: id.subject, email, emailVerified: id.emailVerified }, policy.defaultPlan);
+  const out = await store.identities.link(
+    { issuer: id.issuer, subject: id.subject, email, emailVerified: id.emailVerified },
+    policy.defaultPlan,
+  );
   if ("accountId" in out) return out.accountId;
-  if (out.refused === "no_email") throw new AppError("oidc_failed", "The identity provider did not share an email address.");
-  throw new AppError("email_not_verified", "An account with this email already exists, and the identity provider has not verified the email, so they can't be linked.");
+  if (out.refused === "no_email")
+    throw new AppError("oidc_failed", "The identity provider did not share an email address.");
+  throw new AppError(
+    "email_not_verified",
+    "An account with this email already exists, and the identity provider has not verified the email, so they can't be linked.",
+  );
 }

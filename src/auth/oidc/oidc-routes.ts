@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import * as oauth from "oauth4webapi";
 import { publicUrl } from "../../config/load.ts";
+import { SIGNIN_ERROR_CODES } from "../../contract/auth.ts";
 import { AppError, type ErrorCode } from "../../contract/errors.ts";
 import type { AppDeps } from "../../server/deps.ts";
 import { json } from "../../server/responses.ts";
@@ -15,7 +16,7 @@ const FLOW_PATH = "/api/v1/auth/oidc";
 const FLOW_COOKIE = "rq_oidc";
 
 /** The codes the sign-in page may receive in ?error=; anything else is reported as oidc_failed. */
-const SIGNIN_CODES = new Set<ErrorCode>(["access_denied", "invalid_state", "oidc_failed", "email_not_verified", "domain_not_allowed"]);
+const SIGNIN_CODES: ReadonlySet<ErrorCode> = new Set(SIGNIN_ERROR_CODES);
 const FAILED = "Sign-in through the identity provider failed. Please try again, or ask your administrator.";
 
 /**
@@ -40,20 +41,31 @@ export function oidcRoutes(deps: AppDeps) {
   // Scoped to the OIDC paths: the flow secrets travel only to start and callback.
   const flowCookie = (value: string, maxAgeSec: number) =>
     `${FLOW_COOKIE}=${value}; Path=${FLOW_PATH}; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSec}${secure ? "; Secure" : ""}`;
-  const redirect = (location: string, cookies: string[]) => new Response(null, {
-    status: 302,
-    headers: [["location", location], ["cache-control", "no-store"], ...cookies.map((c): [string, string] => ["set-cookie", c])],
-  });
+  const redirect = (location: string, cookies: string[]) =>
+    new Response(null, {
+      status: 302,
+      headers: [
+        ["location", location],
+        ["cache-control", "no-store"],
+        ...cookies.map((c): [string, string] => ["set-cookie", c]),
+      ],
+    });
 
   /** Any failure → the sign-in page with a code and a short message; details only in the log. */
   const toSignin = (e: unknown, stage: "start" | "callback") => {
     const known = e instanceof AppError && SIGNIN_CODES.has(e.code);
     const code = known ? e.code : "oidc_failed";
-    const detail = e instanceof oauth.ResponseBodyError ? `${e.error}: ${e.error_description ?? ""}`
-      : e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    const detail =
+      e instanceof oauth.ResponseBodyError
+        ? `${e.error}: ${e.error_description ?? ""}`
+        : e instanceof Error
+          ? `${e.name}: ${e.message}`
+          : String(e);
     deps.logger.warn("oidc_signin_failed", { stage, code, error: detail });
     const message = known ? e.message : FAILED;
-    return redirect(`/signin?error=${encodeURIComponent(code)}&message=${encodeURIComponent(message)}`, [flowCookie("", 0)]);
+    return redirect(`/signin?error=${encodeURIComponent(code)}&message=${encodeURIComponent(message)}`, [
+      flowCookie("", 0),
+    ]);
   };
   const requireClient = () => {
     if (!client) throw new AppError("not_found", "no identity provider is configured");
@@ -61,37 +73,54 @@ export function oidcRoutes(deps: AppDeps) {
   };
 
   return new Elysia({ name: "oidc-routes" })
-    .get("/api/v1/auth/providers", () => json({
-      password: true,
-      oidc: client ? { name: cfg.OIDC_NAME, start_url: `${FLOW_PATH}/start` } : null,
-    }), { detail: { summary: "Sign-in methods the web app can offer" } })
+    .get(
+      "/api/v1/auth/providers",
+      () =>
+        json({
+          password: true,
+          oidc: client ? { name: cfg.OIDC_NAME, start_url: `${FLOW_PATH}/start` } : null,
+        }),
+      { detail: { summary: "Sign-in methods the web app can offer" } },
+    )
 
-    .get(`${FLOW_PATH}/start`, async () => {
-      const idp = requireClient();
-      try {
-        const states = await flows();
-        const flow = states.create({ state: oauth.generateRandomState(), nonce: oauth.generateRandomNonce(), verifier: oauth.generateRandomCodeVerifier() });
-        const location = await idp.authorizationUrl(flow);
-        return redirect(location, [flowCookie(states.seal(flow), FLOW_TTL_MS / 1000)]);
-      } catch (e) {
-        return toSignin(e, "start");
-      }
-    }, { detail: { summary: "Sign in through the configured identity provider (redirect)" } })
+    .get(
+      `${FLOW_PATH}/start`,
+      async () => {
+        const idp = requireClient();
+        try {
+          const states = await flows();
+          const flow = states.create({
+            state: oauth.generateRandomState(),
+            nonce: oauth.generateRandomNonce(),
+            verifier: oauth.generateRandomCodeVerifier(),
+          });
+          const location = await idp.authorizationUrl(flow);
+          return redirect(location, [flowCookie(states.seal(flow), FLOW_TTL_MS / 1000)]);
+        } catch (e) {
+          return toSignin(e, "start");
+        }
+      },
+      { detail: { summary: "Sign in through the configured identity provider (redirect)" } },
+    )
 
-    .get(`${FLOW_PATH}/callback`, async ({ request }) => {
-      const idp = requireClient();
-      try {
-        const query = new URL(request.url).searchParams;
-        // State first, even for an error answer: an unsolicited callback proves nothing.
-        const flow = (await flows()).take(cookieValue(request, FLOW_COOKIE), query.get("state"));
-        // Our public address, not request.url: behind a reverse proxy they differ.
-        const identity = await idp.finish(new URL(`${callbackUrl}?${query}`), flow);
-        const accountId = await accountForIdentity(deps.store, identity, policy);
-        const { token, expiresAt } = await createSession(deps.store, accountId, cfg.SESSION_TTL_DAYS);
-        deps.logger.info("oidc_signin", { account_id: accountId });
-        return redirect("/", [sessionCookie(token, expiresAt, secure), flowCookie("", 0)]);
-      } catch (e) {
-        return toSignin(e, "callback");
-      }
-    }, { detail: { summary: "Identity provider callback (redirect)" } });
+    .get(
+      `${FLOW_PATH}/callback`,
+      async ({ request }) => {
+        const idp = requireClient();
+        try {
+          const query = new URL(request.url).searchParams;
+          // State first, even for an error answer: an unsolicited callback proves nothing.
+          const flow = (await flows()).take(cookieValue(request, FLOW_COOKIE), query.get("state"));
+          // Our public address, not request.url: behind a reverse proxy they differ.
+          const identity = await idp.finish(new URL(`${callbackUrl}?${query}`), flow);
+          const accountId = await accountForIdentity(deps.store, identity, policy);
+          const { token, expiresAt } = await createSession(deps.store, accountId, cfg.SESSION_TTL_DAYS);
+          deps.logger.info("oidc_signin", { account_id: accountId });
+          return redirect("/", [sessionCookie(token, expiresAt, secure), flowCookie("", 0)]);
+        } catch (e) {
+          return toSignin(e, "callback");
+        }
+      },
+      { detail: { summary: "Identity provider callback (redirect)" } },
+    );
 }

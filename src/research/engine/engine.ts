@@ -1,14 +1,14 @@
 import { AppError } from "../../contract/errors.ts";
 import type { Llm } from "../llm/factory.ts";
-import { planQuery } from "../plan/plan-query.ts";
 import { heuristicPlan } from "../plan/heuristic.ts";
-import { readCandidates } from "../read/read-all.ts";
-import type { DocParser } from "../read/doc-parser.ts";
-import type { Lookup } from "../read/url-guard.ts";
+import { planQuery } from "../plan/plan-query.ts";
 import { selectPassages } from "../rank/select.ts";
+import type { DocParser } from "../read/doc-parser.ts";
+import { readCandidates } from "../read/read-all.ts";
+import type { Lookup } from "../read/url-guard.ts";
 import { mergeAndRank } from "../search/merge.ts";
 import type { SearchProviders } from "../search/registry.ts";
-import { searchAll, type ProviderAttempt, type QuestionKind, type SearchAllResult } from "../search/run-search.ts";
+import { type ProviderAttempt, type QuestionKind, type SearchAllResult, searchAll } from "../search/run-search.ts";
 import type { Engine, EngineResult, RunContext, Source } from "../types.ts";
 import { finalizeCitations } from "../write/citations.ts";
 import { writeExtractive } from "../write/extractive-writer.ts";
@@ -16,7 +16,7 @@ import { writeWithLlm } from "../write/llm-writer.ts";
 import type { WriterSource } from "../write/prompt.ts";
 import { hostOf, since } from "./estimate.ts";
 import { toSource, usableDocs } from "./sources.ts";
-import { resolveTimings, type EngineTimings } from "./timings.ts";
+import { type EngineTimings, resolveTimings } from "./timings.ts";
 
 /** Everything the engine needs, built from the config by build-engine.ts (tests build their own). */
 export interface EngineDeps {
@@ -30,7 +30,9 @@ export interface EngineDeps {
    * The reading stage's clocks; unset ones are DEFAULT_TIMINGS. (The other clocks live in
    * the llm, search and parser deps; buildEngine builds those from the same timings.)
    */
-  timings?: Partial<Pick<EngineTimings, "pageTimeoutMs" | "readStageMs" | "stragglerGraceMinMs" | "stragglerGraceMaxMs">>;
+  timings?: Partial<
+    Pick<EngineTimings, "pageTimeoutMs" | "readStageMs" | "stragglerGraceMinMs" | "stragglerGraceMaxMs">
+  >;
   /** Counts upstream calls for /metrics. */
   onUpstream?: (provider: string, outcome: string) => void;
   /** Where pages and PDFs become text (the server: worker threads); default this thread. */
@@ -48,49 +50,112 @@ export function createEngine(deps: EngineDeps): Engine {
     async run(question: string, ctx: RunContext): Promise<EngineResult> {
       const { signal, emit } = ctx;
       const t0 = performance.now();
-      let tokensIn = 0, tokensOut = 0;
+      let tokensIn = 0,
+        tokensOut = 0;
       const attempt = (a: ProviderAttempt) => {
-        deps.onUpstream?.(a.provider, a.ok ? "ok" : a.error ?? "error");
-        emit({ type: "progress", stage: "searching", message: `${a.provider}: ${a.ok ? `${a.count} results` : `failed (${a.error})`}`, ...a });
+        deps.onUpstream?.(a.provider, a.ok ? "ok" : (a.error ?? "error"));
+        emit({
+          type: "progress",
+          stage: "searching",
+          message: `${a.provider}: ${a.ok ? `${a.count} results` : `failed (${a.error})`}`,
+          ...a,
+        });
       };
 
       // Settles either way, so the early search can't be an unhandled rejection while the planner thinks.
-      const search = (queries: string[], kind: QuestionKind) => searchAll(queries, kind, deps.search, { signal, onProviderDone: attempt })
-        .then((r) => ({ ok: true as const, r }), (e: unknown) => ({ ok: false as const, e }));
+      const search = (queries: string[], kind: QuestionKind) =>
+        searchAll(queries, kind, deps.search, { signal, onProviderDone: attempt }).then(
+          (r) => ({ ok: true as const, r }),
+          (e: unknown) => ({ ok: false as const, e }),
+        );
 
       emit({ type: "progress", stage: "planning", message: "Working out what the question needs" });
       const quick = heuristicPlan(question);
-      const early = search([quick.queries[0]!], quick.kind === "general" || quick.kind === "news" ? quick.kind : "mixed");
+      const early = search(
+        [quick.queries[0]!],
+        quick.kind === "general" || quick.kind === "news" ? quick.kind : "mixed",
+      );
       const planned = await planQuery(question, { llm: deps.llm, signal });
-      tokensIn += planned.tokens_in; tokensOut += planned.tokens_out;
+      tokensIn += planned.tokens_in;
+      tokensOut += planned.tokens_out;
       const { plan } = planned;
-      emit({ type: "progress", stage: "planning", message: `Plan: ${plan.kind} question, ${plan.queries.length} queries`, kind: plan.kind, language: plan.language, queries: plan.queries, planner: planned.source, ms: since(t0) });
+      emit({
+        type: "progress",
+        stage: "planning",
+        message: `Plan: ${plan.kind} question, ${plan.queries.length} queries`,
+        kind: plan.kind,
+        language: plan.language,
+        queries: plan.queries,
+        planner: planned.source,
+        ms: since(t0),
+      });
 
       const rest = plan.queries.filter((q) => q.toLowerCase() !== quick.queries[0]!.toLowerCase());
-      emit({ type: "progress", stage: "searching", message: `Searching ${[...deps.search.web, ...deps.search.academic].map((p) => p.name).join(", ") || "no provider"}`, queries: plan.queries });
+      emit({
+        type: "progress",
+        stage: "searching",
+        message: `Searching ${[...deps.search.web, ...deps.search.academic].map((p) => p.name).join(", ") || "no provider"}`,
+        queries: plan.queries,
+      });
       const [first, more] = await Promise.all([early, rest.length ? search(rest, plan.kind) : null]);
       if (signal.aborted) throw new AppError("internal_error", "aborted");
       const found: SearchAllResult[] = [first, more].flatMap((x) => (x?.ok ? [x.r] : []));
-      if (!found.length) throw (first.ok ? (more as { e: unknown }).e : first.e);
+      if (!found.length) throw first.ok ? (more as { e: unknown }).e : first.e;
       // Every provider × query list of both searches, fused in one ranking.
-      const hits = mergeAndRank(found.flatMap((r) => r.lists), [question, ...plan.queries].join(" "));
+      const hits = mergeAndRank(
+        found.flatMap((r) => r.lists),
+        [question, ...plan.queries].join(" "),
+      );
       if (!hits.length) throw new AppError("no_sources", "the search providers found nothing for this question");
-      emit({ type: "progress", stage: "searching", message: `Found ${hits.length} results`, count: hits.length, hosts: [...new Set(hits.slice(0, 10).map((h) => hostOf(h.url)))], ms: since(t0) });
+      emit({
+        type: "progress",
+        stage: "searching",
+        message: `Found ${hits.length} results`,
+        count: hits.length,
+        hosts: [...new Set(hits.slice(0, 10).map((h) => hostOf(h.url)))],
+        ms: since(t0),
+      });
 
       const candidates = hits.slice(0, deps.maxCandidates ?? 8);
-      emit({ type: "progress", stage: "reading", message: `Reading ${candidates.length} sources`, urls: candidates.map((h) => h.url) });
+      emit({
+        type: "progress",
+        stage: "reading",
+        message: `Reading ${candidates.length} sources`,
+        urls: candidates.map((h) => h.url),
+      });
       const results = await readCandidates(candidates, {
-        signal, allowPrivate: deps.allowPrivate, lookup: deps.lookup, parser: deps.parser, perPageTimeoutMs: t.pageTimeoutMs, stageDeadlineMs: t.readStageMs, graceMs: t.stragglerGraceMaxMs, graceFloorMs: t.stragglerGraceMinMs,
+        signal,
+        allowPrivate: deps.allowPrivate,
+        lookup: deps.lookup,
+        parser: deps.parser,
+        perPageTimeoutMs: t.pageTimeoutMs,
+        stageDeadlineMs: t.readStageMs,
+        graceMs: t.stragglerGraceMaxMs,
+        graceFloorMs: t.stragglerGraceMinMs,
         onResult: (r) => {
-          deps.onUpstream?.("page", r.used === "page" ? "ok" : r.error?.reason ?? "error");
-          emit({ type: "progress", stage: "reading", message: `${hostOf(r.hit.url)}: ${r.used === "page" ? "read" : r.used === "abstract" ? "abstract only" : `skipped (${r.error?.reason ?? "no text"})`}`, url: r.hit.url, host: hostOf(r.hit.url), used: r.used, reason: r.error?.reason, ms: r.ms });
+          deps.onUpstream?.("page", r.used === "page" ? "ok" : (r.error?.reason ?? "error"));
+          emit({
+            type: "progress",
+            stage: "reading",
+            message: `${hostOf(r.hit.url)}: ${r.used === "page" ? "read" : r.used === "abstract" ? "abstract only" : `skipped (${r.error?.reason ?? "no text"})`}`,
+            url: r.hit.url,
+            host: hostOf(r.hit.url),
+            used: r.used,
+            reason: r.error?.reason,
+            ms: r.ms,
+          });
         },
       });
       if (signal.aborted) throw new AppError("internal_error", "aborted");
       const docs = usableDocs(results);
-      if (!docs.length) throw new AppError("no_sources", `none of the ${candidates.length} sources found could be read`);
+      if (!docs.length)
+        throw new AppError("no_sources", `none of the ${candidates.length} sources found could be read`);
 
-      const chosen = selectPassages(docs, question, plan.queries, { maxSources: 5, charBudget: 12_000, perSourceMax: 3 });
+      const chosen = selectPassages(docs, question, plan.queries, {
+        maxSources: 5,
+        charBudget: 12_000,
+        perSourceMax: 3,
+      });
       const byKey = new Map(docs.map((d) => [d.key, d]));
       const provided: Source[] = [];
       const writerSources: WriterSource[] = [];
@@ -99,24 +164,67 @@ export function createEngine(deps: EngineDeps): Engine {
         const doc = results[Number(c.key)]?.doc;
         const src = toSource(`S${i + 1}`, d, c.passages, doc?.published_at);
         provided.push(src);
-        writerSources.push({ id: src.id, title: src.title, url: src.url, passages: c.passages, published_at: src.published_at });
+        writerSources.push({
+          id: src.id,
+          title: src.title,
+          url: src.url,
+          passages: c.passages,
+          published_at: src.published_at,
+        });
         emit({ type: "source", source: src });
       });
-      emit({ type: "progress", stage: "reading", message: `Read ${docs.length} of ${candidates.length}; using ${provided.length}`, read: docs.length, used: provided.length, ms: since(t0) });
+      emit({
+        type: "progress",
+        stage: "reading",
+        message: `Read ${docs.length} of ${candidates.length}; using ${provided.length}`,
+        read: docs.length,
+        used: provided.length,
+        ms: since(t0),
+      });
 
-      emit({ type: "progress", stage: "writing", message: deps.llm ? "Writing the answer" : "Composing an extractive answer (no model configured)", writer: deps.llm ? "llm" : "extractive", sources: provided.length });
+      emit({
+        type: "progress",
+        stage: "writing",
+        message: deps.llm ? "Writing the answer" : "Composing an extractive answer (no model configured)",
+        writer: deps.llm ? "llm" : "extractive",
+        sources: provided.length,
+      });
       let text: string;
       if (deps.llm) {
-        const w = await writeWithLlm({ question, language: plan.language, sources: writerSources, llm: deps.llm, signal, onDelta: (delta) => emit({ type: "answer", delta }) });
+        const w = await writeWithLlm({
+          question,
+          language: plan.language,
+          sources: writerSources,
+          llm: deps.llm,
+          signal,
+          onDelta: (delta) => emit({ type: "answer", delta }),
+        });
         deps.onUpstream?.("llm", "ok");
-        text = w.text; tokensIn += w.tokens_in; tokensOut += w.tokens_out;
+        text = w.text;
+        tokensIn += w.tokens_in;
+        tokensOut += w.tokens_out;
       } else {
-        text = writeExtractive(question, plan.language, writerSources, { onDelta: (delta) => emit({ type: "answer", delta }) });
+        text = writeExtractive(question, plan.language, writerSources, {
+          onDelta: (delta) => emit({ type: "answer", delta }),
+        });
         if (!text) throw new AppError("no_sources", "the sources read hold no usable sentences");
       }
       const final = finalizeCitations(text, provided);
-      emit({ type: "progress", stage: "writing", message: `Answer written with ${final.sources.length} cited sources`, cited: final.sources.length, chars: final.answer.length, ms: since(t0) });
-      return { answer: final.answer, sources: final.sources, writer: deps.llm ? "llm" : "extractive", tokens_in: tokensIn, tokens_out: tokensOut };
+      emit({
+        type: "progress",
+        stage: "writing",
+        message: `Answer written with ${final.sources.length} cited sources`,
+        cited: final.sources.length,
+        chars: final.answer.length,
+        ms: since(t0),
+      });
+      return {
+        answer: final.answer,
+        sources: final.sources,
+        writer: deps.llm ? "llm" : "extractive",
+        tokens_in: tokensIn,
+        tokens_out: tokensOut,
+      };
     },
   };
 }

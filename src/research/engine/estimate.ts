@@ -3,7 +3,11 @@ export const estimateTokens = (text: string): number => Math.ceil(text.length / 
 
 /** Host of a URL for progress details, or the URL itself when it doesn't parse. */
 export function hostOf(url: string): string {
-  try { return new URL(url).hostname.replace(/^www\./, ""); } catch { return url; }
+  try {
+    return new URL(url).hostname.replace(/^www\./, "");
+  } catch {
+    return url;
+  }
 }
 
 /** Rounded milliseconds since `t0` (performance.now()). */

@@ -3,7 +3,13 @@ import type { RankedHit } from "../search/merge.ts";
 import type { Source } from "../types.ts";
 
 /** What the reading stage yields for ranking: a usable text per hit. */
-export interface ReadableDoc { key: string; title: string; text: string; hit: RankedHit; via: "page" | "abstract" }
+export interface ReadableDoc {
+  key: string;
+  title: string;
+  text: string;
+  hit: RankedHit;
+  via: "page" | "abstract";
+}
 
 export function usableDocs(results: ReadResult<RankedHit>[]): ReadableDoc[] {
   const out: ReadableDoc[] = [];
@@ -11,9 +17,21 @@ export function usableDocs(results: ReadResult<RankedHit>[]): ReadableDoc[] {
     if (r.used === "page" && r.doc) {
       // An academic page that yielded little beats nothing, but its abstract is better text.
       const text = r.hit.abstract && r.doc.text.length < r.hit.abstract.length ? r.hit.abstract : r.doc.text;
-      out.push({ key: String(i), title: r.hit.title || r.doc.title, text: `${r.hit.title}\n${text}`, hit: r.hit, via: "page" });
+      out.push({
+        key: String(i),
+        title: r.hit.title || r.doc.title,
+        text: `${r.hit.title}\n${text}`,
+        hit: r.hit,
+        via: "page",
+      });
     } else if (r.used === "abstract" && r.hit.abstract) {
-      out.push({ key: String(i), title: r.hit.title, text: `${r.hit.title}\n${r.hit.abstract}`, hit: r.hit, via: "abstract" });
+      out.push({
+        key: String(i),
+        title: r.hit.title,
+        text: `${r.hit.title}\n${r.hit.abstract}`,
+        hit: r.hit,
+        via: "abstract",
+      });
     }
   });
   return out;
@@ -23,7 +41,15 @@ export function usableDocs(results: ReadResult<RankedHit>[]): ReadableDoc[] {
 export function toSource(id: string, d: ReadableDoc, passages: string[], published?: string): Source {
   const h = d.hit;
   const snippet = (h.snippet || passages[0] || "").slice(0, 400);
-  const s: Source = { id, title: d.title || h.url, url: h.url, type: h.type, provider: h.provider, snippet, read: d.via };
+  const s: Source = {
+    id,
+    title: d.title || h.url,
+    url: h.url,
+    type: h.type,
+    provider: h.provider,
+    snippet,
+    read: d.via,
+  };
   const date = h.published_at ?? published;
   if (date) s.published_at = date;
   if (h.authors?.length) s.authors = h.authors;

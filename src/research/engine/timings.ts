@@ -1,8 +1,8 @@
 import { GROQ_ATTEMPT_MS } from "../llm/groq.ts";
 import { OPENAI_ATTEMPT_MS } from "../llm/openai-compatible.ts";
 import { DEFAULT_RETRY, type RetryPolicy } from "../llm/retry.ts";
-import { READ_DEFAULTS } from "../read/read-all.ts";
 import { PARSE_JOB_MS } from "../read/parse-pool.ts";
+import { READ_DEFAULTS } from "../read/read-all.ts";
 import { DEFAULT_TIMEOUT_MS, SLOW_PROVIDER_TIMEOUT_MS } from "../search/http-json.ts";
 import type { SearchProviderName } from "../search/registry.ts";
 
@@ -42,8 +42,13 @@ export const DEFAULT_TIMINGS: Readonly<EngineTimings> = Object.freeze({
   llmRetryAfterCapMs: DEFAULT_RETRY.maxRetryAfterMs,
   llmAttemptMs: { openai: OPENAI_ATTEMPT_MS, groq: GROQ_ATTEMPT_MS },
   searchTimeoutMs: {
-    searxng: DEFAULT_TIMEOUT_MS, brave: DEFAULT_TIMEOUT_MS, tavily: DEFAULT_TIMEOUT_MS, openalex: DEFAULT_TIMEOUT_MS,
-    semantic_scholar: DEFAULT_TIMEOUT_MS, arxiv: SLOW_PROVIDER_TIMEOUT_MS, crossref: SLOW_PROVIDER_TIMEOUT_MS,
+    searxng: DEFAULT_TIMEOUT_MS,
+    brave: DEFAULT_TIMEOUT_MS,
+    tavily: DEFAULT_TIMEOUT_MS,
+    openalex: DEFAULT_TIMEOUT_MS,
+    semantic_scholar: DEFAULT_TIMEOUT_MS,
+    arxiv: SLOW_PROVIDER_TIMEOUT_MS,
+    crossref: SLOW_PROVIDER_TIMEOUT_MS,
   },
 });
 
@@ -56,7 +61,8 @@ export type TimingsOverride = {
 export function resolveTimings(o: TimingsOverride = {}): EngineTimings {
   const { llmAttemptMs, searchTimeoutMs, ...flat } = o;
   return {
-    ...DEFAULT_TIMINGS, ...defined(flat),
+    ...DEFAULT_TIMINGS,
+    ...defined(flat),
     llmAttemptMs: { ...DEFAULT_TIMINGS.llmAttemptMs, ...defined(llmAttemptMs) },
     searchTimeoutMs: { ...DEFAULT_TIMINGS.searchTimeoutMs, ...defined(searchTimeoutMs) },
   };
@@ -68,5 +74,10 @@ const defined = <T extends object>(o: T | undefined): Partial<T> =>
 
 /** The LLM clients' retry policy under these timings (the number of retries is not a timing). */
 export function retryPolicy(t: EngineTimings): RetryPolicy {
-  return { ...DEFAULT_RETRY, baseDelayMs: t.llmRetryBaseMs, maxDelayMs: t.llmRetryCapMs, maxRetryAfterMs: t.llmRetryAfterCapMs };
+  return {
+    ...DEFAULT_RETRY,
+    baseDelayMs: t.llmRetryBaseMs,
+    maxDelayMs: t.llmRetryCapMs,
+    maxRetryAfterMs: t.llmRetryAfterCapMs,
+  };
 }

@@ -7,7 +7,12 @@ export type LlmFailure = "http_status" | "network" | "aborted" | "bad_payload";
  */
 export class LlmError extends Error {
   readonly code = "llm_failed" as const;
-  constructor(readonly reason: LlmFailure, message: string, readonly status?: number, readonly retryAfterMs?: number) {
+  constructor(
+    readonly reason: LlmFailure,
+    message: string,
+    readonly status?: number,
+    readonly retryAfterMs?: number,
+  ) {
     super(message);
     this.name = "LlmError";
   }

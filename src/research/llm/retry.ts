@@ -17,15 +17,27 @@ export interface RetryPolicy {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
-export const DEFAULT_RETRY = { retries: 3, baseDelayMs: 250, maxDelayMs: 4_000, maxRetryAfterMs: 20_000 } satisfies RetryPolicy;
+export const DEFAULT_RETRY = {
+  retries: 3,
+  baseDelayMs: 250,
+  maxDelayMs: 4_000,
+  maxRetryAfterMs: 20_000,
+} satisfies RetryPolicy;
 
 /** A wait that ends early, as an aborted LlmError, when the signal fires. */
-export const abortableSleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve, reject) => {
-  if (signal.aborted) return reject(new LlmError("aborted", "aborted"));
-  const onAbort = () => { clearTimeout(t); reject(new LlmError("aborted", "aborted")); };
-  const t = setTimeout(() => { signal.removeEventListener("abort", onAbort); resolve(); }, ms);
-  signal.addEventListener("abort", onAbort, { once: true });
-});
+export const abortableSleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal.aborted) return reject(new LlmError("aborted", "aborted"));
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(new LlmError("aborted", "aborted"));
+    };
+    const t = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
 
 /** The wait before retry number `attempt` (0-based): backoff with jitter, at least Retry-After. */
 export function retryDelay(policy: RetryPolicy, attempt: number, retryAfterMs?: number, rand = Math.random()): number {
@@ -39,10 +51,22 @@ export function retryDelay(policy: RetryPolicy, attempt: number, retryAfterMs?: 
  * least what Retry-After asks (capped). Once a delta has reached the caller a retry would
  * repeat text, so from then on a failure is final.
  */
-export async function withRetry(req: ChatRequest, policy: RetryPolicy, once: (req: ChatRequest) => Promise<ChatResult>): Promise<ChatResult> {
+export async function withRetry(
+  req: ChatRequest,
+  policy: RetryPolicy,
+  once: (req: ChatRequest) => Promise<ChatResult>,
+): Promise<ChatResult> {
   let emitted = false;
   const onDelta = req.onDelta;
-  const tracked: ChatRequest = onDelta ? { ...req, onDelta: (t) => { emitted = true; onDelta(t); } } : req;
+  const tracked: ChatRequest = onDelta
+    ? {
+        ...req,
+        onDelta: (t) => {
+          emitted = true;
+          onDelta(t);
+        },
+      }
+    : req;
   const sleep = policy.sleep ?? abortableSleep;
   for (let attempt = 0; ; attempt++) {
     try {

@@ -14,11 +14,13 @@ export async function* sseData(body: ReadableStream<Uint8Array>): AsyncGenerator
   };
   for await (const part of body) {
     buf += dec.decode(part, { stream: true });
-    let nl: number;
-    while ((nl = buf.search(/\r\n|\r|\n/)) >= 0) {
+    for (let nl = buf.search(/\r\n|\r|\n/); nl >= 0; nl = buf.search(/\r\n|\r|\n/)) {
       const line = buf.slice(0, nl);
       buf = buf.slice(nl + (buf.startsWith("\r\n", nl) ? 2 : 1));
-      if (line === "") { yield* flush(); continue; }
+      if (line === "") {
+        yield* flush();
+        continue;
+      }
       if (!line.startsWith("data:")) continue;
       const value = line.slice(line.startsWith("data: ") ? 6 : 5);
       if (value.trim() === "[DONE]") return;

@@ -18,7 +18,11 @@ export function createThinkFilter(emit: (text: string) => void): { push(chunk: s
   let inThink = false;
   let started = false;
   const out = (t: string) => {
-    if (!started) { t = t.replace(/^\s+/, ""); if (!t) return; started = true; }
+    if (!started) {
+      t = t.replace(/^\s+/, "");
+      if (!t) return;
+      started = true;
+    }
     emit(t);
   };
   const drain = (final: boolean) => {
@@ -33,11 +37,25 @@ export function createThinkFilter(emit: (text: string) => void): { push(chunk: s
       }
       // Hold back a tail that could be the start of a tag split across chunks.
       let keep = 0;
-      if (!final) for (let k = Math.min(tag.length - 1, buf.length); k > 0; k--) if (tag.startsWith(buf.slice(-k).toLowerCase())) { keep = k; break; }
+      if (!final)
+        for (let k = Math.min(tag.length - 1, buf.length); k > 0; k--)
+          if (tag.startsWith(buf.slice(-k).toLowerCase())) {
+            keep = k;
+            break;
+          }
       if (!inThink) out(buf.slice(0, buf.length - keep));
       buf = buf.slice(buf.length - keep);
       return;
     }
   };
-  return { push(chunk) { buf += chunk; drain(false); }, end() { drain(true); buf = ""; } };
+  return {
+    push(chunk) {
+      buf += chunk;
+      drain(false);
+    },
+    end() {
+      drain(true);
+      buf = "";
+    },
+  };
 }

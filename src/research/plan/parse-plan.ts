@@ -13,19 +13,34 @@ const PlanSchema = T.Object({
 
 // Words models use for the kinds despite the prompt.
 const KIND_ALIASES: Record<string, string> = {
-  scholarly: "academic", scientific: "academic", science: "academic", research: "academic", literature: "academic",
-  current_events: "news", "current events": "news", recent: "news", both: "mixed", web: "general", other: "general",
+  scholarly: "academic",
+  scientific: "academic",
+  science: "academic",
+  research: "academic",
+  literature: "academic",
+  current_events: "news",
+  "current events": "news",
+  recent: "news",
+  both: "mixed",
+  web: "general",
+  other: "general",
 };
 
 /** Coerces near-misses into the schema's shape; Value.Check has the last word. */
 function normalize(data: unknown, fallbackLanguage: string): unknown {
   if (!data || typeof data !== "object" || Array.isArray(data)) return data;
   const d = { ...(data as Record<string, unknown>) };
-  if (typeof d.kind === "string") { const k = d.kind.trim().toLowerCase(); d.kind = KIND_ALIASES[k] ?? k; }
+  if (typeof d.kind === "string") {
+    const k = d.kind.trim().toLowerCase();
+    d.kind = KIND_ALIASES[k] ?? k;
+  }
   d.language = (typeof d.language === "string" && normalizeLanguage(d.language)) || fallbackLanguage;
   if (typeof d.queries === "string") d.queries = [d.queries];
   if (Array.isArray(d.queries)) {
-    const qs = d.queries.filter((q): q is string => typeof q === "string").map((q) => q.replace(/\s+/g, " ").trim().slice(0, 300)).filter(Boolean);
+    const qs = d.queries
+      .filter((q): q is string => typeof q === "string")
+      .map((q) => q.replace(/\s+/g, " ").trim().slice(0, 300))
+      .filter(Boolean);
     const seen = new Set<string>();
     d.queries = qs.filter((q) => !seen.has(q.toLowerCase()) && seen.add(q.toLowerCase())).slice(0, 4);
   }

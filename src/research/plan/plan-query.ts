@@ -14,14 +14,22 @@ Queries: short keyword queries in the most useful language for finding sources, 
 export type PlannerLlm = Pick<Llm, "client" | "model"> & { fastModel?: string };
 
 /** A plan and where it came from: the model, the heuristic (no model), or the heuristic after the model failed. */
-export interface PlanOutcome { plan: Plan; source: "llm" | "heuristic" | "fallback"; tokens_in: number; tokens_out: number }
+export interface PlanOutcome {
+  plan: Plan;
+  source: "llm" | "heuristic" | "fallback";
+  tokens_in: number;
+  tokens_out: number;
+}
 
 /**
  * Plans with the fast model when there is one; any failure or unusable output falls back
  * to the heuristic plan, so planning never fails a run (only an abort propagates, as an
  * LlmError with reason "aborted").
  */
-export async function planQuery(question: string, o: { llm?: PlannerLlm | null; signal: AbortSignal }): Promise<PlanOutcome> {
+export async function planQuery(
+  question: string,
+  o: { llm?: PlannerLlm | null; signal: AbortSignal },
+): Promise<PlanOutcome> {
   const fallback = heuristicPlan(question);
   if (!o.llm) return { plan: fallback, source: "heuristic", tokens_in: 0, tokens_out: 0 };
   const user = `Question: ${question}`;
@@ -30,8 +38,14 @@ export async function planQuery(question: string, o: { llm?: PlannerLlm | null; 
   try {
     // Reasoning models spend output tokens thinking before the JSON; leave them room.
     const r = await o.llm.client.chat({
-      model: o.llm.fastModel ?? o.llm.model, signal: o.signal, temperature: 0, maxTokens: 1500,
-      messages: [{ role: "system", content: PLANNER_SYSTEM }, { role: "user", content: user }],
+      model: o.llm.fastModel ?? o.llm.model,
+      signal: o.signal,
+      temperature: 0,
+      maxTokens: 1500,
+      messages: [
+        { role: "system", content: PLANNER_SYSTEM },
+        { role: "user", content: user },
+      ],
     });
     text = r.text;
   } catch (e) {
@@ -43,6 +57,7 @@ export async function planQuery(question: string, o: { llm?: PlannerLlm | null; 
   if (!plan) return { plan: fallback, source: "fallback", tokens_in, tokens_out };
   // The question itself stays a query: models sometimes over-narrow.
   const own = fallback.queries[0]!;
-  if (!plan.queries.some((q) => q.toLowerCase() === own.toLowerCase())) plan.queries = [...plan.queries.slice(0, 3), own];
+  if (!plan.queries.some((q) => q.toLowerCase() === own.toLowerCase()))
+    plan.queries = [...plan.queries.slice(0, 3), own];
   return { plan, source: "llm", tokens_in, tokens_out };
 }

@@ -7,7 +7,11 @@ export class Bm25 {
   private readonly df = new Map<string, number>();
   private readonly avgdl: number;
 
-  constructor(texts: string[], private readonly k1 = 1.2, private readonly b = 0.75) {
+  constructor(
+    texts: string[],
+    private readonly k1 = 1.2,
+    private readonly b = 0.75,
+  ) {
     this.docs = texts.map((t) => {
       const tf = new Map<string, number>();
       for (const w of terms(t)) tf.set(w, (tf.get(w) ?? 0) + 1);
@@ -29,7 +33,7 @@ export class Bm25 {
         if (!f) continue;
         const df = this.df.get(w)!;
         const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-        s += idf * (f * (this.k1 + 1)) / (f + this.k1 * (1 - this.b + this.b * (this.lengths[i]! / this.avgdl)));
+        s += (idf * (f * (this.k1 + 1))) / (f + this.k1 * (1 - this.b + this.b * (this.lengths[i]! / this.avgdl)));
       }
       return s;
     });

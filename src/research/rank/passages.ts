@@ -6,11 +6,18 @@ const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
  * into windows of `max` words so no passage outgrows the budget.
  */
 export function splitPassages(text: string, target = 110, max = 170): string[] {
-  const paras = text.split(/\n+/).map((p) => p.replace(/\s+/g, " ").trim()).filter(Boolean);
+  const paras = text
+    .split(/\n+/)
+    .map((p) => p.replace(/\s+/g, " ").trim())
+    .filter(Boolean);
   const out: string[] = [];
   let cur: string[] = [];
   let n = 0;
-  const push = () => { if (cur.length) out.push(cur.join(" ")); cur = []; n = 0; };
+  const push = () => {
+    if (cur.length) out.push(cur.join(" "));
+    cur = [];
+    n = 0;
+  };
   for (const p of paras) {
     const pieces = words(p) > max ? splitSentences(p).flatMap((s) => (words(s) > max ? windows(s, target) : [s])) : [p];
     for (const piece of pieces) {
@@ -32,7 +39,8 @@ function windows(s: string, size: number): string[] {
   return out;
 }
 
-const ABBREV = /(?:^|[\s(])(?:e\.g|i\.e|et al|etc|Dr|Mr|Mrs|Ms|Prof|St|Jr|Sr|Inc|Ltd|Co|Fig|Figs|No|Nr|vs|approx|cf|ca|Vol|pp|Eq|z\.B|d\.h|bzw|usw)\.$/i;
+const ABBREV =
+  /(?:^|[\s(])(?:e\.g|i\.e|et al|etc|Dr|Mr|Mrs|Ms|Prof|St|Jr|Sr|Inc|Ltd|Co|Fig|Figs|No|Nr|vs|approx|cf|ca|Vol|pp|Eq|z\.B|d\.h|bzw|usw)\.$/i;
 
 /**
  * Sentence split: after . ! ? (and closing quotes) followed by white space, and after
@@ -41,11 +49,20 @@ const ABBREV = /(?:^|[\s(])(?:e\.g|i\.e|et al|etc|Dr|Mr|Mrs|Ms|Prof|St|Jr|Sr|Inc
  * it reports gives back the text with white space normalised.
  */
 export function splitSentences(text: string): string[] {
-  const parts = text.replace(/\s+/g, " ").trim().split(/(?<=[.!?]["'”’)\]]*) (?=\S)|(?<=[。！？])/u).filter(Boolean);
+  const parts = text
+    .replace(/\s+/g, " ")
+    .trim()
+    .split(/(?<=[.!?]["'”’)\]]*) (?=\S)|(?<=[。！？])/u)
+    .filter(Boolean);
   const out: string[] = [];
   for (const s of parts) {
     const prev = out[out.length - 1];
-    const glue = prev !== undefined && (ABBREV.test(prev) || /(?:^|\s)\p{Lu}\.$/u.test(prev) || /^\p{Ll}/u.test(s) || prev.length < (/[。！？]$/.test(prev) ? 6 : 20));
+    const glue =
+      prev !== undefined &&
+      (ABBREV.test(prev) ||
+        /(?:^|\s)\p{Lu}\.$/u.test(prev) ||
+        /^\p{Ll}/u.test(s) ||
+        prev.length < (/[。！？]$/.test(prev) ? 6 : 20));
     if (prev !== undefined && glue) out[out.length - 1] = prev + (/[。！？]$/.test(prev) ? "" : " ") + s;
     else out.push(s);
   }

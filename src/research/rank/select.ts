@@ -2,10 +2,18 @@ import { Bm25 } from "./bm25.ts";
 import { splitPassages } from "./passages.ts";
 
 /** A document the reading stage produced (page text or abstract), in search-rank order. */
-export interface RankInput { key: string; title: string; text: string }
+export interface RankInput {
+  key: string;
+  title: string;
+  text: string;
+}
 
 /** A chosen source: its key, its best passages in document order, and its score. */
-export interface Selected { key: string; passages: string[]; score: number }
+export interface Selected {
+  key: string;
+  passages: string[];
+  score: number;
+}
 
 export interface SelectOptions {
   /** Sources at most (default 5: the contract's limit). */
@@ -16,7 +24,12 @@ export interface SelectOptions {
   perSourceMax?: number;
 }
 
-interface Passage { doc: number; idx: number; text: string; score: number }
+interface Passage {
+  doc: number;
+  idx: number;
+  text: string;
+  score: number;
+}
 
 /**
  * Picks the sources and passages the writer sees. Passages are scored by BM25 against
@@ -26,15 +39,31 @@ interface Passage { doc: number; idx: number; text: string; score: number }
  * best passage, then the best remaining passages fill the budget; passages are returned
  * in document order. The budget holds, unless the single best passage alone exceeds it.
  */
-export function selectPassages(docs: RankInput[], question: string, queries: string[], o: SelectOptions = {}): Selected[] {
-  const maxSources = o.maxSources ?? 5, budget = o.charBudget ?? 12_000, perSource = o.perSourceMax ?? 3;
+export function selectPassages(
+  docs: RankInput[],
+  question: string,
+  queries: string[],
+  o: SelectOptions = {},
+): Selected[] {
+  const maxSources = o.maxSources ?? 5,
+    budget = o.charBudget ?? 12_000,
+    perSource = o.perSourceMax ?? 3;
   const all: Passage[] = [];
-  docs.forEach((d, doc) => splitPassages(d.text).forEach((text, idx) => all.push({ doc, idx, text, score: 0 })));
+  docs.forEach((d, doc) => {
+    splitPassages(d.text).forEach((text, idx) => {
+      all.push({ doc, idx, text, score: 0 });
+    });
+  });
   if (!all.length || maxSources < 1) return [];
   // The title helps tell what a passage is about, so it is scored along with it.
   const bm = new Bm25(all.map((p) => `${docs[p.doc]!.title}\n${p.text}`));
-  bm.scores(question).forEach((s, i) => { all[i]!.score += s; });
-  for (const q of new Set(queries.filter((q) => q.trim() && q !== question))) bm.scores(q).forEach((s, i) => { all[i]!.score += s / 2; });
+  bm.scores(question).forEach((s, i) => {
+    all[i]!.score += s;
+  });
+  for (const q of new Set(queries.filter((q) => q.trim() && q !== question)))
+    bm.scores(q).forEach((s, i) => {
+      all[i]!.score += s / 2;
+    });
 
   const byDoc = docs.map(() => [] as Passage[]);
   for (const p of all) byDoc[p.doc]!.push(p);
@@ -47,7 +76,10 @@ export function selectPassages(docs: RankInput[], question: string, queries: str
 
   const picked = new Map<number, Passage[]>();
   let used = 0;
-  const take = (p: Passage) => { picked.set(p.doc, [...(picked.get(p.doc) ?? []), p]); used += p.text.length; };
+  const take = (p: Passage) => {
+    picked.set(p.doc, [...(picked.get(p.doc) ?? []), p]);
+    used += p.text.length;
+  };
   for (const d of ranked) {
     const best = byDoc[d]![0]!;
     if (used + best.text.length <= budget || used === 0) take(best);
@@ -57,9 +89,14 @@ export function selectPassages(docs: RankInput[], question: string, queries: str
     if (p.score <= 0 || (picked.get(p.doc)?.length ?? 0) >= perSource || used + p.text.length > budget) continue;
     take(p);
   }
-  return ranked.filter((d) => picked.has(d)).map((d) => ({
-    key: docs[d]!.key,
-    passages: picked.get(d)!.sort((a, b) => a.idx - b.idx).map((p) => p.text),
-    score: docScore[d]!,
-  }));
+  return ranked
+    .filter((d) => picked.has(d))
+    .map((d) => ({
+      key: docs[d]!.key,
+      passages: picked
+        .get(d)!
+        .sort((a, b) => a.idx - b.idx)
+        .map((p) => p.text),
+      score: docScore[d]!,
+    }));
 }

@@ -4,7 +4,21 @@ import { STOPWORDS as STOP } from "./stopwords.ts";
 export function stem(w: string): string {
   if (w.length <= 4 || !/^[a-z]+$/.test(w)) return w;
   if (w.endsWith("ies")) return w.slice(0, -3) + "y";
-  for (const suf of ["ational", "ations", "ation", "ness", "ments", "ment", "ings", "ing", "edly", "ed", "ly", "es", "s"]) {
+  for (const suf of [
+    "ational",
+    "ations",
+    "ation",
+    "ness",
+    "ments",
+    "ment",
+    "ings",
+    "ing",
+    "edly",
+    "ed",
+    "ly",
+    "es",
+    "s",
+  ]) {
     if (w.endsWith(suf) && w.length - suf.length >= 3) {
       const base = w.slice(0, -suf.length);
       return suf === "s" && base.endsWith("s") ? w : base;

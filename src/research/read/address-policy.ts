@@ -4,9 +4,21 @@ import { isIP } from "node:net";
 // cloud metadata service (SSRF). Every address a page fetch would connect to is checked here.
 
 const V4_BLOCKS: [number, number][] = [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
-  ["192.0.0.0", 24], ["192.0.2.0", 24], ["192.88.99.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15],
-  ["198.51.100.0", 24], ["203.0.113.0", 24], ["224.0.0.0", 4], ["240.0.0.0", 4],
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.0.2.0", 24],
+  ["192.88.99.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["198.51.100.0", 24],
+  ["203.0.113.0", 24],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
 ].map(([a, bits]) => [v4ToInt(a as string)!, bits as number]);
 
 function v4ToInt(a: string): number | null {
@@ -23,7 +35,7 @@ function v4ToInt(a: string): number | null {
 function v4Blocked(a: string): boolean {
   const n = v4ToInt(a);
   if (n === null) return true;
-  return V4_BLOCKS.some(([base, bits]) => (bits === 0 ? true : (n >>> (32 - bits)) === (base >>> (32 - bits))));
+  return V4_BLOCKS.some(([base, bits]) => (bits === 0 ? true : n >>> (32 - bits) === base >>> (32 - bits)));
 }
 
 /** Expands an IPv6 literal to 8 hextets (handles ::, embedded IPv4, zone ids). */
@@ -38,7 +50,8 @@ function v6Hextets(a: string): number[] | null {
   const halves = s.split("::");
   if (halves.length > 2) return null;
   const parse = (x: string) => (x ? x.split(":").map((h) => parseInt(h, 16)) : []);
-  const head = parse(halves[0]!), tail = halves.length === 2 ? parse(halves[1]!) : [];
+  const head = parse(halves[0]!),
+    tail = halves.length === 2 ? parse(halves[1]!) : [];
   const fill = 8 - head.length - tail.length;
   if (fill < 0 || (halves.length === 1 && fill !== 0)) return null;
   const out = [...head, ...Array(fill).fill(0), ...tail];

@@ -1,10 +1,19 @@
 import iconv from "iconv-lite";
 
-const label = (s: string | null | undefined) => s?.trim().replace(/^["']|["']$/g, "").toLowerCase() || undefined;
+const label = (s: string | null | undefined) =>
+  s
+    ?.trim()
+    .replace(/^["']|["']$/g, "")
+    .toLowerCase() || undefined;
 
 /** Whether we can decode `cs` at all; a bogus header label ("none") then defers to the page. */
 function known(cs: string): boolean {
-  try { new TextDecoder(cs); return true; } catch { return iconv.encodingExists(cs); }
+  try {
+    new TextDecoder(cs);
+    return true;
+  } catch {
+    return iconv.encodingExists(cs);
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { decodeText } from "./charset.ts";
-import { extractMainText, type Extracted } from "./html-extract.ts";
-import { pdfToText, type PdfText } from "./pdf.ts";
+import { type Extracted, extractMainText } from "./html-extract.ts";
+import { type PdfText, pdfToText } from "./pdf.ts";
 
 /**
  * Turns fetched bytes into text. The engine uses a pool of worker threads (parse-pool.ts)
@@ -14,6 +14,10 @@ export interface DocParser {
 
 /** Parses on the calling thread. */
 export const inlineParser: DocParser = {
-  async html(bytes, contentType, url) { return extractMainText(decodeText(bytes, contentType), url); },
-  pdf(bytes, url, signal) { return pdfToText(bytes, url, 30, signal); },
+  async html(bytes, contentType, url) {
+    return extractMainText(decodeText(bytes, contentType), url);
+  },
+  pdf(bytes, url, signal) {
+    return pdfToText(bytes, url, 30, signal);
+  },
 };

@@ -1,17 +1,21 @@
 import { linkDensity } from "./html-score.ts";
 
 /** Elements that never hold article text. */
-const DROP_TAGS = "script,style,noscript,template,svg,canvas,iframe,object,embed,video,audio,map,button,select,input,textarea,dialog,link,meta";
+const DROP_TAGS =
+  "script,style,noscript,template,svg,canvas,iframe,object,embed,video,audio,map,button,select,input,textarea,dialog,link,meta";
 
 // Boilerplate spelled in class and id names; an element that also looks like content is kept.
-const UNLIKELY = /(^|[-_\s])(ad|ads|advert\w*|banner|breadcrumbs?|combx|comments?|community|cookie\w*|consent|disqus|footer|gdpr|masthead|menu|modal|nav\w*|newsletter|outbrain|pagination|pager|popup|promo\w*|related|remark|replies|rss|share|sharing|shoutbox|sidebar|skip|social|sponsor\w*|subscribe\w*|taboola|tags?|toolbar|widget\w*|signup|paywall|recirc\w*|most-?popular|read-?more|author-?bio)([-_\s]|$)/i;
+const UNLIKELY =
+  /(^|[-_\s])(ad|ads|advert\w*|banner|breadcrumbs?|combx|comments?|community|cookie\w*|consent|disqus|footer|gdpr|masthead|menu|modal|nav\w*|newsletter|outbrain|pagination|pager|popup|promo\w*|related|remark|replies|rss|share|sharing|shoutbox|sidebar|skip|social|sponsor\w*|subscribe\w*|taboola|tags?|toolbar|widget\w*|signup|paywall|recirc\w*|most-?popular|read-?more|author-?bio)([-_\s]|$)/i;
 const MAYBE = /article|body|content|main|post|entry|story|text|column/i;
 const COMMENTS = /comment|disqus|replies|respond|discussion/i;
 // Reader-comment sections by their usual names (token-bounded: "responsive" is not "respond").
-const COMMENT_SECTION = /(^|[-_\s])(comments?|comment-?list|comments?-?(area|section|container|wrap\w*)|disqus\w*|replies|respond)([-_\s]|$)/i;
+const COMMENT_SECTION =
+  /(^|[-_\s])(comments?|comment-?list|comments?-?(area|section|container|wrap\w*)|disqus\w*|replies|respond)([-_\s]|$)/i;
 // Names that mark page furniture even inside the article container: captions and photo
 // credits, bylines and timestamps, galleries, share bars, "most read" boxes.
-const FURNITURE = /(^|[-_\s])(caption\w*|credits?|photo-?credit|byline|dateline|timestamp|gallery|slideshow|carousel|lightbox|most-?read|trending|share\w*|social\w*|related\w*|newsletter\w*)([-_\s]|$)/i;
+const FURNITURE =
+  /(^|[-_\s])(caption\w*|credits?|photo-?credit|byline|dateline|timestamp|gallery|slideshow|carousel|lightbox|most-?read|trending|share\w*|social\w*|related\w*|newsletter\w*)([-_\s]|$)/i;
 
 function hidden(el: Element): boolean {
   if (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") return true;
@@ -34,7 +38,8 @@ export function stripBoilerplate(root: Element): void {
   const holdsArticle = (el: Element): boolean => {
     if (el.querySelector("main,[itemprop=articleBody]")) return true;
     // Sidebars list teaser cards as <article>s too: only a sizeable one is the article.
-    if (Array.from(el.querySelectorAll("article")).some((a) => (a.textContent ?? "").length >= total * 0.15)) return true;
+    if (Array.from(el.querySelectorAll("article")).some((a) => (a.textContent ?? "").length >= total * 0.15))
+      return true;
     // Reader comments can outweigh a short article; their names are honest.
     if (COMMENTS.test(`${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`)) return false;
     const length = (el.textContent ?? "").length;
@@ -42,19 +47,29 @@ export function stripBoilerplate(root: Element): void {
     const share = /^(ASIDE|NAV|FOOTER)$/.test(el.tagName) ? 0.5 : 0.3;
     return length >= total * share && linkDensity(el, length) < 0.5;
   };
-  const drop = (el: Element) => { if (!holdsArticle(el)) el.remove(); };
+  const drop = (el: Element) => {
+    if (!holdsArticle(el)) el.remove();
+  };
   // Comments go first: each comment is often an <article>, which would otherwise make its
   // whole thread (and the footer around it) look like "the article" to holdsArticle.
   for (const el of Array.from(root.querySelectorAll("[class],[id]"))) {
     if (!el.parentNode || el.tagName === "BODY" || el.tagName === "HTML") continue;
-    if (COMMENT_SECTION.test(`${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`) && !el.querySelector("[itemprop=articleBody],h1")) el.remove();
+    if (
+      COMMENT_SECTION.test(`${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`) &&
+      !el.querySelector("[itemprop=articleBody],h1")
+    )
+      el.remove();
   }
   // An <article> inside a larger one is another post (a "read next" card), not a section.
   for (const el of Array.from(root.querySelectorAll("article article"))) {
     const outer = el.parentElement?.closest("article");
     if (el.parentNode && outer && (el.textContent ?? "").length < (outer.textContent ?? "").length * 0.5) el.remove();
   }
-  for (const el of Array.from(root.querySelectorAll('nav,aside,footer,[role="navigation"],[role="complementary"],[role="contentinfo"],[role="banner"],[role="dialog"],[role="alert"]'))) {
+  for (const el of Array.from(
+    root.querySelectorAll(
+      'nav,aside,footer,[role="navigation"],[role="complementary"],[role="contentinfo"],[role="banner"],[role="dialog"],[role="alert"]',
+    ),
+  )) {
     if (el.parentNode) drop(el);
   }
   for (const el of Array.from(root.querySelectorAll("header"))) {
@@ -67,7 +82,10 @@ export function stripBoilerplate(root: Element): void {
     if (tag === "BODY" || tag === "HTML" || tag === "ARTICLE" || tag === "MAIN") continue;
     // Hidden copies (microdata twins of the article, print versions) would double the text;
     // only a page that hides most of its prose (revealed by script) keeps it.
-    if (hidden(el)) { if ((el.textContent ?? "").length < total * 0.5) el.remove(); continue; }
+    if (hidden(el)) {
+      if ((el.textContent ?? "").length < total * 0.5) el.remove();
+      continue;
+    }
     const names = `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`;
     if (names.length > 1 && ((UNLIKELY.test(names) && !MAYBE.test(names)) || FURNITURE.test(names))) drop(el);
   }

@@ -1,11 +1,13 @@
 import { parseHTML } from "linkedom";
 import { stripBoilerplate } from "./html-clean.ts";
-import { readMeta, type PageMeta } from "./html-meta.ts";
+import { type PageMeta, readMeta } from "./html-meta.ts";
 import { bestContainer, linkDensity } from "./html-score.ts";
 import { blockText } from "./html-text.ts";
 
 /** The main text of a page (one block per line) with its metadata. */
-export interface Extracted extends PageMeta { text: string }
+export interface Extracted extends PageMeta {
+  text: string;
+}
 
 /** Siblings of the best container that belong to the article too (Readability's rule). */
 function withSiblings(top: Element, scores: Map<Element, number>): Element[] {
@@ -15,13 +17,23 @@ function withSiblings(top: Element, scores: Map<Element, number>): Element[] {
   const threshold = Math.max(10, topScore * 0.2);
   const out: Element[] = [];
   for (let s = parent.firstElementChild; s; s = s.nextElementSibling) {
-    if (s === top) { out.push(s); continue; }
+    if (s === top) {
+      out.push(s);
+      continue;
+    }
     const score = scores.get(s);
-    if (score !== undefined && score >= threshold) { out.push(s); continue; }
+    if (score !== undefined && score >= threshold) {
+      out.push(s);
+      continue;
+    }
     if (s.tagName === "P") {
       const text = (s.textContent ?? "").trim();
       const ld = linkDensity(s, text.length);
-      if ((text.length > 80 && ld < 0.25) || (text.length > 0 && text.length <= 80 && ld === 0 && /[.!?。]$/.test(text))) out.push(s);
+      if (
+        (text.length > 80 && ld < 0.25) ||
+        (text.length > 0 && text.length <= 80 && ld === 0 && /[.!?。]$/.test(text))
+      )
+        out.push(s);
     }
   }
   return out;
@@ -39,8 +51,17 @@ function withTwins(top: Element, body: Element, scores: Map<Element, number>, si
   const topScore = scores.get(top) ?? 0;
   const out: Element[] = [];
   for (const el of Array.from(body.getElementsByTagName(top.tagName))) {
-    if (el === top) { out.push(...siblings); continue; }
-    if (el.getAttribute("class")?.trim() !== cls || el.contains(top) || top.contains(el) || siblings.some((s) => s.contains(el))) continue;
+    if (el === top) {
+      out.push(...siblings);
+      continue;
+    }
+    if (
+      el.getAttribute("class")?.trim() !== cls ||
+      el.contains(top) ||
+      top.contains(el) ||
+      siblings.some((s) => s.contains(el))
+    )
+      continue;
     if ((scores.get(el) ?? 0) >= Math.max(5, topScore * 0.15) && linkDensity(el) < 0.3) out.push(el);
   }
   return out;
@@ -67,7 +88,9 @@ function deeperThan(root: Element, limit: number): boolean {
  * the site's name from the article's in <title>.
  */
 export function extractMainText(html: string, url?: string): Extracted {
-  const { document } = parseHTML(html.includes("<html") || html.includes("<body") ? html : `<!doctype html><html><body>${html}</body></html>`);
+  const { document } = parseHTML(
+    html.includes("<html") || html.includes("<body") ? html : `<!doctype html><html><body>${html}</body></html>`,
+  );
   const doc = document as unknown as Document;
   const meta = readMeta(doc, url);
   const body = doc.body ?? doc.documentElement;
@@ -78,7 +101,12 @@ export function extractMainText(html: string, url?: string): Extracted {
   const { top, scores } = bestContainer(body);
   let roots = withTwins(top, body, scores, withSiblings(top, scores));
   // A lone <article> that holds most of the text is the publisher saying where the article is.
-  if (article.length === 1 && !article[0]!.contains(top) && (article[0]!.textContent ?? "").length > (top.textContent ?? "").length * 0.8) roots = [article[0]!];
+  if (
+    article.length === 1 &&
+    !article[0]!.contains(top) &&
+    (article[0]!.textContent ?? "").length > (top.textContent ?? "").length * 0.8
+  )
+    roots = [article[0]!];
   let text = blockText(roots);
   if (text.length < 200) {
     const all = blockText([body]);
@@ -90,10 +118,14 @@ export function extractMainText(html: string, url?: string): Extracted {
 /** The page's own <h1> text, if it has exactly one (more are section titles, not a headline). */
 function headline(doc: Document): string | undefined {
   const h1s = doc.querySelectorAll("h1");
-  return h1s.length === 1 ? h1s[0]!.textContent ?? undefined : undefined;
+  return h1s.length === 1 ? (h1s[0]!.textContent ?? undefined) : undefined;
 }
 
-const squash = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+const squash = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
 
 /**
  * Drops the headline where it opens the text: it is the source's `title`, returned on its

@@ -1,7 +1,13 @@
 /** Page metadata a source object can carry. */
-export interface PageMeta { title: string; published_at?: string; author?: string; lang?: string }
+export interface PageMeta {
+  title: string;
+  published_at?: string;
+  author?: string;
+  lang?: string;
+}
 
-const attr = (doc: Document, sel: string, name = "content") => doc.querySelector(sel)?.getAttribute(name)?.trim() || undefined;
+const attr = (doc: Document, sel: string, name = "content") =>
+  doc.querySelector(sel)?.getAttribute(name)?.trim() || undefined;
 
 function fromJsonLd(doc: Document): { date?: string; author?: string; headline?: string } {
   for (const s of Array.from(doc.querySelectorAll('script[type="application/ld+json"]'))) {
@@ -12,11 +18,18 @@ function fromJsonLd(doc: Document): { date?: string; author?: string; headline?:
         if (!it || typeof it !== "object") continue;
         const date = typeof it.datePublished === "string" ? it.datePublished : undefined;
         const a = Array.isArray(it.author) ? it.author[0] : it.author;
-        const author = typeof a === "string" ? a : typeof (a as { name?: unknown })?.name === "string" ? (a as { name: string }).name : undefined;
+        const author =
+          typeof a === "string"
+            ? a
+            : typeof (a as { name?: unknown })?.name === "string"
+              ? (a as { name: string }).name
+              : undefined;
         const headline = typeof it.headline === "string" ? it.headline : undefined;
         if (date || author || headline) return { date, author, headline };
       }
-    } catch { /* ignore broken JSON-LD */ }
+    } catch {
+      /* ignore broken JSON-LD */
+    }
   }
   return {};
 }
@@ -29,12 +42,32 @@ function withoutSiteName(title: string, siteName: string | undefined, url: strin
   const parts = title.split(/\s+[|–—·»:-]\s+/);
   if (parts.length < 2) return title;
   let label = "";
-  try { label = url ? new URL(url).hostname.replace(/^www\./, "").split(".").slice(-2, -1)[0] ?? "" : ""; } catch { /* no host to compare */ }
+  try {
+    label = url
+      ? (new URL(url).hostname
+          .replace(/^www\./, "")
+          .split(".")
+          .slice(-2, -1)[0] ?? "")
+      : "";
+  } catch {
+    /* no host to compare */
+  }
   const squash = (x: string) => x.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
-  const isSite = (x: string) => x.split(/\s+/).length <= 5 && ((siteName && squash(x) === squash(siteName)) || (label.length >= 3 && squash(x).includes(label)));
-  const last = parts[parts.length - 1]!, first = parts[0]!;
-  if (isSite(last)) return title.slice(0, title.lastIndexOf(last)).replace(/\s+[|–—·»:-]\s*$/, "").trim();
-  if (isSite(first)) return title.slice(first.length).replace(/^\s*[|–—·»:-]\s+/, "").trim();
+  const isSite = (x: string) =>
+    x.split(/\s+/).length <= 5 &&
+    ((siteName && squash(x) === squash(siteName)) || (label.length >= 3 && squash(x).includes(label)));
+  const last = parts[parts.length - 1]!,
+    first = parts[0]!;
+  if (isSite(last))
+    return title
+      .slice(0, title.lastIndexOf(last))
+      .replace(/\s+[|–—·»:-]\s*$/, "")
+      .trim();
+  if (isSite(first))
+    return title
+      .slice(first.length)
+      .replace(/^\s*[|–—·»:-]\s+/, "")
+      .trim();
   return title;
 }
 
@@ -42,12 +75,22 @@ function withoutSiteName(title: string, siteName: string | undefined, url: strin
 export function readMeta(doc: Document, url?: string): PageMeta {
   const ld = fromJsonLd(doc);
   const docTitle = doc.querySelector("title")?.textContent?.trim() || undefined;
-  const title = attr(doc, 'meta[property="og:title"]') ?? attr(doc, 'meta[name="twitter:title"]') ?? ld.headline
-    ?? (docTitle && withoutSiteName(docTitle, attr(doc, 'meta[property="og:site_name"]'), url))
-    ?? doc.querySelector("h1")?.textContent?.trim() ?? "";
-  const date = attr(doc, 'meta[property="article:published_time"]') ?? attr(doc, 'meta[itemprop="datePublished"]')
-    ?? attr(doc, 'meta[name="date"]') ?? attr(doc, 'meta[name="dc.date"]') ?? attr(doc, 'meta[name="DC.date.issued"]') ?? ld.date
-    ?? doc.querySelector("time[datetime]")?.getAttribute("datetime") ?? undefined;
+  const title =
+    attr(doc, 'meta[property="og:title"]') ??
+    attr(doc, 'meta[name="twitter:title"]') ??
+    ld.headline ??
+    (docTitle && withoutSiteName(docTitle, attr(doc, 'meta[property="og:site_name"]'), url)) ??
+    doc.querySelector("h1")?.textContent?.trim() ??
+    "";
+  const date =
+    attr(doc, 'meta[property="article:published_time"]') ??
+    attr(doc, 'meta[itemprop="datePublished"]') ??
+    attr(doc, 'meta[name="date"]') ??
+    attr(doc, 'meta[name="dc.date"]') ??
+    attr(doc, 'meta[name="DC.date.issued"]') ??
+    ld.date ??
+    doc.querySelector("time[datetime]")?.getAttribute("datetime") ??
+    undefined;
   const author = attr(doc, 'meta[name="author"]') ?? attr(doc, 'meta[property="article:author"]') ?? ld.author;
   const d = date ? new Date(date) : null;
   return {

@@ -1,6 +1,7 @@
 const PARA_SEL = "p,pre,td,blockquote,li,h2,h3,dd";
 const POSITIVE = /article|body|content|entry|main|page|post|text|blog|story|hentry/i;
-const NEGATIVE = /hidden|combx|comment|com-|contact|foot|footer|footnote|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tool|widget|byline|caption/i;
+const NEGATIVE =
+  /hidden|combx|comment|com-|contact|foot|footer|footnote|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tool|widget|byline|caption/i;
 
 function classWeight(el: Element): number {
   let w = 0;
@@ -14,12 +15,35 @@ function classWeight(el: Element): number {
 
 function tagWeight(tag: string): number {
   switch (tag) {
-    case "ARTICLE": return 10;
-    case "MAIN": case "SECTION": case "DIV": return 5;
-    case "PRE": case "TD": case "BLOCKQUOTE": return 3;
-    case "OL": case "UL": case "DL": case "DD": case "DT": case "LI": case "FORM": case "ADDRESS": return -3;
-    case "H1": case "H2": case "H3": case "H4": case "H5": case "H6": case "TH": return -5;
-    default: return 0;
+    case "ARTICLE":
+      return 10;
+    case "MAIN":
+    case "SECTION":
+    case "DIV":
+      return 5;
+    case "PRE":
+    case "TD":
+    case "BLOCKQUOTE":
+      return 3;
+    case "OL":
+    case "UL":
+    case "DL":
+    case "DD":
+    case "DT":
+    case "LI":
+    case "FORM":
+    case "ADDRESS":
+      return -3;
+    case "H1":
+    case "H2":
+    case "H3":
+    case "H4":
+    case "H5":
+    case "H6":
+    case "TH":
+      return -5;
+    default:
+      return 0;
   }
 }
 
@@ -43,7 +67,10 @@ export function bestContainer(body: Element): { top: Element; scores: Map<Elemen
   const init = (el: Element) => {
     if (!scores.has(el)) scores.set(el, tagWeight(el.tagName) + classWeight(el));
   };
-  const blocks: [Element, string][] = Array.from(body.querySelectorAll(PARA_SEL), (p) => [p, (p.textContent ?? "").trim()]);
+  const blocks: [Element, string][] = Array.from(body.querySelectorAll(PARA_SEL), (p) => [
+    p,
+    (p.textContent ?? "").trim(),
+  ]);
   // Text set straight in a <div> (paragraphs split by <br>) is a paragraph too, as
   // Readability treats such divs; only its own text nodes count, not its children's.
   for (const div of Array.from(body.querySelectorAll("div"))) {
@@ -62,11 +89,15 @@ export function bestContainer(body: Element): { top: Element; scores: Map<Elemen
       scores.set(anc, scores.get(anc)! + votes / (level === 0 ? 1 : level === 1 ? 2 : level * 3));
     }
   }
-  let top: Element = body, best = -Infinity;
+  let top: Element = body,
+    best = -Infinity;
   for (const [el, s] of scores) {
     const final = s * (1 - linkDensity(el));
     scores.set(el, final);
-    if (final > best) { best = final; top = el; }
+    if (final > best) {
+      best = final;
+      top = el;
+    }
   }
   // A container whose parent scores nearly as well is one column of a larger article.
   for (let p = top.parentElement; p && p !== body.parentElement; p = p.parentElement) {

@@ -1,7 +1,40 @@
 import { linkDensity } from "./html-score.ts";
 
-const BLOCK = new Set(["P", "DIV", "SECTION", "ARTICLE", "MAIN", "H1", "H2", "H3", "H4", "H5", "H6", "LI", "UL", "OL", "DL", "DT", "DD",
-  "TABLE", "TBODY", "THEAD", "TFOOT", "TR", "BLOCKQUOTE", "PRE", "FIGURE", "FIGCAPTION", "HR", "ADDRESS", "CAPTION", "DETAILS", "SUMMARY", "CENTER", "HEADER"]);
+const BLOCK = new Set([
+  "P",
+  "DIV",
+  "SECTION",
+  "ARTICLE",
+  "MAIN",
+  "H1",
+  "H2",
+  "H3",
+  "H4",
+  "H5",
+  "H6",
+  "LI",
+  "UL",
+  "OL",
+  "DL",
+  "DT",
+  "DD",
+  "TABLE",
+  "TBODY",
+  "THEAD",
+  "TFOOT",
+  "TR",
+  "BLOCKQUOTE",
+  "PRE",
+  "FIGURE",
+  "FIGCAPTION",
+  "HR",
+  "ADDRESS",
+  "CAPTION",
+  "DETAILS",
+  "SUMMARY",
+  "CENTER",
+  "HEADER",
+]);
 const LIST_LIKE = new Set(["UL", "OL", "DL", "TABLE", "DIV", "SECTION"]);
 
 /**
@@ -17,11 +50,17 @@ export function blockText(roots: Element[]): string {
     buf = "";
   };
   const walk = (node: Node) => {
-    if (node.nodeType === 3) { buf += node.nodeValue ?? ""; return; }
+    if (node.nodeType === 3) {
+      buf += node.nodeValue ?? "";
+      return;
+    }
     if (node.nodeType !== 1) return;
     const el = node as Element;
     const tag = el.tagName;
-    if (tag === "BR") { flush(); return; }
+    if (tag === "BR") {
+      flush();
+      return;
+    }
     const block = BLOCK.has(tag);
     if (block && LIST_LIKE.has(tag)) {
       const len = (el.textContent ?? "").trim().length;
@@ -33,6 +72,9 @@ export function blockText(roots: Element[]): string {
     if (tag === "TD" || tag === "TH") buf += " ";
     if (block) flush();
   };
-  for (const r of roots) { walk(r); flush(); }
+  for (const r of roots) {
+    walk(r);
+    flush();
+  }
   return lines.join("\n");
 }

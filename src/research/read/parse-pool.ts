@@ -2,8 +2,8 @@ import { availableParallelism } from "node:os";
 import type { DocParser } from "./doc-parser.ts";
 import { FetchError, type FetchFailure } from "./fetch-error.ts";
 import type { Extracted } from "./html-extract.ts";
-import type { PdfText } from "./pdf.ts";
 import type { ParseJob, ParseReply } from "./parse-worker.ts";
+import type { PdfText } from "./pdf.ts";
 
 /** Settings of the parse pool. */
 export interface ParsePoolOptions {
@@ -20,8 +20,17 @@ export interface ParsePoolOptions {
 /** A parse this long is a runaway (hostile nesting, a pathological PDF), not a slow page. */
 export const PARSE_JOB_MS = 20_000;
 
-interface Pending { resolve(v: unknown): void; reject(e: Error): void; url: string; timer: ReturnType<typeof setTimeout> }
-interface Slot { worker: Worker; pending: Map<number, Pending>; answered: boolean }
+interface Pending {
+  resolve(v: unknown): void;
+  reject(e: Error): void;
+  url: string;
+  timer: ReturnType<typeof setTimeout>;
+}
+interface Slot {
+  worker: Worker;
+  pending: Map<number, Pending>;
+  answered: boolean;
+}
 
 /**
  * Where the worker script is. In the compiled binary (`bun run build` lists it as a second
@@ -29,7 +38,9 @@ interface Slot { worker: Worker; pending: Map<number, Pending>; answered: boolea
  * checkout it sits next to this module.
  */
 function defaultWorkerUrl(): string | URL {
-  return /\/\$bunfs\/|~BUN\//.test(import.meta.url) ? "./research/read/parse-worker.ts" : new URL("./parse-worker.ts", import.meta.url);
+  return /\/\$bunfs\/|~BUN\//.test(import.meta.url)
+    ? "./research/read/parse-worker.ts"
+    : new URL("./parse-worker.ts", import.meta.url);
 }
 
 /**
@@ -51,7 +62,10 @@ export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser):
     if (!s) return;
     slots[i] = undefined;
     s.worker.terminate();
-    for (const p of s.pending.values()) { clearTimeout(p.timer); p.reject(new FetchError(why, p.url, message)); }
+    for (const p of s.pending.values()) {
+      clearTimeout(p.timer);
+      p.reject(new FetchError(why, p.url, message));
+    }
   };
   const spawn = (i: number): Slot => {
     const worker = new Worker(url, { smol: true } as WorkerOptions);
@@ -83,31 +97,76 @@ export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser):
   };
   const run = <T>(job: Omit<ParseJob, "id">, signal?: AbortSignal): Promise<T> => {
     let i: number, slot: Slot;
-    try { [i, slot] = pick(); } catch { broken = true; return Promise.reject(new Error("no worker")); }
+    try {
+      [i, slot] = pick();
+    } catch {
+      broken = true;
+      return Promise.reject(new Error("no worker"));
+    }
     const id = nextId++;
     if (signal?.aborted) return Promise.reject(new FetchError("aborted", job.url, "aborted"));
     return new Promise<T>((resolve, reject) => {
       // The caller stops waiting at once; the worker finishes the job and its answer is dropped.
       const onAbort = () => reject(new FetchError("aborted", job.url, "aborted"));
-      const settle = <A>(f: (a: A) => void) => (a: A) => { signal?.removeEventListener("abort", onAbort); f(a); };
+      const settle =
+        <A>(f: (a: A) => void) =>
+        (a: A) => {
+          signal?.removeEventListener("abort", onAbort);
+          f(a);
+        };
       const timer = setTimeout(() => retire(i, "timeout", `parsing took longer than ${jobTimeoutMs} ms`), jobTimeoutMs);
-      slot.pending.set(id, { resolve: settle(resolve as (v: unknown) => void), reject: settle(reject), url: job.url, timer });
+      slot.pending.set(id, {
+        resolve: settle(resolve as (v: unknown) => void),
+        reject: settle(reject),
+        url: job.url,
+        timer,
+      });
       signal?.addEventListener("abort", onAbort, { once: true });
       // Copied, not transferred: the caller may still hold the bytes.
       slot.worker.postMessage({ ...job, id } satisfies ParseJob);
     });
   };
   const counted = <T>(where: "worker" | "inline", p: Promise<T>): Promise<T> =>
-    p.then((v) => { o.onParse?.(where, true); return v; }, (e) => { o.onParse?.(where, false); throw e; });
-  const viaPool = <T>(job: Omit<ParseJob, "id">, inline: () => Promise<T>, signal?: AbortSignal): Promise<T> =>
-    broken && fallback ? counted("inline", inline()) : run<T>(job, signal).then(
-      (v) => { o.onParse?.("worker", true); return v; },
-      (e) => (broken && fallback ? counted("inline", inline()) : (o.onParse?.("worker", false), Promise.reject(e))),
+    p.then(
+      (v) => {
+        o.onParse?.(where, true);
+        return v;
+      },
+      (e) => {
+        o.onParse?.(where, false);
+        throw e;
+      },
     );
+  const viaPool = <T>(job: Omit<ParseJob, "id">, inline: () => Promise<T>, signal?: AbortSignal): Promise<T> =>
+    broken && fallback
+      ? counted("inline", inline())
+      : run<T>(job, signal).then(
+          (v) => {
+            o.onParse?.("worker", true);
+            return v;
+          },
+          (e) => {
+            if (broken && fallback) return counted("inline", inline());
+            o.onParse?.("worker", false);
+            return Promise.reject(e);
+          },
+        );
 
   return {
-    html: (bytes, contentType, url, signal) => viaPool<Extracted>({ kind: "html", bytes, contentType, url }, () => fallback!.html(bytes, contentType, url, signal), signal),
-    pdf: (bytes, url, signal) => viaPool<PdfText>({ kind: "pdf", bytes, contentType: "application/pdf", url }, () => fallback!.pdf(bytes, url, signal), signal),
-    close: () => { for (let i = 0; i < size; i++) retire(i, "aborted", "the parser pool was closed"); },
+    html: (bytes, contentType, url, signal) =>
+      viaPool<Extracted>(
+        { kind: "html", bytes, contentType, url },
+        () => fallback!.html(bytes, contentType, url, signal),
+        signal,
+      ),
+    pdf: (bytes, url, signal) =>
+      viaPool<PdfText>(
+        { kind: "pdf", bytes, contentType: "application/pdf", url },
+        () => fallback!.pdf(bytes, url, signal),
+        signal,
+      ),
+    close: () => {
+      for (let i = 0; i < size; i++) retire(i, "aborted", "the parser pool was closed");
+    },
   };
 }

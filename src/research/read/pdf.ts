@@ -2,7 +2,10 @@ import { getDocumentProxy, getMeta } from "unpdf";
 import { FetchError } from "./fetch-error.ts";
 
 /** A PDF's text and, when its metadata has one, its title. */
-export interface PdfText { title?: string; text: string }
+export interface PdfText {
+  title?: string;
+  text: string;
+}
 
 /**
  * Text of a PDF's first `maxPages` pages (long papers: the abstract and body come first).
@@ -25,8 +28,17 @@ export async function pdfToText(bytes: Uint8Array, url: string, maxPages = 30, s
       const meta = await getMeta(pdf);
       const t = (meta.info as Record<string, unknown> | undefined)?.Title;
       if (typeof t === "string" && t.trim()) title = t.trim().slice(0, 300);
-    } catch { /* metadata is optional */ }
-    return { title, text: pages.join("\n\n").replace(/[ \t]+/g, " ").replace(/\n{3,}/g, "\n\n").trim() };
+    } catch {
+      /* metadata is optional */
+    }
+    return {
+      title,
+      text: pages
+        .join("\n\n")
+        .replace(/[ \t]+/g, " ")
+        .replace(/\n{3,}/g, "\n\n")
+        .trim(),
+    };
   } catch (e) {
     throw new FetchError("unsupported_type", url, `the PDF could not be read: ${(e as Error).message}`);
   } finally {

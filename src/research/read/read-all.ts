@@ -1,8 +1,8 @@
 import type { SearchHit } from "../search/types.ts";
-import { FetchError } from "./fetch-error.ts";
-import { readUrl, type ReadDoc } from "./read-url.ts";
-import type { Lookup } from "./url-guard.ts";
 import type { DocParser } from "./doc-parser.ts";
+import { FetchError } from "./fetch-error.ts";
+import { type ReadDoc, readUrl } from "./read-url.ts";
+import type { Lookup } from "./url-guard.ts";
 
 export interface ReadResult<H extends SearchHit = SearchHit> {
   hit: H;
@@ -36,7 +36,12 @@ export interface ReadAllOptions {
 }
 
 /** The reading stage's clocks when the caller sets none (README: 8 s a page, 15 s the stage, 1.5 s grace). */
-export const READ_DEFAULTS = { perPageTimeoutMs: 8_000, stageDeadlineMs: 15_000, graceMs: 1_500, graceFloorMs: 150 } as const;
+export const READ_DEFAULTS = {
+  perPageTimeoutMs: 8_000,
+  stageDeadlineMs: 15_000,
+  graceMs: 1_500,
+  graceFloorMs: 150,
+} as const;
 
 /**
  * Reads candidates in parallel under a stage deadline. An academic hit tries its open
@@ -46,7 +51,14 @@ export async function readCandidates<H extends SearchHit>(hits: H[], o: ReadAllO
   const stage = new AbortController();
   const deadline = setTimeout(() => stage.abort("deadline"), o.stageDeadlineMs ?? READ_DEFAULTS.stageDeadlineMs);
   const signal = AbortSignal.any([o.signal, stage.signal]);
-  const fetchOpts = { signal, allowPrivate: o.allowPrivate, timeoutMs: o.perPageTimeoutMs ?? READ_DEFAULTS.perPageTimeoutMs, maxBytes: o.maxBytes, lookup: o.lookup, parser: o.parser };
+  const fetchOpts = {
+    signal,
+    allowPrivate: o.allowPrivate,
+    timeoutMs: o.perPageTimeoutMs ?? READ_DEFAULTS.perPageTimeoutMs,
+    maxBytes: o.maxBytes,
+    lookup: o.lookup,
+    parser: o.parser,
+  };
   const results: ReadResult<H>[] = new Array(hits.length);
   // Enough good sources in hand: a slow page is not worth holding the whole run for.
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
@@ -55,7 +67,10 @@ export async function readCandidates<H extends SearchHit>(hits: H[], o: ReadAllO
     readTimes.push(ms);
     if (readTimes.length !== (o.enough ?? 4) || graceTimer) return;
     const typical = readTimes.slice().sort((a, b) => a - b)[Math.floor(readTimes.length / 2)]!;
-    graceTimer = setTimeout(() => stage.abort("deadline"), Math.min(o.graceMs ?? READ_DEFAULTS.graceMs, Math.max(o.graceFloorMs ?? READ_DEFAULTS.graceFloorMs, typical / 2)));
+    graceTimer = setTimeout(
+      () => stage.abort("deadline"),
+      Math.min(o.graceMs ?? READ_DEFAULTS.graceMs, Math.max(o.graceFloorMs ?? READ_DEFAULTS.graceFloorMs, typical / 2)),
+    );
   };
   let next = 0;
   const readOne = async (hit: H): Promise<ReadResult<H>> => {
@@ -67,7 +82,8 @@ export async function readCandidates<H extends SearchHit>(hits: H[], o: ReadAllO
         return { hit, doc: await readUrl(url, fetchOpts), used: "page", ms: Math.round(performance.now() - t0) };
       } catch (e) {
         error = e instanceof FetchError ? e : new FetchError("network", url, String(e));
-        if (error.reason === "aborted" && stage.signal.aborted && !o.signal.aborted) error = new FetchError("timeout", url, "cut at the reading stage's deadline");
+        if (error.reason === "aborted" && stage.signal.aborted && !o.signal.aborted)
+          error = new FetchError("timeout", url, "cut at the reading stage's deadline");
         if (o.signal.aborted) break;
       }
     }

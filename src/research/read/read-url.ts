@@ -1,7 +1,7 @@
-import { FetchError } from "./fetch-error.ts";
 import { decodeText } from "./charset.ts";
-import { inlineParser, type DocParser } from "./doc-parser.ts";
-import { safeFetch, type SafeFetchOptions } from "./safe-fetch.ts";
+import { type DocParser, inlineParser } from "./doc-parser.ts";
+import { FetchError } from "./fetch-error.ts";
+import { type SafeFetchOptions, safeFetch } from "./safe-fetch.ts";
 
 /** A page or document as the engine reads it. */
 export interface ReadDoc {
@@ -18,7 +18,10 @@ export const MIN_TEXT_CHARS = 200;
 
 /** Length with CJK characters counted three times: one of them carries about a word. */
 function textWeight(text: string): number {
-  return text.length + 2 * (text.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu)?.length ?? 0);
+  return (
+    text.length +
+    2 * (text.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu)?.length ?? 0)
+  );
 }
 
 /**
@@ -30,14 +33,32 @@ export async function readUrl(url: string, o: SafeFetchOptions & { parser?: DocP
   const parser = o.parser ?? inlineParser;
   const res = await safeFetch(url, o);
   const type = res.contentType.split(";")[0]!.trim().toLowerCase();
-  const isPdf = type === "application/pdf" || (type === "application/octet-stream" && res.body[0] === 0x25 && res.body[1] === 0x50 && res.body[2] === 0x44 && res.body[3] === 0x46);
+  const isPdf =
+    type === "application/pdf" ||
+    (type === "application/octet-stream" &&
+      res.body[0] === 0x25 &&
+      res.body[1] === 0x50 &&
+      res.body[2] === 0x44 &&
+      res.body[3] === 0x46);
   let doc: ReadDoc;
   if (isPdf) {
     const p = await parser.pdf(res.body, res.url, o.signal);
     doc = { url, final_url: res.url, title: p.title ?? "", text: p.text, kind: "pdf" };
-  } else if (type === "text/html" || type === "application/xhtml+xml" || (type === "" && /^\s*</.test(decodeText(res.body.subarray(0, 256), "")))) {
+  } else if (
+    type === "text/html" ||
+    type === "application/xhtml+xml" ||
+    (type === "" && /^\s*</.test(decodeText(res.body.subarray(0, 256), "")))
+  ) {
     const x = await parser.html(res.body, res.contentType, res.url, o.signal);
-    doc = { url, final_url: res.url, title: x.title, text: x.text, kind: "html", published_at: x.published_at, author: x.author };
+    doc = {
+      url,
+      final_url: res.url,
+      title: x.title,
+      text: x.text,
+      kind: "html",
+      published_at: x.published_at,
+      author: x.author,
+    };
   } else if (type === "text/plain" || type === "text/markdown") {
     doc = { url, final_url: res.url, title: "", text: decodeText(res.body, res.contentType).trim(), kind: "text" };
   } else {

@@ -1,6 +1,6 @@
-import { FetchError } from "./fetch-error.ts";
-import { clearUrl, systemLookup, type Lookup } from "./url-guard.ts";
 import { readBodyCapped } from "../../util/read-capped.ts";
+import { FetchError } from "./fetch-error.ts";
+import { clearUrl, type Lookup, systemLookup } from "./url-guard.ts";
 
 export interface SafeFetchOptions {
   /** The caller's signal (run or stage); its abort ends the fetch at once. */
@@ -23,7 +23,13 @@ export interface SafeFetchOptions {
 }
 
 /** A fetched resource: final URL after redirects, and the capped, decompressed body. */
-export interface Fetched { url: string; status: number; contentType: string; headers: Headers; body: Uint8Array }
+export interface Fetched {
+  url: string;
+  status: number;
+  contentType: string;
+  headers: Headers;
+  body: Uint8Array;
+}
 
 const UA = "Mozilla/5.0 (compatible; research-query/0.1; +https://github.com/research-query)";
 const DEFAULT_ACCEPT = "text/html,application/xhtml+xml,application/pdf;q=0.9,text/plain;q=0.8,*/*;q=0.5";
@@ -51,9 +57,17 @@ export async function safeFetch(raw: string, o: SafeFetchOptions): Promise<Fetch
   let current = raw;
   for (let hop = 0; ; hop++) {
     if (signal.aborted) fail(current, signal.reason);
-    const { url, address } = await clearUrl(current, { allowPrivate: o.allowPrivate, lookup: o.lookup ?? systemLookup, isPublic: o.isPublic, signal })
-      .catch((e) => fail(current, e));
-    const headers: Record<string, string> = { "user-agent": UA, accept: o.accept ?? DEFAULT_ACCEPT, "accept-language": "en;q=0.9,*;q=0.5" };
+    const { url, address } = await clearUrl(current, {
+      allowPrivate: o.allowPrivate,
+      lookup: o.lookup ?? systemLookup,
+      isPublic: o.isPublic,
+      signal,
+    }).catch((e) => fail(current, e));
+    const headers: Record<string, string> = {
+      "user-agent": UA,
+      accept: o.accept ?? DEFAULT_ACCEPT,
+      "accept-language": "en;q=0.9,*;q=0.5",
+    };
     const init: BunFetchRequestInit = { redirect: "manual", signal, headers };
     let target = url.href;
     const name = url.hostname.replace(/^\[|\]$/g, "");
@@ -65,12 +79,21 @@ export async function safeFetch(raw: string, o: SafeFetchOptions): Promise<Fetch
       if (url.protocol === "https:") init.tls = { serverName: name, ...(o.ca ? { ca: o.ca } : {}) };
     } else if (o.ca && url.protocol === "https:") init.tls = { ca: o.ca };
     let res: Response;
-    try { res = await fetch(target, init); } catch (e) { return fail(url.href, e); }
+    try {
+      res = await fetch(target, init);
+    } catch (e) {
+      return fail(url.href, e);
+    }
     const location = res.status >= 300 && res.status < 400 ? res.headers.get("location") : null;
     if (location) {
       await res.body?.cancel().catch(() => {});
-      if (hop >= (o.maxRedirects ?? 5)) throw new FetchError("too_many_redirects", url.href, `more than ${o.maxRedirects ?? 5} redirects`);
-      try { current = new URL(location, url).href; } catch { throw new FetchError("bad_scheme", url.href, "the redirect target is not a valid URL"); }
+      if (hop >= (o.maxRedirects ?? 5))
+        throw new FetchError("too_many_redirects", url.href, `more than ${o.maxRedirects ?? 5} redirects`);
+      try {
+        current = new URL(location, url).href;
+      } catch {
+        throw new FetchError("bad_scheme", url.href, "the redirect target is not a valid URL");
+      }
       continue;
     }
     if (!res.ok) {
@@ -84,6 +107,12 @@ export async function safeFetch(raw: string, o: SafeFetchOptions): Promise<Fetch
     }
     const tooLarge = () => new FetchError("too_large", url.href, `the page is larger than ${maxBytes} bytes`);
     const body = await readBodyCapped(res, maxBytes, tooLarge).catch((e) => fail(url.href, e));
-    return { url: url.href, status: res.status, contentType: res.headers.get("content-type") ?? "", headers: res.headers, body };
+    return {
+      url: url.href,
+      status: res.status,
+      contentType: res.headers.get("content-type") ?? "",
+      headers: res.headers,
+      body,
+    };
   }
 }

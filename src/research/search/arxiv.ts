@@ -1,10 +1,10 @@
 import { DOMParser } from "linkedom";
 import { STOPWORDS } from "../rank/stopwords.ts";
-import type { SearchHit, SearchProvider } from "./types.ts";
 import { collapse, isHttpUrl, isoDate, normalizeDoi, SNIPPET_MAX } from "./clean.ts";
 import { providerFetch, SLOW_PROVIDER_TIMEOUT_MS } from "./http-json.ts";
-import { SearchError } from "./search-error.ts";
 import { Pacer, sleepUnlessAborted } from "./pacer.ts";
+import { SearchError } from "./search-error.ts";
+import type { SearchHit, SearchProvider } from "./types.ts";
 
 /** Settings of the arXiv API. */
 export interface ArxivOptions {
@@ -33,7 +33,8 @@ export function parseArxivFeed(xml: string, limit: number): SearchHit[] {
   const hits: SearchHit[] = [];
   for (const entry of entries) {
     const text = (tag: string) => entry.getElementsByTagName(tag)[0]?.textContent ?? "";
-    if (/\/api\/errors/.test(text("id"))) throw new SearchError("arxiv", "bad_payload", `arXiv error: ${collapse(text("summary"), 200)}`);
+    if (/\/api\/errors/.test(text("id")))
+      throw new SearchError("arxiv", "bad_payload", `arXiv error: ${collapse(text("summary"), 200)}`);
     if (hits.length >= limit) break;
     const links = Array.from(entry.getElementsByTagName("link"));
     const abs = links.find((l) => l.getAttribute("rel") === "alternate")?.getAttribute("href") ?? text("id").trim();
@@ -42,11 +43,20 @@ export function parseArxivFeed(xml: string, limit: number): SearchHit[] {
     // The parser already decoded entities; no tag stripping, so "p<0.05" in an abstract stays.
     const abstract = collapse(text("summary"));
     hits.push({
-      url: upgrade(abs), title: collapse(text("title"), 300) || abs, snippet: collapse(abstract, SNIPPET_MAX),
-      provider: "arxiv", type: "academic", abstract: abstract || undefined,
-      published_at: isoDate(text("published")), venue: "arXiv",
-      authors: Array.from(entry.getElementsByTagName("author")).map((a) => collapse(a.getElementsByTagName("name")[0]?.textContent)).filter(Boolean).slice(0, 20),
-      doi: normalizeDoi(text("arxiv:doi")), pdf_url: pdf && isHttpUrl(pdf) ? upgrade(pdf) : undefined,
+      url: upgrade(abs),
+      title: collapse(text("title"), 300) || abs,
+      snippet: collapse(abstract, SNIPPET_MAX),
+      provider: "arxiv",
+      type: "academic",
+      abstract: abstract || undefined,
+      published_at: isoDate(text("published")),
+      venue: "arXiv",
+      authors: Array.from(entry.getElementsByTagName("author"))
+        .map((a) => collapse(a.getElementsByTagName("name")[0]?.textContent))
+        .filter(Boolean)
+        .slice(0, 20),
+      doi: normalizeDoi(text("arxiv:doi")),
+      pdf_url: pdf && isHttpUrl(pdf) ? upgrade(pdf) : undefined,
     });
   }
   return hits;
@@ -58,9 +68,16 @@ export function parseArxivFeed(xml: string, limit: number): SearchHit[] {
  * would only narrow nothing or confuse the parser.
  */
 export function arxivQuery(query: string): string {
-  const words = query.toLowerCase().replace(/[^\p{L}\p{N}\s-]/gu, " ").split(/\s+/)
-    .map((w) => w.replace(/^-+|-+$/g, "")).filter((w) => w && !STOPWORDS.has(w) && !/^(and|or|andnot)$/.test(w));
-  return [...new Set(words)].slice(0, 8).map((t) => `all:${t}`).join(" AND ");
+  const words = query
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s-]/gu, " ")
+    .split(/\s+/)
+    .map((w) => w.replace(/^-+|-+$/g, ""))
+    .filter((w) => w && !STOPWORDS.has(w) && !/^(and|or|andnot)$/.test(w));
+  return [...new Set(words)]
+    .slice(0, 8)
+    .map((t) => `all:${t}`)
+    .join(" AND ");
 }
 
 /** arXiv API search over all fields. */
@@ -74,10 +91,25 @@ export function createArxiv(o: ArxivOptions): SearchProvider {
       const q = arxivQuery(query);
       if (!q) return [];
       const wait = pacer.reserve(o.maxWaitMs ?? 2000, o.now?.());
-      if (wait === null) throw new SearchError("arxiv", "rate_limited", "skipped: arXiv allows one request every few seconds and the next slot is too far off");
-      await sleepUnlessAborted(wait, signal).catch(() => { throw new SearchError("arxiv", "aborted", "the run was aborted"); });
-      const params = new URLSearchParams({ search_query: q, start: "0", max_results: String(Math.max(1, Math.min(limit, 25))) });
-      const xml = await providerFetch<string>("arxiv", `${base}/api/query?${params}`, { signal, timeoutMs: o.timeoutMs ?? SLOW_PROVIDER_TIMEOUT_MS, as: "text" });
+      if (wait === null)
+        throw new SearchError(
+          "arxiv",
+          "rate_limited",
+          "skipped: arXiv allows one request every few seconds and the next slot is too far off",
+        );
+      await sleepUnlessAborted(wait, signal).catch(() => {
+        throw new SearchError("arxiv", "aborted", "the run was aborted");
+      });
+      const params = new URLSearchParams({
+        search_query: q,
+        start: "0",
+        max_results: String(Math.max(1, Math.min(limit, 25))),
+      });
+      const xml = await providerFetch<string>("arxiv", `${base}/api/query?${params}`, {
+        signal,
+        timeoutMs: o.timeoutMs ?? SLOW_PROVIDER_TIMEOUT_MS,
+        as: "text",
+      });
       return parseArxivFeed(xml, limit);
     },
   };

@@ -1,12 +1,23 @@
-import type { SearchHit, SearchProvider } from "./types.ts";
 import { cleanText, isHttpUrl, isoDate, SNIPPET_MAX } from "./clean.ts";
 import { providerFetch } from "./http-json.ts";
 import { SearchError } from "./search-error.ts";
+import type { SearchHit, SearchProvider } from "./types.ts";
 
-interface BraveResult { url?: string; title?: string; description?: string; page_age?: string; age?: string; extra_snippets?: string[] }
+interface BraveResult {
+  url?: string;
+  title?: string;
+  description?: string;
+  page_age?: string;
+  age?: string;
+  extra_snippets?: string[];
+}
 
 /** Settings of the Brave Search API. */
-export interface BraveOptions { apiKey: string; baseUrl: string; timeoutMs?: number }
+export interface BraveOptions {
+  apiKey: string;
+  baseUrl: string;
+  timeoutMs?: number;
+}
 
 /** Brave Search API, web search endpoint (X-Subscription-Token auth, at most 20 results a call). */
 export function createBrave(o: BraveOptions): SearchProvider {
@@ -15,20 +26,39 @@ export function createBrave(o: BraveOptions): SearchProvider {
     name: "brave",
     kind: "web",
     async search(query, { signal, limit, topic }) {
-      const params = new URLSearchParams({ q: query, count: String(Math.max(1, Math.min(limit, 20))), safesearch: "moderate" });
-      if (topic === "news") params.set("freshness", "pm");
-      const body = await providerFetch<{ web?: { results?: BraveResult[] } }>("brave", `${base}/res/v1/web/search?${params}`, {
-        signal, timeoutMs: o.timeoutMs, headers: { "x-subscription-token": o.apiKey },
+      const params = new URLSearchParams({
+        q: query,
+        count: String(Math.max(1, Math.min(limit, 20))),
+        safesearch: "moderate",
       });
-      if (!body || typeof body !== "object" || Array.isArray(body)) throw new SearchError("brave", "bad_payload", "not an object");
+      if (topic === "news") params.set("freshness", "pm");
+      const body = await providerFetch<{ web?: { results?: BraveResult[] } }>(
+        "brave",
+        `${base}/res/v1/web/search?${params}`,
+        {
+          signal,
+          timeoutMs: o.timeoutMs,
+          headers: { "x-subscription-token": o.apiKey },
+        },
+      );
+      if (!body || typeof body !== "object" || Array.isArray(body))
+        throw new SearchError("brave", "bad_payload", "not an object");
       // Brave leaves out `web` altogether when nothing matched.
       const list = body.web?.results;
       const results = Array.isArray(list) ? list : [];
-      return results.filter((r) => isHttpUrl(r?.url)).slice(0, limit).map((r): SearchHit => ({
-        url: r.url!, title: cleanText(r.title, 300) || r.url!,
-        snippet: cleanText([r.description, ...(r.extra_snippets ?? [])].filter(Boolean).join(" "), SNIPPET_MAX),
-        provider: "brave", type: "web", published_at: isoDate(r.page_age) ?? isoDate(r.age),
-      }));
+      return results
+        .filter((r) => isHttpUrl(r?.url))
+        .slice(0, limit)
+        .map(
+          (r): SearchHit => ({
+            url: r.url!,
+            title: cleanText(r.title, 300) || r.url!,
+            snippet: cleanText([r.description, ...(r.extra_snippets ?? [])].filter(Boolean).join(" "), SNIPPET_MAX),
+            provider: "brave",
+            type: "web",
+            published_at: isoDate(r.page_age) ?? isoDate(r.age),
+          }),
+        );
     },
   };
 }

@@ -1,4 +1,18 @@
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", hellip: "…", mdash: "—", ndash: "–", rsquo: "’", lsquo: "‘", rdquo: "”", ldquo: "“" };
+const ENTITIES: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  hellip: "…",
+  mdash: "—",
+  ndash: "–",
+  rsquo: "’",
+  lsquo: "‘",
+  rdquo: "”",
+  ldquo: "“",
+};
 
 /** Longest snippet kept per hit; the reader has the page or the abstract for the rest. */
 export const SNIPPET_MAX = 400;
@@ -16,7 +30,7 @@ export function decodeEntities(s: string): string {
 
 // A tag must start with a letter right after "<", so "p < 0.05 and q > 3" in an abstract survives.
 const TAG = /<!--[\s\S]*?-->|<\/?[a-z][\w:.-]*(?:\s[^<>]{0,500})?\/?>/gi;
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these control characters are exactly what is stripped
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
 /** Plain text to one line, cut at a word boundary to at most `max` characters (0 = no cap). */
@@ -38,14 +52,23 @@ export function cleanText(s: unknown, max = 0): string {
 /** Only http(s) results are usable sources. */
 export function isHttpUrl(u: unknown): u is string {
   if (typeof u !== "string") return false;
-  try { const p = new URL(u).protocol; return p === "http:" || p === "https:"; } catch { return false; }
+  try {
+    const p = new URL(u).protocol;
+    return p === "http:" || p === "https:";
+  } catch {
+    return false;
+  }
 }
 
 /** DOI without its resolver prefix, lower-cased (DOIs compare case-insensitively). */
 export function normalizeDoi(doi: unknown): string | undefined {
   if (typeof doi !== "string" || !doi) return undefined;
   let d = doi.trim().replace(/^(https?:\/\/(dx\.)?doi\.org\/|doi:\s*)/i, "");
-  try { d = decodeURIComponent(d); } catch { /* keep the raw form */ }
+  try {
+    d = decodeURIComponent(d);
+  } catch {
+    /* keep the raw form */
+  }
   d = d.toLowerCase();
   return /^10\.\d{4,9}\/\S+$/.test(d) ? d : undefined;
 }
@@ -55,7 +78,9 @@ export function doiFromUrl(url: string): string | undefined {
   try {
     const u = new URL(url);
     return /^(dx\.)?doi\.org$/i.test(u.hostname) ? normalizeDoi(u.pathname.slice(1)) : undefined;
-  } catch { return undefined; }
+  } catch {
+    return undefined;
+  }
 }
 
 /** A date-ish string to YYYY-MM-DD (or YYYY-MM, YYYY), else undefined. */

@@ -1,17 +1,26 @@
-import type { SearchHit, SearchProvider } from "./types.ts";
 import { cleanText, isHttpUrl, normalizeDoi, SNIPPET_MAX } from "./clean.ts";
 import { providerFetch, SLOW_PROVIDER_TIMEOUT_MS } from "./http-json.ts";
 import { SearchError } from "./search-error.ts";
+import type { SearchHit, SearchProvider } from "./types.ts";
 
 type DateParts = { "date-parts"?: (number | null)[][] } | null;
 interface Item {
-  DOI?: string; URL?: string; title?: string[]; abstract?: string; "container-title"?: string[];
+  DOI?: string;
+  URL?: string;
+  title?: string[];
+  abstract?: string;
+  "container-title"?: string[];
   author?: { given?: string; family?: string; name?: string }[];
-  published?: DateParts; issued?: DateParts;
+  published?: DateParts;
+  issued?: DateParts;
 }
 
 /** Settings of the Crossref API; `mailto` joins the polite pool. */
-export interface CrossrefOptions { baseUrl: string; mailto?: string; timeoutMs?: number }
+export interface CrossrefOptions {
+  baseUrl: string;
+  mailto?: string;
+  timeoutMs?: number;
+}
 
 /** Crossref's [[year, month, day]] (month and day optional, year null when unknown) to YYYY[-MM[-DD]]. */
 export function crossrefDate(d: DateParts | undefined): string | undefined {
@@ -38,10 +47,19 @@ export function crossrefHit(it: Item): SearchHit | null {
   if (!url || !title) return null;
   const abstract = jatsToText(it.abstract);
   return {
-    url, title, snippet: cleanText(abstract, SNIPPET_MAX), provider: "crossref", type: "academic",
-    abstract: abstract || undefined, doi, venue: cleanText(it["container-title"]?.[0]) || undefined,
+    url,
+    title,
+    snippet: cleanText(abstract, SNIPPET_MAX),
+    provider: "crossref",
+    type: "academic",
+    abstract: abstract || undefined,
+    doi,
+    venue: cleanText(it["container-title"]?.[0]) || undefined,
     published_at: crossrefDate(it.published) ?? crossrefDate(it.issued),
-    authors: (Array.isArray(it.author) ? it.author : []).map((a) => cleanText(a?.name ?? [a?.given, a?.family].filter(Boolean).join(" "))).filter(Boolean).slice(0, 20),
+    authors: (Array.isArray(it.author) ? it.author : [])
+      .map((a) => cleanText(a?.name ?? [a?.given, a?.family].filter(Boolean).join(" ")))
+      .filter(Boolean)
+      .slice(0, 20),
   };
 }
 
@@ -53,12 +71,22 @@ export function createCrossref(o: CrossrefOptions): SearchProvider {
     kind: "academic",
     async search(query, { signal, limit }) {
       // `select` keeps reference lists (often most of a record) off the wire.
-      const params = new URLSearchParams({ query, rows: String(Math.max(1, Math.min(limit, 25))), select: "DOI,URL,title,abstract,container-title,author,published,issued" });
+      const params = new URLSearchParams({
+        query,
+        rows: String(Math.max(1, Math.min(limit, 25))),
+        select: "DOI,URL,title,abstract,container-title,author,published,issued",
+      });
       if (o.mailto) params.set("mailto", o.mailto);
-      const body = await providerFetch<{ message?: { items?: Item[] } }>("crossref", `${base}/works?${params}`, { signal, timeoutMs: o.timeoutMs ?? SLOW_PROVIDER_TIMEOUT_MS });
+      const body = await providerFetch<{ message?: { items?: Item[] } }>("crossref", `${base}/works?${params}`, {
+        signal,
+        timeoutMs: o.timeoutMs ?? SLOW_PROVIDER_TIMEOUT_MS,
+      });
       const items = body && typeof body === "object" ? body.message?.items : undefined;
       if (!Array.isArray(items)) throw new SearchError("crossref", "bad_payload", "no message.items array");
-      return items.slice(0, limit).map(crossrefHit).filter((h): h is SearchHit => h !== null);
+      return items
+        .slice(0, limit)
+        .map(crossrefHit)
+        .filter((h): h is SearchHit => h !== null);
     },
   };
 }

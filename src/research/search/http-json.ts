@@ -39,7 +39,9 @@ export async function providerFetch<T = unknown>(provider: string, url: string, 
   let res: Response;
   try {
     res = await fetch(url, {
-      method: o.method ?? "GET", signal, redirect: "follow",
+      method: o.method ?? "GET",
+      signal,
+      redirect: "follow",
       headers: {
         "user-agent": USER_AGENT,
         accept: o.as === "text" ? "application/atom+xml, application/xml;q=0.9, text/xml;q=0.8" : "application/json",
@@ -62,7 +64,11 @@ export async function providerFetch<T = unknown>(provider: string, url: string, 
     throw failure(e, new SearchError(provider, "network", e instanceof Error ? e.message : String(e)));
   }
   if (o.as === "text") return text as T;
-  try { return JSON.parse(text) as T; } catch { throw new SearchError(provider, "bad_payload", "the answer is not valid JSON"); }
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new SearchError(provider, "bad_payload", "the answer is not valid JSON");
+  }
 }
 
 async function readCapped(res: Response, provider: string): Promise<string> {

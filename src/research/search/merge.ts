@@ -21,7 +21,9 @@ export function normalizeUrl(u: string): string {
     const host = url.hostname.toLowerCase().replace(/^www\./, "");
     const path = url.pathname.replace(/\/+$/, "");
     return `${host}${url.port ? `:${url.port}` : ""}${path}${url.search}`;
-  } catch { return u; }
+  } catch {
+    return u;
+  }
 }
 
 const tokens = (s: string) => new Set(s.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []);
@@ -85,17 +87,26 @@ export function mergeAndRank(lists: SearchHit[][], queryText: string): RankedHit
     for (const w of q) if (t.has(w)) overlap++;
     h.score += OVERLAP_BONUS * (overlap / q.size);
   }
-  return diversify(entries.sort((a, b) => b.score - a.score), PER_HOST);
+  return diversify(
+    entries.sort((a, b) => b.score - a.score),
+    PER_HOST,
+  );
 }
 
 /** Stable reorder: each web host's first `perHost` hits keep their place, later ones go after all others. */
 function diversify(hits: RankedHit[], perHost: number): RankedHit[] {
-  const head: RankedHit[] = [], tail: RankedHit[] = [];
+  const head: RankedHit[] = [],
+    tail: RankedHit[] = [];
   const seen = new Map<string, number>();
   for (const h of hits) {
     // Papers share resolver hosts (doi.org, arxiv.org) without being one site's voice.
     let host = h.url;
-    if (h.type === "web") try { host = new URL(h.url).hostname.toLowerCase().replace(/^www\./, ""); } catch { /* keep url */ }
+    if (h.type === "web")
+      try {
+        host = new URL(h.url).hostname.toLowerCase().replace(/^www\./, "");
+      } catch {
+        /* keep url */
+      }
     const n = seen.get(host) ?? 0;
     seen.set(host, n + 1);
     (n < perHost ? head : tail).push(h);

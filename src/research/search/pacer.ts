@@ -22,9 +22,18 @@ export class Pacer {
 export function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
   if (ms <= 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    if (signal.aborted) { reject(signal.reason); return; }
-    const t = setTimeout(() => { signal.removeEventListener("abort", onAbort); resolve(); }, ms);
-    const onAbort = () => { clearTimeout(t); reject(signal.reason); };
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const t = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal.reason);
+    };
     signal.addEventListener("abort", onAbort, { once: true });
   });
 }

@@ -9,9 +9,19 @@ import { createTavily } from "./tavily.ts";
 import type { SearchProvider } from "./types.ts";
 
 /** The configured providers: web ones in fallback order, academic ones to run side by side. */
-export interface SearchProviders { web: SearchProvider[]; academic: SearchProvider[] }
+export interface SearchProviders {
+  web: SearchProvider[];
+  academic: SearchProvider[];
+}
 
-export type SearchProviderName = "searxng" | "brave" | "tavily" | "openalex" | "arxiv" | "crossref" | "semantic_scholar";
+export type SearchProviderName =
+  | "searxng"
+  | "brave"
+  | "tavily"
+  | "openalex"
+  | "arxiv"
+  | "crossref"
+  | "semantic_scholar";
 
 /**
  * Builds the providers the configuration names. Web order is SearXNG, Brave, Tavily
@@ -19,23 +29,39 @@ export type SearchProviderName = "searxng" | "brave" | "tavily" | "openalex" | "
  * key is set. Academic databases follow ACADEMIC_PROVIDERS, in its order. A provider
  * missing from `t` (timeouts in ms) keeps its own default.
  */
-export function buildSearchProviders(cfg: Config, t: Partial<Record<SearchProviderName, number>> = {}): SearchProviders {
+export function buildSearchProviders(
+  cfg: Config,
+  t: Partial<Record<SearchProviderName, number>> = {},
+): SearchProviders {
   const web: SearchProvider[] = [];
   if (cfg.SEARXNG_URL) web.push(createSearxng({ baseUrl: cfg.SEARXNG_URL, timeoutMs: t.searxng }));
-  if (cfg.BRAVE_API_KEY) web.push(createBrave({ apiKey: cfg.BRAVE_API_KEY, baseUrl: cfg.BRAVE_BASE_URL, timeoutMs: t.brave }));
-  if (cfg.TAVILY_API_KEY) web.push(createTavily({ apiKey: cfg.TAVILY_API_KEY, baseUrl: cfg.TAVILY_BASE_URL, timeoutMs: t.tavily }));
+  if (cfg.BRAVE_API_KEY)
+    web.push(createBrave({ apiKey: cfg.BRAVE_API_KEY, baseUrl: cfg.BRAVE_BASE_URL, timeoutMs: t.brave }));
+  if (cfg.TAVILY_API_KEY)
+    web.push(createTavily({ apiKey: cfg.TAVILY_API_KEY, baseUrl: cfg.TAVILY_BASE_URL, timeoutMs: t.tavily }));
   const academic: SearchProvider[] = [];
-  const names = cfg.ACADEMIC_PROVIDERS === "none" ? [] : [...new Set(cfg.ACADEMIC_PROVIDERS.split(",").map((n) => n.trim()))];
+  const names =
+    cfg.ACADEMIC_PROVIDERS === "none" ? [] : [...new Set(cfg.ACADEMIC_PROVIDERS.split(",").map((n) => n.trim()))];
   for (const n of names) {
-    if (n === "openalex") academic.push(createOpenAlex({ baseUrl: cfg.OPENALEX_URL, mailto: cfg.CONTACT_EMAIL, timeoutMs: t.openalex }));
-    if (n === "arxiv") academic.push(createArxiv({ baseUrl: cfg.ARXIV_URL, minIntervalMs: arxivInterval(cfg.ARXIV_URL), timeoutMs: t.arxiv }));
-    if (n === "crossref") academic.push(createCrossref({ baseUrl: cfg.CROSSREF_URL, mailto: cfg.CONTACT_EMAIL, timeoutMs: t.crossref }));
-    if (n === "semantic_scholar") academic.push(createSemanticScholar({ baseUrl: cfg.SEMANTIC_SCHOLAR_URL, timeoutMs: t.semantic_scholar }));
+    if (n === "openalex")
+      academic.push(createOpenAlex({ baseUrl: cfg.OPENALEX_URL, mailto: cfg.CONTACT_EMAIL, timeoutMs: t.openalex }));
+    if (n === "arxiv")
+      academic.push(
+        createArxiv({ baseUrl: cfg.ARXIV_URL, minIntervalMs: arxivInterval(cfg.ARXIV_URL), timeoutMs: t.arxiv }),
+      );
+    if (n === "crossref")
+      academic.push(createCrossref({ baseUrl: cfg.CROSSREF_URL, mailto: cfg.CONTACT_EMAIL, timeoutMs: t.crossref }));
+    if (n === "semantic_scholar")
+      academic.push(createSemanticScholar({ baseUrl: cfg.SEMANTIC_SCHOLAR_URL, timeoutMs: t.semantic_scholar }));
   }
   return { web, academic };
 }
 
 /** arXiv's terms (one request every 3 s) bind its own servers; a mirror or fixture sets its own pace. */
 export function arxivInterval(baseUrl: string): number {
-  try { return /(^|\.)arxiv\.org$/i.test(new URL(baseUrl).hostname) ? 3000 : 0; } catch { return 0; }
+  try {
+    return /(^|\.)arxiv\.org$/i.test(new URL(baseUrl).hostname) ? 3000 : 0;
+  } catch {
+    return 0;
+  }
 }

@@ -33,7 +33,10 @@ export interface SearchAllOptions {
  * queries, then web before databases. A run ranks all its lists together, once, with
  * mergeAndRank: ranking here too would fuse ranks of already-fused lists.
  */
-export interface SearchAllResult { lists: SearchHit[][]; attempts: ProviderAttempt[] }
+export interface SearchAllResult {
+  lists: SearchHit[][];
+  attempts: ProviderAttempt[];
+}
 
 /**
  * Which provider groups a kind of question uses. Academic and mixed questions use the
@@ -43,7 +46,8 @@ export interface SearchAllResult { lists: SearchHit[][]; attempts: ProviderAttem
  * other group stands in, so a box with only OpenAlex still answers general questions.
  */
 export function providersFor(kind: QuestionKind, p: SearchProviders): { web: boolean; academic: boolean } {
-  const web = p.web.length > 0, academic = p.academic.length > 0;
+  const web = p.web.length > 0,
+    academic = p.academic.length > 0;
   if (kind === "academic" || kind === "mixed") return { web, academic };
   return { web, academic: !web && academic };
 }
@@ -61,12 +65,27 @@ function webTopic(kind: QuestionKind, academicUsed: boolean): SearchOptions["top
  * providers side by side. One provider failing never fails the run; throws
  * AppError("search_failed") when no provider is configured or none answered.
  */
-export async function searchAll(queries: string[], kind: QuestionKind, providers: SearchProviders, o: SearchAllOptions): Promise<SearchAllResult> {
+export async function searchAll(
+  queries: string[],
+  kind: QuestionKind,
+  providers: SearchProviders,
+  o: SearchAllOptions,
+): Promise<SearchAllResult> {
   const use = providersFor(kind, providers);
   if (!use.web && !use.academic) {
-    throw new AppError("search_failed", "no search provider is configured: set SEARXNG_URL, BRAVE_API_KEY or TAVILY_API_KEY, or list databases in ACADEMIC_PROVIDERS");
+    throw new AppError(
+      "search_failed",
+      "no search provider is configured: set SEARXNG_URL, BRAVE_API_KEY or TAVILY_API_KEY, or list databases in ACADEMIC_PROVIDERS",
+    );
   }
-  const unique = [...new Map(queries.map((q) => q.replace(/\s+/g, " ").trim()).filter(Boolean).map((q) => [q.toLowerCase(), q])).values()];
+  const unique = [
+    ...new Map(
+      queries
+        .map((q) => q.replace(/\s+/g, " ").trim())
+        .filter(Boolean)
+        .map((q) => [q.toLowerCase(), q]),
+    ).values(),
+  ];
   const limit = o.perProviderLimit ?? 8;
   const topic = webTopic(kind, use.academic);
   const attempts: ProviderAttempt[] = [];
@@ -85,7 +104,15 @@ export async function searchAll(queries: string[], kind: QuestionKind, providers
     } catch (e) {
       if (o.signal.aborted) throw e;
       const se = e instanceof SearchError ? e : null;
-      report({ provider: p.name, query: q, ok: false, count: 0, ms: ms(), error: se?.reason ?? "error", ...(se?.status ? { status: se.status } : {}) });
+      report({
+        provider: p.name,
+        query: q,
+        ok: false,
+        count: 0,
+        ms: ms(),
+        error: se?.reason ?? "error",
+        ...(se?.status ? { status: se.status } : {}),
+      });
       return null;
     }
   };
@@ -104,7 +131,9 @@ export async function searchAll(queries: string[], kind: QuestionKind, providers
   }
   const lists = await untilAborted(Promise.all(jobs), o.signal);
   if (attempts.length && !attempts.some((a) => a.ok)) {
-    const failed = [...new Set(attempts.map((a) => `${a.provider} (${a.error}${a.status ? ` ${a.status}` : ""})`))].join(", ");
+    const failed = [
+      ...new Set(attempts.map((a) => `${a.provider} (${a.error}${a.status ? ` ${a.status}` : ""})`)),
+    ].join(", ");
     throw new AppError("search_failed", `no search provider answered: ${failed}`);
   }
   return { lists: lists.filter((l) => l.length > 0), attempts };
@@ -113,11 +142,15 @@ export async function searchAll(queries: string[], kind: QuestionKind, providers
 /** Rejects as soon as the signal aborts, even if a provider ignores it. */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   const abortError = () => new SearchError("search", "aborted", "the run was aborted");
-  if (signal.aborted) { work.catch(() => {}); return Promise.reject(abortError()); }
+  if (signal.aborted) {
+    work.catch(() => {});
+    return Promise.reject(abortError());
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(abortError());
     signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve, (e: unknown) => reject(signal.aborted ? abortError() : e))
+    work
+      .then(resolve, (e: unknown) => reject(signal.aborted ? abortError() : e))
       .finally(() => signal.removeEventListener("abort", onAbort));
   });
 }

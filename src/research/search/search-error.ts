@@ -19,7 +19,3 @@ export class SearchError extends Error {
     this.status = status;
   }
 }
-
-export function isSearchError(e: unknown): e is SearchError {
-  return e instanceof SearchError;
-}

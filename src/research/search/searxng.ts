@@ -1,12 +1,22 @@
-import type { SearchHit, SearchProvider } from "./types.ts";
 import { cleanText, isHttpUrl, isoDate, SNIPPET_MAX } from "./clean.ts";
 import { providerFetch } from "./http-json.ts";
 import { SearchError } from "./search-error.ts";
+import type { SearchHit, SearchProvider } from "./types.ts";
 
-interface SearxResult { url?: string; title?: string; content?: string; publishedDate?: string | null; engine?: string; engines?: string[] }
+interface SearxResult {
+  url?: string;
+  title?: string;
+  content?: string;
+  publishedDate?: string | null;
+  engine?: string;
+  engines?: string[];
+}
 
 /** Settings of a SearXNG instance. */
-export interface SearxngOptions { baseUrl: string; timeoutMs?: number }
+export interface SearxngOptions {
+  baseUrl: string;
+  timeoutMs?: number;
+}
 
 /** SearXNG's JSON API (`format: json` must be listed under `search.formats` in the instance's settings). */
 export function createSearxng(o: SearxngOptions): SearchProvider {
@@ -16,17 +26,35 @@ export function createSearxng(o: SearxngOptions): SearchProvider {
     kind: "web",
     async search(query, { signal, limit, topic }) {
       const params = new URLSearchParams({ q: query, format: "json", categories: topic ?? "general", safesearch: "1" });
-      const body = await providerFetch<{ results?: SearxResult[] }>("searxng", `${base}/search?${params}`, { signal, timeoutMs: o.timeoutMs })
-        .catch((e: unknown) => {
-          // The stock instance answers 403 to format=json; say what to change.
-          if (e instanceof SearchError && e.status === 403) throw new SearchError("searxng", "http_status", "HTTP 403 (is json enabled in search.formats of settings.yml?)", 403);
-          throw e;
-        });
-      if (!body || typeof body !== "object" || !Array.isArray(body.results)) throw new SearchError("searxng", "bad_payload", "no results array");
-      return body.results.filter((r) => isHttpUrl(r?.url)).slice(0, limit).map((r): SearchHit => ({
-        url: r.url!, title: cleanText(r.title, 300) || r.url!, snippet: cleanText(r.content, SNIPPET_MAX),
-        provider: "searxng", type: "web", published_at: isoDate(r.publishedDate ?? undefined),
-      }));
+      const body = await providerFetch<{ results?: SearxResult[] }>("searxng", `${base}/search?${params}`, {
+        signal,
+        timeoutMs: o.timeoutMs,
+      }).catch((e: unknown) => {
+        // The stock instance answers 403 to format=json; say what to change.
+        if (e instanceof SearchError && e.status === 403)
+          throw new SearchError(
+            "searxng",
+            "http_status",
+            "HTTP 403 (is json enabled in search.formats of settings.yml?)",
+            403,
+          );
+        throw e;
+      });
+      if (!body || typeof body !== "object" || !Array.isArray(body.results))
+        throw new SearchError("searxng", "bad_payload", "no results array");
+      return body.results
+        .filter((r) => isHttpUrl(r?.url))
+        .slice(0, limit)
+        .map(
+          (r): SearchHit => ({
+            url: r.url!,
+            title: cleanText(r.title, 300) || r.url!,
+            snippet: cleanText(r.content, SNIPPET_MAX),
+            provider: "searxng",
+            type: "web",
+            published_at: isoDate(r.publishedDate ?? undefined),
+          }),
+        );
     },
   };
 }

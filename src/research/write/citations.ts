@@ -2,7 +2,7 @@ import type { Source } from "../types.ts";
 
 // A marker group: [S1], [S2, S3], [S2;S3], [S2 and S3], [s1], [S1, 2], [S1-S3], 【S1】.
 // Runs like [S1][S2] are groups side by side.
-const GROUP = /[\[【]\s*[Ss]\s*\d+(?:\s*(?:[,;&–-]|and)\s*(?:[Ss]\s*)?\d+)*\s*[\]】]/g;
+const GROUP = /[[【]\s*[Ss]\s*\d+(?:\s*(?:[,;&–-]|and)\s*(?:[Ss]\s*)?\d+)*\s*[\]】]/g;
 // Where a marker naming nothing was removed; cleaned up once all groups are rewritten.
 const GONE = "\u0000";
 
@@ -10,7 +10,8 @@ const GONE = "\u0000";
 function numbersIn(group: string): number[] {
   const out: number[] = [];
   for (const m of group.matchAll(/(\d+)(?:\s*[–-]\s*(?:[Ss]\s*)?(\d+))?/g)) {
-    const a = Number(m[1]), b = m[2] ? Number(m[2]) : a;
+    const a = Number(m[1]),
+      b = m[2] ? Number(m[2]) : a;
     if (b >= a && b - a < 10) for (let n = a; n <= b; n++) out.push(n);
     else out.push(a, b);
   }
@@ -18,12 +19,15 @@ function numbersIn(group: string): number[] {
 }
 
 /** Removes what dropped markers leave behind, touching nothing else of the Markdown. */
+// U+0000 marks where a dropped citation stood (no text can contain it).
 function tidy(text: string): string {
+  // biome-ignore-start lint/suspicious/noControlCharactersInRegex: U+0000 is our own placeholder
   return text
     .replace(/[ \t]*\(\s*\u0000+\s*\)/g, GONE)
     .replace(/[ \t]*\u0000+[ \t]*(?=[.,;:!?)\]]|$)/gm, "")
     .replace(/^\u0000+[ \t]*/gm, "")
     .replace(/[ \t]*\u0000+[ \t]*/g, " ");
+  // biome-ignore-end lint/suspicious/noControlCharactersInRegex: end
 }
 
 /**
@@ -33,7 +37,11 @@ function tidy(text: string): string {
  * So every marker names a listed source and every listed source is cited. An answer
  * that cites nothing comes back with no sources; the caller decides what that means.
  */
-export function finalizeCitations<S extends Source>(answer: string, provided: S[], max = 5): { answer: string; sources: S[] } {
+export function finalizeCitations<S extends Source>(
+  answer: string,
+  provided: S[],
+  max = 5,
+): { answer: string; sources: S[] } {
   const byId = new Map(provided.map((s) => [s.id.toUpperCase(), s]));
   const order: string[] = [];
   const renumber = new Map<string, string>();

@@ -3,14 +3,24 @@ import { splitSentences } from "../rank/passages.ts";
 import type { WriterSource } from "./prompt.ts";
 
 const LEAD: Record<string, string> = {
-  en: "Here is what the sources say:", de: "Das sagen die Quellen:", fr: "Voici ce que disent les sources :",
-  es: "Esto es lo que dicen las fuentes:", it: "Ecco cosa dicono le fonti:", pt: "Eis o que dizem as fontes:", nl: "Dit zeggen de bronnen:",
-  ru: "Вот что говорят источники:", zh: "以下是来源中的相关内容：", ja: "情報源には次のように書かれています：", ko: "출처의 내용은 다음과 같습니다:", ar: "إليك ما تقوله المصادر:",
+  en: "Here is what the sources say:",
+  de: "Das sagen die Quellen:",
+  fr: "Voici ce que disent les sources :",
+  es: "Esto es lo que dicen las fuentes:",
+  it: "Ecco cosa dicono le fonti:",
+  pt: "Eis o que dizem as fontes:",
+  nl: "Dit zeggen de bronnen:",
+  ru: "Вот что говорят источники:",
+  zh: "以下是来源中的相关内容：",
+  ja: "情報源には次のように書かれています：",
+  ko: "출처의 내용은 다음과 같습니다:",
+  ar: "إليك ما تقوله المصادر:",
 };
 
 // Reference marks inside quoted text ("[12]", "[S3]", "【S1】", "[citation needed]") would
 // read as our citation markers, so they are cut (cutting only; nothing is added).
-const REFS = /\s*(?:\[(?:\d+(?:\s*[,–-]\s*\d+)*|[Ss]\s*\d+(?:\s*[,;]\s*[Ss]?\s*\d+)*|citation needed|note \d+|[a-z])\]|【[^】]{0,12}】)/g;
+const REFS =
+  /\s*(?:\[(?:\d+(?:\s*[,–-]\s*\d+)*|[Ss]\s*\d+(?:\s*[,;]\s*[Ss]?\s*\d+)*|citation needed|note \d+|[a-z])\]|【[^】]{0,12}】)/g;
 
 export interface ExtractiveOptions {
   /** Sentences at most (default 8). */
@@ -21,16 +31,22 @@ export interface ExtractiveOptions {
   onDelta?: (text: string) => void;
 }
 
-interface Sentence { src: number; pos: number; text: string; score: number }
+interface Sentence {
+  src: number;
+  pos: number;
+  text: string;
+  score: number;
+}
 
 /** Candidate sentences: whole, readable, with reference marks cut. */
 function sentencesOf(sources: WriterSource[]): Omit<Sentence, "score">[] {
   const out: Omit<Sentence, "score">[] = [];
   sources.forEach((s, src) => {
-    for (const p of s.passages) for (const raw of splitSentences(p)) {
-      const text = raw.replace(REFS, "").trim();
-      if (text.length >= 40 && text.length <= 600 && /\p{L}/u.test(text)) out.push({ src, pos: out.length, text });
-    }
+    for (const p of s.passages)
+      for (const raw of splitSentences(p)) {
+        const text = raw.replace(REFS, "").trim();
+        if (text.length >= 40 && text.length <= 600 && /\p{L}/u.test(text)) out.push({ src, pos: out.length, text });
+      }
   });
   return out;
 }
@@ -41,12 +57,20 @@ function sentencesOf(sources: WriterSource[]): Omit<Sentence, "score">[] {
  * source, sources in order of their best sentence, sentences in text order. Nothing is
  * invented beyond the one-line lead-in. Empty when the passages hold no usable sentence.
  */
-export function writeExtractive(question: string, language: string, sources: WriterSource[], o: ExtractiveOptions = {}): string {
-  const maxSentences = o.maxSentences ?? 8, perSource = o.perSource ?? 3;
+export function writeExtractive(
+  question: string,
+  language: string,
+  sources: WriterSource[],
+  o: ExtractiveOptions = {},
+): string {
+  const maxSentences = o.maxSentences ?? 8,
+    perSource = o.perSource ?? 3;
   const all = sentencesOf(sources);
   if (!all.length) return "";
   const scores = new Bm25(all.map((s) => s.text)).scores(question);
-  const ranked: Sentence[] = all.map((s, i) => ({ ...s, score: scores[i]! })).sort((a, b) => b.score - a.score || a.pos - b.pos);
+  const ranked: Sentence[] = all
+    .map((s, i) => ({ ...s, score: scores[i]! }))
+    .sort((a, b) => b.score - a.score || a.pos - b.pos);
   const chosen: Sentence[] = [];
   const count = new Map<number, number>();
   const seen = new Set<string>();
@@ -59,9 +83,16 @@ export function writeExtractive(question: string, language: string, sources: Wri
     chosen.push(s);
   }
   const srcOrder = [...new Set(chosen.map((s) => s.src))];
-  const paras = srcOrder.map((src) => chosen.filter((s) => s.src === src).sort((a, b) => a.pos - b.pos)
-    .map((s) => `${s.text} [${sources[src]!.id}]`).join(" "));
+  const paras = srcOrder.map((src) =>
+    chosen
+      .filter((s) => s.src === src)
+      .sort((a, b) => a.pos - b.pos)
+      .map((s) => `${s.text} [${sources[src]!.id}]`)
+      .join(" "),
+  );
   const parts = [LEAD[language] ?? LEAD.en!, ...paras];
-  parts.forEach((p, i) => o.onDelta?.(i === 0 ? p : `\n\n${p}`));
+  parts.forEach((p, i) => {
+    o.onDelta?.(i === 0 ? p : `\n\n${p}`);
+  });
   return parts.join("\n\n");
 }

@@ -3,10 +3,14 @@ import { estimateTokens } from "../engine/estimate.ts";
 import type { Llm } from "../llm/factory.ts";
 import { LlmError } from "../llm/llm-error.ts";
 import { createThinkFilter, stripThinking } from "../llm/think-filter.ts";
-import { writerMessages, type WriterSource } from "./prompt.ts";
+import { type WriterSource, writerMessages } from "./prompt.ts";
 
 /** The answer text (reasoning removed) and the token estimates of the call. */
-export interface Written { text: string; tokens_in: number; tokens_out: number }
+export interface Written {
+  text: string;
+  tokens_in: number;
+  tokens_out: number;
+}
 
 export interface WriteOptions {
   question: string;
@@ -30,14 +34,28 @@ export async function writeWithLlm(o: WriteOptions): Promise<Written> {
   let raw: string;
   try {
     // Room for reasoning models, whose thinking counts against the output limit.
-    const r = await o.llm.client.chat({ model: o.llm.model, messages, signal: o.signal, temperature: 0.2, maxTokens: 4096, onDelta: (t) => filter.push(t) });
+    const r = await o.llm.client.chat({
+      model: o.llm.model,
+      messages,
+      signal: o.signal,
+      temperature: 0.2,
+      maxTokens: 4096,
+      onDelta: (t) => filter.push(t),
+    });
     filter.end();
     raw = r.text;
   } catch (e) {
     if (o.signal.aborted) throw e instanceof LlmError ? e : new LlmError("aborted", "aborted");
-    throw new AppError("llm_failed", `the writer's model failed: ${e instanceof Error ? e.message : "unexpected error"}`);
+    throw new AppError(
+      "llm_failed",
+      `the writer's model failed: ${e instanceof Error ? e.message : "unexpected error"}`,
+    );
   }
   const text = stripThinking(raw).trim();
   if (!text) throw new AppError("llm_failed", "the writer's model returned no answer text");
-  return { text, tokens_in: estimateTokens(messages.map((m) => m.content).join("\n")), tokens_out: estimateTokens(raw) };
+  return {
+    text,
+    tokens_in: estimateTokens(messages.map((m) => m.content).join("\n")),
+    tokens_out: estimateTokens(raw),
+  };
 }

@@ -1,18 +1,46 @@
 import type { ChatMessage } from "../llm/types.ts";
 
 /** A source as the writer sees it: its marker id ("S1"), where it is from, and the chosen passages. */
-export interface WriterSource { id: string; title: string; url: string; passages: string[]; published_at?: string }
+export interface WriterSource {
+  id: string;
+  title: string;
+  url: string;
+  passages: string[];
+  published_at?: string;
+}
 
 const LANGS: Record<string, string> = {
-  en: "English", de: "German", fr: "French", es: "Spanish", it: "Italian", pt: "Portuguese", nl: "Dutch", ru: "Russian",
-  zh: "Chinese", ja: "Japanese", ko: "Korean", ar: "Arabic", el: "Greek", he: "Hebrew", hi: "Hindi", th: "Thai", tr: "Turkish", pl: "Polish",
+  en: "English",
+  de: "German",
+  fr: "French",
+  es: "Spanish",
+  it: "Italian",
+  pt: "Portuguese",
+  nl: "Dutch",
+  ru: "Russian",
+  zh: "Chinese",
+  ja: "Japanese",
+  ko: "Korean",
+  ar: "Arabic",
+  el: "Greek",
+  he: "Hebrew",
+  hi: "Hindi",
+  th: "Thai",
+  tr: "Turkish",
+  pl: "Polish",
 };
 
 // Threat: prompt injection from web pages. Source text is fenced as data, any tag inside
 // it that could open or close a fence is defused, and the instructions say plainly that
 // it carries no orders.
 const defuse = (s: string) => s.replace(/<(\s*\/?\s*source)/gi, "‹$1");
-const attr = (s: string) => defuse(s).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\s+/g, " ");
+const attr = (s: string) =>
+  defuse(s)
+    .replace(/&/g, "&amp;")
+    .replace(/"/g, "&quot;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/\s+/g, " ");
 
 /** The writer's system prompt; its rules are what keeps answers cited and injection-proof. */
 export function writerSystem(language: string, ids: string[]): string {
@@ -34,5 +62,14 @@ export function sourceBlock(s: WriterSource): string {
 /** The writer's messages: the rules as system prompt, the fenced sources and the question as user turn. */
 export function writerMessages(question: string, language: string, sources: WriterSource[]): ChatMessage[] {
   const user = `Sources:\n\n${sources.map(sourceBlock).join("\n\n")}\n\nQuestion: ${question}`;
-  return [{ role: "system", content: writerSystem(language, sources.map((s) => s.id)) }, { role: "user", content: user }];
+  return [
+    {
+      role: "system",
+      content: writerSystem(
+        language,
+        sources.map((s) => s.id),
+      ),
+    },
+    { role: "user", content: user },
+  ];
 }

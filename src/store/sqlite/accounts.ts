@@ -5,14 +5,21 @@ const COLUMNS = "id, email, password_hash AS passwordHash, plan, created_at AS c
 
 /** The `accounts` table. `insertAccount` is shared with identities.ts (its transaction). */
 export function insertAccount(db: Database, row: AccountRow): boolean {
-  return db.query("INSERT INTO accounts (id, email, password_hash, plan, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (email) DO NOTHING")
-    .run(row.id, row.email, row.passwordHash, row.plan, row.createdAt).changes === 1;
+  return (
+    db
+      .query(
+        "INSERT INTO accounts (id, email, password_hash, plan, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (email) DO NOTHING",
+      )
+      .run(row.id, row.email, row.passwordHash, row.plan, row.createdAt).changes === 1
+  );
 }
 
 export function sqliteAccounts(db: Database): AccountsTable {
   const byId = db.prepare<AccountRow, [string]>(`SELECT ${COLUMNS} FROM accounts WHERE id = ?`);
   const byEmail = db.prepare<AccountRow, [string]>(`SELECT ${COLUMNS} FROM accounts WHERE email = ?`);
-  const setPlan = db.prepare<AccountRow, [Plan, string]>(`UPDATE accounts SET plan = ? WHERE email = ? RETURNING ${COLUMNS}`);
+  const setPlan = db.prepare<AccountRow, [Plan, string]>(
+    `UPDATE accounts SET plan = ? WHERE email = ? RETURNING ${COLUMNS}`,
+  );
   return {
     byId: (id) => byId.get(id),
     byEmail: (email) => byEmail.get(email),

@@ -6,23 +6,33 @@ const COLUMNS = `id, account_id AS accountId, name, prefix, key_hash AS keyHash,
 
 /** The `api_keys` table. */
 export function sqliteApiKeys(db: Database): ApiKeysTable {
-  const insert = db.prepare(`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, status, created_at, last_used_at, revoked_at)
+  const insert =
+    db.prepare(`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, status, created_at, last_used_at, revoked_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const list = db.prepare<KeyRow, [string]>(`SELECT ${COLUMNS} FROM api_keys WHERE account_id = ? ORDER BY created_at DESC, id DESC`);
-  const revoke = db.prepare("UPDATE api_keys SET status = 'revoked', revoked_at = ? WHERE id = ? AND account_id = ? AND status = 'active'");
+  const list = db.prepare<KeyRow, [string]>(
+    `SELECT ${COLUMNS} FROM api_keys WHERE account_id = ? ORDER BY created_at DESC, id DESC`,
+  );
+  const revoke = db.prepare(
+    "UPDATE api_keys SET status = 'revoked', revoked_at = ? WHERE id = ? AND account_id = ? AND status = 'active'",
+  );
   const owned = db.prepare<KeyRow, [string, string]>(`SELECT ${COLUMNS} FROM api_keys WHERE id = ? AND account_id = ?`);
   // Every call and every refusal runs this: only the columns the check needs.
   const byHash = db.prepare<KeyCheck, [string]>(
-    "SELECT id, account_id AS accountId, prefix, status, last_used_at AS lastUsedAt FROM api_keys WHERE key_hash = ?");
+    "SELECT id, account_id AS accountId, prefix, status, last_used_at AS lastUsedAt FROM api_keys WHERE key_hash = ?",
+  );
   const touch = db.prepare("UPDATE api_keys SET last_used_at = ? WHERE id = ?");
   return {
-    insert(r) { insert.run(r.id, r.accountId, r.name, r.prefix, r.keyHash, r.status, r.createdAt, r.lastUsedAt, r.revokedAt); },
+    insert(r) {
+      insert.run(r.id, r.accountId, r.name, r.prefix, r.keyHash, r.status, r.createdAt, r.lastUsedAt, r.revokedAt);
+    },
     listByAccount: (accountId) => list.all(accountId),
     revoke(accountId, keyId, at) {
       revoke.run(at, keyId, accountId);
       return owned.get(keyId, accountId);
     },
     byHash: (hash) => byHash.get(hash),
-    touch(keyId, at) { touch.run(at, keyId); },
+    touch(keyId, at) {
+      touch.run(at, keyId);
+    },
   };
 }

@@ -4,25 +4,31 @@ import { insertAccount } from "./accounts.ts";
 
 /** The `identities` table: accounts linked to an identity provider by (issuer, subject). */
 export function sqliteIdentities(db: Database): IdentitiesTable {
-  const linked = db.prepare<{ accountId: string }, [string, string]>("SELECT account_id AS accountId FROM identities WHERE issuer = ? AND subject = ?");
+  const linked = db.prepare<{ accountId: string }, [string, string]>(
+    "SELECT account_id AS accountId FROM identities WHERE issuer = ? AND subject = ?",
+  );
   const byEmail = db.prepare<{ id: string }, [string]>("SELECT id FROM accounts WHERE email = ?");
-  const insert = db.prepare("INSERT INTO identities (id, account_id, issuer, subject, email, created_at) VALUES (?, ?, ?, ?, ?, ?)");
+  const insert = db.prepare(
+    "INSERT INTO identities (id, account_id, issuer, subject, email, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+  );
   // IMMEDIATE: two concurrent first sign-ins of one identity can't both create an account.
-  const link = db.transaction((claim: Parameters<IdentitiesTable["link"]>[0], plan: Parameters<IdentitiesTable["link"]>[1]): LinkOutcome => {
-    const found = linked.get(claim.issuer, claim.subject);
-    if (found) return { accountId: found.accountId };
-    if (!claim.email) return { refused: "no_email" };
-    const now = new Date().toISOString();
-    let accountId = byEmail.get(claim.email)?.id;
-    if (accountId) {
-      // Threat: someone claiming a victim's address at the IdP to take over their account.
-      if (!claim.emailVerified) return { refused: "email_not_verified" };
-    } else {
-      accountId = crypto.randomUUID();
-      insertAccount(db, { id: accountId, email: claim.email, passwordHash: null, plan, createdAt: now });
-    }
-    insert.run(crypto.randomUUID(), accountId, claim.issuer, claim.subject, claim.email, now);
-    return { accountId };
-  });
+  const link = db.transaction(
+    (claim: Parameters<IdentitiesTable["link"]>[0], plan: Parameters<IdentitiesTable["link"]>[1]): LinkOutcome => {
+      const found = linked.get(claim.issuer, claim.subject);
+      if (found) return { accountId: found.accountId };
+      if (!claim.email) return { refused: "no_email" };
+      const now = new Date().toISOString();
+      let accountId = byEmail.get(claim.email)?.id;
+      if (accountId) {
+        // Threat: someone claiming a victim's address at the IdP to take over their account.
+        if (!claim.emailVerified) return { refused: "email_not_verified" };
+      } else {
+        accountId = crypto.randomUUID();
+        insertAccount(db, { id: accountId, email: claim.email, passwordHash: null, plan, createdAt: now });
+      }
+      insert.run(crypto.randomUUID(), accountId, claim.issuer, claim.subject, claim.email, now);
+      return { accountId };
+    },
+  );
   return { link: (claim, plan) => link.immediate(claim, plan) };
 }

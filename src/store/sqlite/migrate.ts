@@ -4,7 +4,12 @@ import { migrations } from "./migrations.ts";
 /** Applies the embedded migrations (db/*.sql, drizzle-kit's output) not applied yet. */
 export function migrate(db: Database): void {
   db.exec("CREATE TABLE IF NOT EXISTS __migrations (tag TEXT PRIMARY KEY, applied_at TEXT NOT NULL)");
-  const done = new Set(db.query<{ tag: string }, []>("SELECT tag FROM __migrations").all().map((r) => r.tag));
+  const done = new Set(
+    db
+      .query<{ tag: string }, []>("SELECT tag FROM __migrations")
+      .all()
+      .map((r) => r.tag),
+  );
   for (const m of migrations) {
     if (done.has(m.tag)) continue;
     // IMMEDIATE: two processes starting on one file must not both apply a migration.

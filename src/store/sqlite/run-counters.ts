@@ -5,8 +5,12 @@ import type { RunCountersTable } from "../types.ts";
  * The `run_counters` table: runs counted per account and month. Acceptance reads and
  * bumps one row instead of counting the month's runs (which grew with every run).
  */
-export function sqliteRunCounters(db: Database): RunCountersTable & { bump(accountId: string, period: string, limit: number): boolean } {
-  const used = db.prepare<{ runs: number }, [string, string]>("SELECT runs FROM run_counters WHERE account_id = ? AND period = ?");
+export function sqliteRunCounters(
+  db: Database,
+): RunCountersTable & { bump(accountId: string, period: string, limit: number): boolean } {
+  const used = db.prepare<{ runs: number }, [string, string]>(
+    "SELECT runs FROM run_counters WHERE account_id = ? AND period = ?",
+  );
   // An upsert whose update applies only below the limit: one statement decides and counts.
   const bump = db.prepare(`INSERT INTO run_counters (account_id, period, runs) VALUES (?, ?, 1)
     ON CONFLICT (account_id, period) DO UPDATE SET runs = runs + 1 WHERE runs < ?`);

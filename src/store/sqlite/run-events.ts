@@ -5,7 +5,8 @@ import type { TimelineEvent } from "../types.ts";
 export function sqliteRunEvents(db: Database) {
   const insert = db.prepare("INSERT INTO run_events (run_id, at_ms, type, data) VALUES (?, ?, ?, ?)");
   const list = db.prepare<{ atMs: number; type: string; data: string }, [string]>(
-    "SELECT at_ms AS atMs, type, data FROM run_events WHERE run_id = ? ORDER BY id");
+    "SELECT at_ms AS atMs, type, data FROM run_events WHERE run_id = ? ORDER BY id",
+  );
   return {
     /** Only inside runs.finish's transaction. */
     insertAll(runId: string, events: TimelineEvent[]): void {

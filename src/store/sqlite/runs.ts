@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
-import type { DayCount, RecentRun, RunRow, RunsTable } from "../types.ts";
+import type { UsageDay } from "../../contract/console.ts";
+import type { RecentRun, RunRow, RunsTable } from "../types.ts";
 import type { sqliteRunCounters } from "./run-counters.ts";
 import type { sqliteRunEvents } from "./run-events.ts";
 
@@ -14,30 +15,63 @@ const COLUMNS = `id, account_id AS accountId, key_prefix AS keyPrefix, origin, e
  * process serialise and the allowance can't be exceeded); finishing writes the outcome
  * and the whole timeline in one commit instead of one per event.
  */
-export function sqliteRuns(db: Database, counters: ReturnType<typeof sqliteRunCounters>, events: ReturnType<typeof sqliteRunEvents>): RunsTable {
-  const insert = db.prepare(`INSERT INTO runs (id, account_id, key_id, key_prefix, origin, endpoint, query, period, status, created_at)
+export function sqliteRuns(
+  db: Database,
+  counters: ReturnType<typeof sqliteRunCounters>,
+  events: ReturnType<typeof sqliteRunEvents>,
+): RunsTable {
+  const insert =
+    db.prepare(`INSERT INTO runs (id, account_id, key_id, key_prefix, origin, endpoint, query, period, status, created_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)`);
-  const finish = db.prepare(`UPDATE runs SET status = ?, answer = ?, sources = ?, errors = ?, writer = ?, tokens_in = ?, tokens_out = ?,
+  const finish =
+    db.prepare(`UPDATE runs SET status = ?, answer = ?, sources = ?, errors = ?, writer = ?, tokens_in = ?, tokens_out = ?,
     latency_ms = ?, finished_at = ? WHERE id = ?`);
-  const interrupt = db.prepare("UPDATE runs SET status = 'error', errors = ?, finished_at = ? WHERE status = 'running'");
+  const interrupt = db.prepare(
+    "UPDATE runs SET status = 'error', errors = ?, finished_at = ? WHERE status = 'running'",
+  );
   const owned = db.prepare<Raw, [string, string]>(`SELECT ${COLUMNS} FROM runs WHERE id = ? AND account_id = ?`);
-  const perDay = db.prepare<DayCount, [string, string]>(`SELECT substr(created_at, 1, 10) AS date, COUNT(*) AS calls,
+  const perDay = db.prepare<UsageDay, [string, string]>(`SELECT substr(created_at, 1, 10) AS date, COUNT(*) AS calls,
     SUM(status = 'ok') AS ok, SUM(status = 'error') AS error
     FROM runs WHERE account_id = ? AND period = ? GROUP BY date ORDER BY date`);
-  const recent = db.prepare<RecentRun, [string, number]>(`SELECT id AS request_id, created_at, status, origin, endpoint, key_prefix, latency_ms, query
+  const recent = db.prepare<
+    RecentRun,
+    [string, number]
+  >(`SELECT id AS request_id, created_at, status, origin, endpoint, key_prefix, latency_ms, query
     FROM runs WHERE account_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?`);
 
   const acceptTx = db.transaction((r: Parameters<RunsTable["accept"]>[0], limit: number | null): boolean => {
     const period = r.createdAt.toISOString().slice(0, 7);
     if (limit !== null && r.accountId !== null && !counters.bump(r.accountId, period, limit)) return false;
-    insert.run(r.id, r.accountId, r.keyId, r.keyPrefix, r.origin, r.endpoint, r.query, period, r.createdAt.toISOString());
+    insert.run(
+      r.id,
+      r.accountId,
+      r.keyId,
+      r.keyPrefix,
+      r.origin,
+      r.endpoint,
+      r.query,
+      period,
+      r.createdAt.toISOString(),
+    );
     return true;
   });
-  const finishTx = db.transaction((runId: string, o: Parameters<RunsTable["finish"]>[1], timeline: Parameters<RunsTable["finish"]>[2]) => {
-    events.insertAll(runId, timeline);
-    finish.run(o.status, o.answer, JSON.stringify(o.sources), JSON.stringify(o.errors), o.writer,
-      o.tokensIn, o.tokensOut, o.latencyMs, new Date().toISOString(), runId);
-  });
+  const finishTx = db.transaction(
+    (runId: string, o: Parameters<RunsTable["finish"]>[1], timeline: Parameters<RunsTable["finish"]>[2]) => {
+      events.insertAll(runId, timeline);
+      finish.run(
+        o.status,
+        o.answer,
+        JSON.stringify(o.sources),
+        JSON.stringify(o.errors),
+        o.writer,
+        o.tokensIn,
+        o.tokensOut,
+        o.latencyMs,
+        new Date().toISOString(),
+        runId,
+      );
+    },
+  );
 
   return {
     accept(run, limit) {
@@ -46,12 +80,18 @@ export function sqliteRuns(db: Database, counters: ReturnType<typeof sqliteRunCo
       if (limit === null || run.accountId === null) return acceptTx(run, null);
       return acceptTx.immediate(run, limit);
     },
-    finish(runId, outcome, timeline) { finishTx.immediate(runId, outcome, timeline); },
+    finish(runId, outcome, timeline) {
+      finishTx.immediate(runId, outcome, timeline);
+    },
     markInterrupted: (error) => interrupt.run(JSON.stringify([error]), new Date().toISOString()).changes,
     withEvents(accountId, runId) {
       const r = owned.get(runId, accountId);
       if (!r) return null;
-      const run: RunRow = { ...r, sources: r.sources ? JSON.parse(r.sources) : [], errors: r.errors ? JSON.parse(r.errors) : [] };
+      const run: RunRow = {
+        ...r,
+        sources: r.sources ? JSON.parse(r.sources) : [],
+        errors: r.errors ? JSON.parse(r.errors) : [],
+      };
       return { run, events: events.forRun(runId) };
     },
     perDay: (accountId, period) => perDay.all(accountId, period),

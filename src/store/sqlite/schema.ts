@@ -1,75 +1,111 @@
-import { sqliteTable, text, integer, index, primaryKey, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** Timestamps are ISO 8601 UTC strings; months are "YYYY-MM" in UTC. */
-export const accounts = sqliteTable("accounts", {
-  id: text("id").primaryKey(),
-  email: text("email").notNull(),
-  /** null for accounts created through the identity provider only */
-  passwordHash: text("password_hash"),
-  plan: text("plan", { enum: ["free", "pro", "researcher"] }).notNull(),
-  createdAt: text("created_at").notNull(),
-}, (t) => [uniqueIndex("accounts_email_uq").on(t.email)]);
+export const accounts = sqliteTable(
+  "accounts",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull(),
+    /** null for accounts created through the identity provider only */
+    passwordHash: text("password_hash"),
+    plan: text("plan", { enum: ["free", "pro", "researcher"] }).notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("accounts_email_uq").on(t.email)],
+);
 
-export const sessions = sqliteTable("sessions", {
-  id: text("id").primaryKey(),
-  accountId: text("account_id").notNull().references(() => accounts.id, { onDelete: "cascade" }),
-  /** SHA-256 of the cookie token: a leaked database does not leak live sessions */
-  tokenHash: text("token_hash").notNull(),
-  createdAt: text("created_at").notNull(),
-  expiresAt: text("expires_at").notNull(),
-}, (t) => [uniqueIndex("sessions_token_uq").on(t.tokenHash), index("sessions_account_idx").on(t.accountId)]);
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    /** SHA-256 of the cookie token: a leaked database does not leak live sessions */
+    tokenHash: text("token_hash").notNull(),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [uniqueIndex("sessions_token_uq").on(t.tokenHash), index("sessions_account_idx").on(t.accountId)],
+);
 
-export const apiKeys = sqliteTable("api_keys", {
-  id: text("id").primaryKey(),
-  accountId: text("account_id").notNull().references(() => accounts.id, { onDelete: "cascade" }),
-  name: text("name"),
-  prefix: text("prefix").notNull(),
-  keyHash: text("key_hash").notNull(),
-  status: text("status", { enum: ["active", "revoked"] }).notNull(),
-  createdAt: text("created_at").notNull(),
-  lastUsedAt: text("last_used_at"),
-  revokedAt: text("revoked_at"),
-}, (t) => [uniqueIndex("api_keys_hash_uq").on(t.keyHash), index("api_keys_account_idx").on(t.accountId)]);
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    name: text("name"),
+    prefix: text("prefix").notNull(),
+    keyHash: text("key_hash").notNull(),
+    status: text("status", { enum: ["active", "revoked"] }).notNull(),
+    createdAt: text("created_at").notNull(),
+    lastUsedAt: text("last_used_at"),
+    revokedAt: text("revoked_at"),
+  },
+  (t) => [uniqueIndex("api_keys_hash_uq").on(t.keyHash), index("api_keys_account_idx").on(t.accountId)],
+);
 
-export const runs = sqliteTable("runs", {
-  id: text("id").primaryKey(),
-  accountId: text("account_id").references(() => accounts.id, { onDelete: "cascade" }),
-  keyId: text("key_id"),
-  keyPrefix: text("key_prefix"),
-  origin: text("origin", { enum: ["api", "app", "cli"] }).notNull(),
-  endpoint: text("endpoint").notNull(),
-  query: text("query").notNull(),
-  /** allowance month the run counts against */
-  period: text("period").notNull(),
-  status: text("status", { enum: ["running", "ok", "error"] }).notNull(),
-  writer: text("writer"),
-  answer: text("answer"),
-  sources: text("sources", { mode: "json" }).$type<unknown[]>(),
-  errors: text("errors", { mode: "json" }).$type<{ code: string; message: string }[]>(),
-  tokensIn: integer("tokens_in").notNull().default(0),
-  tokensOut: integer("tokens_out").notNull().default(0),
-  latencyMs: integer("latency_ms"),
-  createdAt: text("created_at").notNull(),
-  finishedAt: text("finished_at"),
-}, (t) => [index("runs_account_period_idx").on(t.accountId, t.period), index("runs_account_created_idx").on(t.accountId, t.createdAt), index("runs_status_idx").on(t.status)]);
+export const runs = sqliteTable(
+  "runs",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").references(() => accounts.id, { onDelete: "cascade" }),
+    keyId: text("key_id"),
+    keyPrefix: text("key_prefix"),
+    origin: text("origin", { enum: ["api", "app", "cli"] }).notNull(),
+    endpoint: text("endpoint").notNull(),
+    query: text("query").notNull(),
+    /** allowance month the run counts against */
+    period: text("period").notNull(),
+    status: text("status", { enum: ["running", "ok", "error"] }).notNull(),
+    writer: text("writer"),
+    answer: text("answer"),
+    sources: text("sources", { mode: "json" }).$type<unknown[]>(),
+    errors: text("errors", { mode: "json" }).$type<{ code: string; message: string }[]>(),
+    tokensIn: integer("tokens_in").notNull().default(0),
+    tokensOut: integer("tokens_out").notNull().default(0),
+    latencyMs: integer("latency_ms"),
+    createdAt: text("created_at").notNull(),
+    finishedAt: text("finished_at"),
+  },
+  (t) => [
+    index("runs_account_period_idx").on(t.accountId, t.period),
+    index("runs_account_created_idx").on(t.accountId, t.createdAt),
+    index("runs_status_idx").on(t.status),
+  ],
+);
 
 /**
  * Runs counted against an account's allowance, per month. Acceptance reads and bumps one
  * row instead of counting the month's runs, which grew with every run (O(n) per call).
  */
-export const runCounters = sqliteTable("run_counters", {
-  accountId: text("account_id").notNull().references(() => accounts.id, { onDelete: "cascade" }),
-  period: text("period").notNull(),
-  runs: integer("runs").notNull().default(0),
-}, (t) => [primaryKey({ columns: [t.accountId, t.period] })]);
+export const runCounters = sqliteTable(
+  "run_counters",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    period: text("period").notNull(),
+    runs: integer("runs").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.period] })],
+);
 
-export const runEvents = sqliteTable("run_events", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  runId: text("run_id").notNull().references(() => runs.id, { onDelete: "cascade" }),
-  atMs: integer("at_ms").notNull(),
-  type: text("type").notNull(),
-  data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
-}, (t) => [index("run_events_run_idx").on(t.runId)]);
+export const runEvents = sqliteTable(
+  "run_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    atMs: integer("at_ms").notNull(),
+    type: text("type").notNull(),
+    data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [index("run_events_run_idx").on(t.runId)],
+);
 
 /** Server-wide settings, e.g. the generated session secret. */
 export const settings = sqliteTable("settings", {
@@ -78,11 +114,20 @@ export const settings = sqliteTable("settings", {
 });
 
 /** Accounts linked to an identity provider, by (issuer, subject). */
-export const identities = sqliteTable("identities", {
-  id: text("id").primaryKey(),
-  accountId: text("account_id").notNull().references(() => accounts.id, { onDelete: "cascade" }),
-  issuer: text("issuer").notNull(),
-  subject: text("subject").notNull(),
-  email: text("email"),
-  createdAt: text("created_at").notNull(),
-}, (t) => [uniqueIndex("identities_issuer_subject_uq").on(t.issuer, t.subject), index("identities_account_idx").on(t.accountId)]);
+export const identities = sqliteTable(
+  "identities",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    issuer: text("issuer").notNull(),
+    subject: text("subject").notNull(),
+    email: text("email"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("identities_issuer_subject_uq").on(t.issuer, t.subject),
+    index("identities_account_idx").on(t.accountId),
+  ],
+);

@@ -5,7 +5,11 @@ type Attrs = Record<string, string | number | boolean | EventListener | undefine
  * Builds DOM nodes. Text is always a text node (never parsed as HTML), so nothing from
  * the server, a model or a web page can inject markup.
  */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: (Child | Child[])[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: (Child | Child[])[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === null || v === false) continue;
@@ -20,7 +24,11 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
 }
 
 /** SVG element (charts and the timeline), same rules. */
-export function svg(tag: string, attrs: Record<string, string | number> = {}, ...children: (Node | string)[]): SVGElement {
+export function svg(
+  tag: string,
+  attrs: Record<string, string | number> = {},
+  ...children: (Node | string)[]
+): SVGElement {
   const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
   for (const c of children) el.append(typeof c === "string" ? document.createTextNode(c) : c);
@@ -33,4 +41,10 @@ export function mount(...nodes: (Node | null)[]): void {
 }
 
 export const fmtDate = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : "—");
-export const hostOf = (url: string) => { try { return new URL(url).hostname.replace(/^www\./, ""); } catch { return url; } };
+export const hostOf = (url: string) => {
+  try {
+    return new URL(url).hostname.replace(/^www\./, "");
+  } catch {
+    return url;
+  }
+};

@@ -15,14 +15,45 @@ const ROUTES: [RegExp, Page][] = [
   [/^\/runs\/([\w-]+)$/, (me, p) => runPage(me, p[0]!)],
 ];
 
-
 function renderNav(me: Me | null): void {
   const here = location.pathname;
-  const link = (href: string, label: string) => h("li", {}, h("a", { href, "data-link": true, "aria-current": here === href || (href === "/research" && here === "/") ? "page" : undefined }, label));
+  const link = (href: string, label: string) =>
+    h(
+      "li",
+      {},
+      h(
+        "a",
+        {
+          href,
+          "data-link": true,
+          "aria-current": here === href || (href === "/research" && here === "/") ? "page" : undefined,
+        },
+        label,
+      ),
+    );
   const items = me
-    ? [link("/research", "Research"), link("/keys", "API keys"), link("/usage", "Usage"),
-      h("li", { class: "muted" }, me.email),
-      h("li", {}, h("button", { class: "secondary", type: "button", onclick: async () => { await api("POST", "/api/v1/auth/logout"); navigate("/signin"); } }, "Sign out"))]
+    ? [
+        link("/research", "Research"),
+        link("/keys", "API keys"),
+        link("/usage", "Usage"),
+        h("li", { class: "muted" }, me.email),
+        h(
+          "li",
+          {},
+          h(
+            "button",
+            {
+              class: "secondary",
+              type: "button",
+              onclick: async () => {
+                await api("POST", "/api/v1/auth/logout");
+                navigate("/signin");
+              },
+            },
+            "Sign out",
+          ),
+        ),
+      ]
     : [link("/signin", "Sign in"), link("/signup", "Sign up")];
   document.getElementById("nav")!.replaceChildren(h("ul", {}, ...items));
 }
@@ -38,7 +69,11 @@ async function render(): Promise<void> {
   if (!me) return navigate("/signin");
   for (const [re, page] of ROUTES) {
     const m = re.exec(path);
-    if (m) { await page(me, m.slice(1).filter(Boolean)); document.getElementById("main")!.focus(); return; }
+    if (m) {
+      await page(me, m.slice(1).filter(Boolean));
+      document.getElementById("main")!.focus();
+      return;
+    }
   }
   navigate("/research");
 }

@@ -4,7 +4,12 @@ const INLINE = /(`[^`\n]+`)|(\*\*[^*\n]+\*\*)|(\*[^*\n]+\*|_[^_\n]+_)|(\[S\d+\])
 
 /** Only http(s) links: a javascript: or data: URL from a model never becomes clickable. */
 function safeHref(url: string): string | null {
-  try { const u = new URL(url); return u.protocol === "http:" || u.protocol === "https:" ? u.href : null; } catch { return null; }
+  try {
+    const u = new URL(url);
+    return u.protocol === "http:" || u.protocol === "https:" ? u.href : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Inline Markdown to DOM nodes; text stays text (no HTML is ever parsed). */
@@ -17,11 +22,16 @@ export function inline(text: string): Node[] {
     if (m[1]) out.push(h("code", {}, t.slice(1, -1)));
     else if (m[2]) out.push(h("strong", {}, ...inline(t.slice(2, -2))));
     else if (m[3]) out.push(h("em", {}, ...inline(t.slice(1, -1))));
-    else if (m[4]) out.push(h("a", { class: "cite", href: `#src-${t.slice(1, -1)}`, "aria-label": `source ${t.slice(2, -1)}` }, t));
+    else if (m[4])
+      out.push(h("a", { class: "cite", href: `#src-${t.slice(1, -1)}`, "aria-label": `source ${t.slice(2, -1)}` }, t));
     else {
       const lm = /^\[([^\]]+)\]\(([^)\s]+)\)$/.exec(t)!;
       const href = safeHref(lm[2]!);
-      out.push(href ? h("a", { href, rel: "noopener noreferrer", target: "_blank" }, ...inline(lm[1]!)) : document.createTextNode(lm[1]!));
+      out.push(
+        href
+          ? h("a", { href, rel: "noopener noreferrer", target: "_blank" }, ...inline(lm[1]!))
+          : document.createTextNode(lm[1]!),
+      );
     }
     last = m.index! + t.length;
   }
@@ -35,12 +45,19 @@ export function renderMarkdown(md: string): DocumentFragment {
   const lines = md.replace(/\r\n/g, "\n").split("\n");
   let para: string[] = [];
   let list: { el: HTMLElement; ordered: boolean } | null = null;
-  const flushPara = () => { if (para.length) frag.append(h("p", {}, ...inline(para.join(" ")))); para = []; };
-  const flushList = () => { if (list) frag.append(list.el); list = null; };
+  const flushPara = () => {
+    if (para.length) frag.append(h("p", {}, ...inline(para.join(" "))));
+    para = [];
+  };
+  const flushList = () => {
+    if (list) frag.append(list.el);
+    list = null;
+  };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (/^```/.test(line)) {
-      flushPara(); flushList();
+      flushPara();
+      flushList();
       const code: string[] = [];
       for (i++; i < lines.length && !/^```/.test(lines[i]!); i++) code.push(lines[i]!);
       frag.append(h("pre", {}, h("code", {}, code.join("\n"))));
@@ -49,16 +66,31 @@ export function renderMarkdown(md: string): DocumentFragment {
     const heading = /^(#{1,6})\s+(.*)$/.exec(line);
     const bullet = /^\s*[-*+]\s+(.*)$/.exec(line);
     const numbered = /^\s*\d+[.)]\s+(.*)$/.exec(line);
-    if (heading) { flushPara(); flushList(); frag.append(h(`h${Math.min(6, heading[1]!.length + 2)}` as "h3", {}, ...inline(heading[2]!))); }
-    else if (bullet || numbered) {
+    if (heading) {
+      flushPara();
+      flushList();
+      frag.append(h(`h${Math.min(6, heading[1]!.length + 2)}` as "h3", {}, ...inline(heading[2]!)));
+    } else if (bullet || numbered) {
       flushPara();
       const ordered = !!numbered;
-      if (!list || list.ordered !== ordered) { flushList(); list = { el: h(ordered ? "ol" : "ul"), ordered }; }
+      if (!list || list.ordered !== ordered) {
+        flushList();
+        list = { el: h(ordered ? "ol" : "ul"), ordered };
+      }
       list.el.append(h("li", {}, ...inline((bullet ?? numbered)![1]!)));
-    } else if (/^>\s?/.test(line)) { flushPara(); flushList(); frag.append(h("blockquote", {}, ...inline(line.replace(/^>\s?/, "")))); }
-    else if (!line.trim()) { flushPara(); flushList(); }
-    else { flushList(); para.push(line.trim()); }
+    } else if (/^>\s?/.test(line)) {
+      flushPara();
+      flushList();
+      frag.append(h("blockquote", {}, ...inline(line.replace(/^>\s?/, ""))));
+    } else if (!line.trim()) {
+      flushPara();
+      flushList();
+    } else {
+      flushList();
+      para.push(line.trim());
+    }
   }
-  flushPara(); flushList();
+  flushPara();
+  flushList();
   return frag;
 }

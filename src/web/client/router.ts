@@ -1,7 +1,9 @@
 let renderer: () => Promise<void> = async () => {};
 
 /** main.ts registers the page renderer; pages navigate without importing main. */
-export function setRenderer(r: () => Promise<void>): void { renderer = r; }
+export function setRenderer(r: () => Promise<void>): void {
+  renderer = r;
+}
 
 /** Client-side navigation without a reload. */
 export function navigate(path: string): void {

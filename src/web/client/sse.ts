@@ -7,8 +7,7 @@ export async function readEvents(res: Response, on: (event: string, data: unknow
     const { done, value } = await reader.read();
     if (done) break;
     buf += dec.decode(value, { stream: true }).replace(/\r\n/g, "\n");
-    let i: number;
-    while ((i = buf.indexOf("\n\n")) >= 0) {
+    for (let i = buf.indexOf("\n\n"); i >= 0; i = buf.indexOf("\n\n")) {
       const block = buf.slice(0, i);
       buf = buf.slice(i + 2);
       let event = "message";
@@ -19,7 +18,11 @@ export async function readEvents(res: Response, on: (event: string, data: unknow
         else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
       }
       if (data.length) {
-        try { on(event, JSON.parse(data.join("\n"))); } catch { /* ignore a broken event */ }
+        try {
+          on(event, JSON.parse(data.join("\n")));
+        } catch {
+          /* ignore a broken event */
+        }
       }
     }
   }

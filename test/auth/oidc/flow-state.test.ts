@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { FLOW_TTL_MS, FlowStates, type FlowState } from "../../../src/auth/oidc/flow-state.ts";
+import { FLOW_TTL_MS, type FlowState, FlowStates } from "../../../src/auth/oidc/flow-state.ts";
 import { AppError } from "../../../src/contract/errors.ts";
 
 const SECRET = "a-signing-secret-of-enough-length";
@@ -9,11 +9,21 @@ const fields = { state: "st-1", nonce: "n-1", verifier: "v".repeat(43) };
 function store(secret = SECRET) {
   let t = 1_000_000;
   const flows = new FlowStates(secret, () => t);
-  return { flows, advance: (ms: number) => { t += ms; } };
+  return {
+    flows,
+    advance: (ms: number) => {
+      t += ms;
+    },
+  };
 }
 
 const codeOf = (fn: () => unknown): string | undefined => {
-  try { fn(); return undefined; } catch (e) { return e instanceof AppError ? e.code : String(e); }
+  try {
+    fn();
+    return undefined;
+  } catch (e) {
+    return e instanceof AppError ? e.code : String(e);
+  }
 };
 
 describe("flow state cookie", () => {

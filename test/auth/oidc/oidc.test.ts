@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startOidcProvider, type IdTokenParts, type OidcFixture, type Reassembly } from "../../fixtures/oidc-provider.ts";
-import { Client, startTestServer, type TestServer } from "../../helpers/server.ts";
+import {
+  type IdTokenParts,
+  type OidcFixture,
+  type Reassembly,
+  startOidcProvider,
+} from "../../fixtures/oidc-provider.ts";
 import { scriptedEngine } from "../../helpers/scripted-engine.ts";
+import { Client, startTestServer, type TestServer } from "../../helpers/server.ts";
 import { useLongTimeout } from "../../setup.ts";
 
 useLongTimeout();
@@ -11,20 +16,26 @@ useLongTimeout();
 const ports = new Set<number>();
 function freshBase(): string {
   let p: number;
-  do p = 10000 + Math.floor(Math.random() * 20000); while (ports.has(p));
+  do p = 10000 + Math.floor(Math.random() * 20000);
+  while (ports.has(p));
   ports.add(p);
   return `http://127.0.0.1:${p}`;
 }
 const callbackOf = (base: string) => `${base}/api/v1/auth/oidc/callback`;
 const portOf = (base: string) => new URL(base).port;
 
-const BASE = freshBase();        // the main app server
-const DOMAINS = freshBase();     // OIDC_ALLOWED_DOMAINS=acme.test
-const ALIAS = freshBase();       // OIDC_ISSUER names the provider under a path it doesn't declare
+const BASE = freshBase(); // the main app server
+const DOMAINS = freshBase(); // OIDC_ALLOWED_DOMAINS=acme.test
+const ALIAS = freshBase(); // OIDC_ISSUER names the provider under a path it doesn't declare
 let idp: OidcFixture, srv: TestServer, domainSrv: TestServer, aliasSrv: TestServer;
 
-const oidcEnv = (fx: OidcFixture, base: string, extra: Record<string, string> = {}) =>
-  ({ PORT: portOf(base), OIDC_ISSUER: fx.issuer, OIDC_CLIENT_ID: fx.clientId, OIDC_CLIENT_SECRET: fx.clientSecret, ...extra });
+const oidcEnv = (fx: OidcFixture, base: string, extra: Record<string, string> = {}) => ({
+  PORT: portOf(base),
+  OIDC_ISSUER: fx.issuer,
+  OIDC_CLIENT_ID: fx.clientId,
+  OIDC_CLIENT_SECRET: fx.clientSecret,
+  ...extra,
+});
 
 beforeAll(async () => {
   idp = await startOidcProvider([callbackOf(BASE), callbackOf(DOMAINS), callbackOf(ALIAS)]);
@@ -52,12 +63,16 @@ class Browser {
       this.setCookies.push(c);
       const [pair, ...attrs] = c.split(";");
       const i = pair!.indexOf("=");
-      const name = pair!.slice(0, i).trim(), value = pair!.slice(i + 1).trim();
-      if (!value || attrs.some((a) => /max-age=0|expires=thu, 01 jan 1970/i.test(a.trim()))) jar.delete(name); else jar.set(name, value);
+      const name = pair!.slice(0, i).trim(),
+        value = pair!.slice(i + 1).trim();
+      if (!value || attrs.some((a) => /max-age=0|expires=thu, 01 jan 1970/i.test(a.trim()))) jar.delete(name);
+      else jar.set(name, value);
     }
     return res;
   }
-  cookie(origin: string, name: string) { return this.jars.get(origin)?.get(name); }
+  cookie(origin: string, name: string) {
+    return this.jars.get(origin)?.get(name);
+  }
 }
 
 /** GET /oidc/start on `base`; checks the authorization request carries PKCE S256, state and nonce. */
@@ -79,16 +94,28 @@ async function atIdp(b: Browser, authUrl: string, base: string, sub: string, den
   for (let i = 0; i < 20; i++) {
     if (url.startsWith(callbackOf(base))) return url;
     const res = await b.go(url);
-    if (res.status >= 300 && res.status < 400) { url = new URL(res.headers.get("location")!, url).href; continue; }
+    if (res.status >= 300 && res.status < 400) {
+      url = new URL(res.headers.get("location")!, url).href;
+      continue;
+    }
     const html = await res.text();
     if (deny) {
       const abort = /href="([^"]*\/abort)"/.exec(html)?.[1];
-      if (abort) { url = new URL(abort, url).href; continue; }
+      if (abort) {
+        url = new URL(abort, url).href;
+        continue;
+      }
     }
     const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
     if (!action) throw new Error(`no form at ${url}: ${html.slice(0, 300)}`);
-    const body = html.includes('name="login"') ? new URLSearchParams({ prompt: "login", login: sub, password: "any" }) : new URLSearchParams({ prompt: "consent" });
-    const post = await b.go(new URL(action, url).href, { method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const body = html.includes('name="login"')
+      ? new URLSearchParams({ prompt: "login", login: sub, password: "any" })
+      : new URLSearchParams({ prompt: "consent" });
+    const post = await b.go(new URL(action, url).href, {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     url = new URL(post.headers.get("location")!, url).href;
   }
   throw new Error("too many steps at the identity provider");
@@ -113,11 +140,16 @@ function errorOf(res: Response): string | null {
 
 const count = (s: TestServer, sql: string) => (s.sql.query(sql).get() as { n: number }).n;
 const me = async (base: string, b: Browser) =>
-  (await fetch(`${base}/api/v1/me`, { headers: { cookie: `auth_token=${b.cookie(base, "auth_token")}` } })).json() as Promise<{ id: string; email: string; plan: string }>;
+  (
+    await fetch(`${base}/api/v1/me`, { headers: { cookie: `auth_token=${b.cookie(base, "auth_token")}` } })
+  ).json() as Promise<{ id: string; email: string; plan: string }>;
 
 describe("OpenID Connect sign-in", () => {
   test("GET /api/v1/auth/providers names the button", async () => {
-    expect(await (await fetch(`${BASE}/api/v1/auth/providers`)).json()).toEqual({ password: true, oidc: { name: "Acme SSO", start_url: "/api/v1/auth/oidc/start" } });
+    expect(await (await fetch(`${BASE}/api/v1/auth/providers`)).json()).toEqual({
+      password: true,
+      oidc: { name: "Acme SSO", start_url: "/api/v1/auth/oidc/start" },
+    });
   });
 
   test("full flow: start → provider login → callback → the session works on /api/console/keys; a replayed callback fails", async () => {
@@ -125,7 +157,8 @@ describe("OpenID Connect sign-in", () => {
     const b = new Browser();
     const authUrl = await start(b, BASE);
     const flowCookie = b.setCookies.find((c) => c.startsWith("rq_oidc="))!;
-    for (const attr of ["HttpOnly", "SameSite=Lax", "Max-Age=600", "Path=/api/v1/auth/oidc"]) expect(flowCookie).toContain(attr);
+    for (const attr of ["HttpOnly", "SameSite=Lax", "Max-Age=600", "Path=/api/v1/auth/oidc"])
+      expect(flowCookie).toContain(attr);
     const cb = await atIdp(b, authUrl, BASE, "alice");
     const res = await b.go(cb);
     expect(res.status).toBe(302);
@@ -139,7 +172,9 @@ describe("OpenID Connect sign-in", () => {
     expect(await keys.json()).toEqual({ keys: [] });
     const who = await me(BASE, b);
     expect(who).toMatchObject({ email: "alice@acme.test", plan: "free" });
-    expect(count(srv, `SELECT COUNT(*) AS n FROM accounts WHERE email = 'alice@acme.test' AND password_hash IS NULL`)).toBe(1);
+    expect(
+      count(srv, `SELECT COUNT(*) AS n FROM accounts WHERE email = 'alice@acme.test' AND password_hash IS NULL`),
+    ).toBe(1);
 
     // Replay: the same callback URL, with the flow cookie the browser had.
     const replay = new Browser();
@@ -209,7 +244,9 @@ describe("OpenID Connect sign-in", () => {
     forged.searchParams.delete("state");
     expect(errorOf(await withFlowCookie().go(forged.href))).toBe("invalid_state");
     expect(errorOf(await new Browser().go(cb))).toBe("invalid_state"); // login CSRF: the victim has no flow cookie
-    expect(errorOf(await new Browser().go(`${BASE}/api/v1/auth/oidc/callback?error=access_denied`))).toBe("invalid_state");
+    expect(errorOf(await new Browser().go(`${BASE}/api/v1/auth/oidc/callback?error=access_denied`))).toBe(
+      "invalid_state",
+    );
     expect(errorOf(await new Browser().go(`${BASE}/api/v1/auth/oidc/callback`))).toBe("invalid_state");
     // A garbled flow cookie is the same: no 500.
     const g = new Browser();
@@ -225,12 +262,54 @@ describe("OpenID Connect sign-in", () => {
   const now = () => Math.floor(Date.now() / 1000);
   const cases: [string, (t: IdTokenParts) => Reassembly, RegExp | null][] = [
     ["untouched but re-signed", () => "resign", null],
-    ["tampered claims (email swapped, signature kept)", (t) => { Object.assign(t.claims, { email: "ceo@acme.test", email_verified: true }); return "keep-signature"; }, /signature verification failed/],
-    ["unsigned (alg none)", (t) => { Object.assign(t.claims, { email: "ceo@acme.test", email_verified: true }); return "unsigned"; }, /"alg"/],
-    ["wrong issuer, validly signed", (t) => { t.claims.iss = "http://127.0.0.1:9/other-idp"; return "resign"; }, /"iss"/],
-    ["wrong audience, validly signed", (t) => { t.claims.aud = "another-client"; return "resign"; }, /"aud"/],
-    ["expired, validly signed", (t) => { Object.assign(t.claims, { iat: now() - 600, exp: now() - 300 }); return "resign"; }, /"exp"/],
-    ["wrong nonce, validly signed", (t) => { t.claims.nonce = "nonce-of-another-flow"; return "resign"; }, /"nonce"/],
+    [
+      "tampered claims (email swapped, signature kept)",
+      (t) => {
+        Object.assign(t.claims, { email: "ceo@acme.test", email_verified: true });
+        return "keep-signature";
+      },
+      /signature verification failed/,
+    ],
+    [
+      "unsigned (alg none)",
+      (t) => {
+        Object.assign(t.claims, { email: "ceo@acme.test", email_verified: true });
+        return "unsigned";
+      },
+      /"alg"/,
+    ],
+    [
+      "wrong issuer, validly signed",
+      (t) => {
+        t.claims.iss = "http://127.0.0.1:9/other-idp";
+        return "resign";
+      },
+      /"iss"/,
+    ],
+    [
+      "wrong audience, validly signed",
+      (t) => {
+        t.claims.aud = "another-client";
+        return "resign";
+      },
+      /"aud"/,
+    ],
+    [
+      "expired, validly signed",
+      (t) => {
+        Object.assign(t.claims, { iat: now() - 600, exp: now() - 300 });
+        return "resign";
+      },
+      /"exp"/,
+    ],
+    [
+      "wrong nonce, validly signed",
+      (t) => {
+        t.claims.nonce = "nonce-of-another-flow";
+        return "resign";
+      },
+      /"nonce"/,
+    ],
   ];
   for (const [name, rewrite, logged] of cases) {
     test(`ID token ${name} → ${logged ? "oidc_failed, nothing created" : "accepted"}`, async () => {
@@ -246,10 +325,14 @@ describe("OpenID Connect sign-in", () => {
         }
         expect(errorOf(res)).toBe("oidc_failed");
         expect(b.cookie(BASE, "auth_token")).toBeUndefined();
-        expect(count(srv, `SELECT COUNT(*) AS n FROM accounts WHERE email IN ('${sub}@acme.test', 'ceo@acme.test')`)).toBe(0);
+        expect(
+          count(srv, `SELECT COUNT(*) AS n FROM accounts WHERE email IN ('${sub}@acme.test', 'ceo@acme.test')`),
+        ).toBe(0);
         const failure = srv.logs.slice(before).find((l) => l.includes("oidc_signin_failed"))!;
         expect((JSON.parse(failure) as { error: string }).error).toMatch(logged);
-      } finally { idp.rewriteIdToken = null; }
+      } finally {
+        idp.rewriteIdToken = null;
+      }
     });
   }
 
@@ -273,14 +356,21 @@ describe("OpenID Connect sign-in", () => {
   });
 
   test("an unreachable provider → oidc_failed at start, quickly", async () => {
-    const s = startTestServer(scriptedEngine(), { OIDC_ISSUER: "http://127.0.0.1:9", OIDC_CLIENT_ID: "x", OIDC_CLIENT_SECRET: "y" });
+    const s = startTestServer(scriptedEngine(), {
+      OIDC_ISSUER: "http://127.0.0.1:9",
+      OIDC_CLIENT_ID: "x",
+      OIDC_CLIENT_SECRET: "y",
+    });
     try {
       expect(errorOf(await fetch(`${s.url}/api/v1/auth/oidc/start`, { redirect: "manual" }))).toBe("oidc_failed");
-    } finally { await s.stop(100); }
+    } finally {
+      await s.stop(100);
+    }
   });
 
   test("an expired authorization code → oidc_failed; a client_secret_post provider works", async () => {
-    const base = freshBase(), postBase = freshBase();
+    const base = freshBase(),
+      postBase = freshBase();
     const short = await startOidcProvider([callbackOf(base)], { codeTtlSeconds: 1 });
     const post = await startOidcProvider([callbackOf(postBase)], { authMethod: "client_secret_post" });
     const s = startTestServer(scriptedEngine(), oidcEnv(short, base));
@@ -292,7 +382,11 @@ describe("OpenID Connect sign-in", () => {
       // The provider runs in this process: move its clock past the code's 1 s lifetime instead of waiting.
       const realNow = Date.now;
       Date.now = () => realNow() + 2_000;
-      try { expect(errorOf(await b.go(cb))).toBe("oidc_failed"); } finally { Date.now = realNow; }
+      try {
+        expect(errorOf(await b.go(cb))).toBe("oidc_failed");
+      } finally {
+        Date.now = realNow;
+      }
       expect(s.logs.find((l) => l.includes("oidc_signin_failed"))).toContain("invalid_grant");
       expect(count(s, `SELECT COUNT(*) AS n FROM accounts`)).toBe(0);
 
@@ -300,7 +394,8 @@ describe("OpenID Connect sign-in", () => {
       expect((await signIn(postBase, "gina")).res.headers.get("location")).toBe("/");
     } finally {
       await Promise.all([s.stop(100), p.stop(100)]);
-      short.stop(); post.stop();
+      short.stop();
+      post.stop();
     }
   });
 
@@ -313,7 +408,9 @@ describe("OpenID Connect sign-in", () => {
         expect(await res.json()).toEqual({ errors: [{ code: "not_found", message: expect.any(String) }] });
       }
       expect(await (await fetch(`${s.url}/api/v1/auth/providers`)).json()).toEqual({ password: true, oidc: null });
-    } finally { await s.stop(100); }
+    } finally {
+      await s.stop(100);
+    }
   });
 
   test("no secret reaches the logs", () => {

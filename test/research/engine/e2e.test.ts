@@ -3,9 +3,15 @@ import { loadConfig } from "../../../src/config/load.ts";
 import { buildEngine } from "../../../src/research/build-engine.ts";
 import type { TimingsOverride } from "../../../src/research/engine/timings.ts";
 import { createLogger } from "../../../src/util/logger.ts";
-import { startChatServer, isPlannerCall, type ChatBody, type ChatServer, type Reply } from "../../fixtures/chat-server.ts";
-import { startPageServer, type PageServer } from "../../fixtures/page-server.ts";
-import { startSearchFixtures, PROVIDERS, type SearchFixtures } from "../../fixtures/search-servers.ts";
+import {
+  type ChatBody,
+  type ChatServer,
+  isPlannerCall,
+  type Reply,
+  startChatServer,
+} from "../../fixtures/chat-server.ts";
+import { type PageServer, startPageServer } from "../../fixtures/page-server.ts";
+import { PROVIDERS, type SearchFixtures, startSearchFixtures } from "../../fixtures/search-servers.ts";
 import { Client, query, startTestServer, type TestServer } from "../../helpers/server.ts";
 import { readSse } from "../../helpers/sse.ts";
 import { useLongTimeout } from "../../setup.ts";
@@ -18,25 +24,49 @@ beforeAll(() => {
   pages = startPageServer();
   search = startSearchFixtures(pages.base);
   search.setWeb([
-    { title: "CRISPR base editing explained", url: "/article/base-editing", snippet: "Base editors change single DNA letters." },
+    {
+      title: "CRISPR base editing explained",
+      url: "/article/base-editing",
+      snippet: "Base editors change single DNA letters.",
+    },
     { title: "Base editing: a review", url: "/article/review", snippet: "A review of base editors." },
     { title: "Base editing facts", url: "/article/injection", snippet: "Facts." },
     { title: "Stuck page", url: "/hang", snippet: "never answers" },
   ]);
-  chat = startChatServer((b) => (isPlannerCall(b) ? { text: '<think>easy</think>{"kind":"mixed","language":"en","queries":["base editing","base editor off-target"]}' } : writer(b)));
+  chat = startChatServer((b) =>
+    isPlannerCall(b)
+      ? {
+          text: '<think>easy</think>{"kind":"mixed","language":"en","queries":["base editing","base editor off-target"]}',
+        }
+      : writer(b),
+  );
 });
-afterAll(() => { pages.stop(); search.stop(); chat.stop(); });
+afterAll(() => {
+  pages.stop();
+  search.stop();
+  chat.stop();
+});
 
 const baseEnv = () => ({
-  SEARXNG_URL: search.urls.searxng, OPENALEX_URL: search.urls.openalex, ARXIV_URL: search.urls.arxiv, CROSSREF_URL: search.urls.crossref,
-  FETCH_ALLOW_PRIVATE: "true", PLAN_RUNS_FREE: "100",
+  SEARXNG_URL: search.urls.searxng,
+  OPENALEX_URL: search.urls.openalex,
+  ARXIV_URL: search.urls.arxiv,
+  CROSSREF_URL: search.urls.crossref,
+  FETCH_ALLOW_PRIVATE: "true",
+  PLAN_RUNS_FREE: "100",
 });
 
 /**
  * The engine's clocks shrunk to fixture speed (pages answer in milliseconds on loopback):
  * the stuck page is cut after 300 ms instead of 8 s, retries back off for milliseconds.
  */
-const FAST: TimingsOverride = { pageTimeoutMs: 300, readStageMs: 2_000, stragglerGraceMaxMs: 300, llmRetryBaseMs: 5, llmRetryCapMs: 20 };
+const FAST: TimingsOverride = {
+  pageTimeoutMs: 300,
+  readStageMs: 2_000,
+  stragglerGraceMaxMs: 300,
+  llmRetryBaseMs: 5,
+  llmRetryCapMs: 20,
+};
 
 async function serve(env: Record<string, string>): Promise<{ s: TestServer; key: string; c: Client }> {
   const config = loadConfig({ PORT: "0", DATABASE_PATH: ":memory:", ...baseEnv(), ...env }, "/nonexistent");
@@ -65,11 +95,17 @@ function checkCitations(env: any) {
 
 describe("end to end with an LLM (OpenAI-compatible fixture)", () => {
   test("/api/query: cited answer; [S9] of fewer sources dropped; think removed; tokens estimated", async () => {
-    writer = () => ({ text: "<think>let me think</think>Base editing changes one DNA letter without cutting both strands [S1]. It makes fewer indels than Cas9 [S2][S1]. Trials began in 2022 [S9]." });
-    const { s, key } = await serve({ OPENAI_BASE_URL: chat.openaiBase, LLM_MODEL: "writer-model", LLM_FAST_MODEL: "planner-model" });
+    writer = () => ({
+      text: "<think>let me think</think>Base editing changes one DNA letter without cutting both strands [S1]. It makes fewer indels than Cas9 [S2][S1]. Trials began in 2022 [S9].",
+    });
+    const { s, key } = await serve({
+      OPENAI_BASE_URL: chat.openaiBase,
+      LLM_MODEL: "writer-model",
+      LLM_FAST_MODEL: "planner-model",
+    });
     try {
       const res = await query(s.url, key, { query: "How does CRISPR base editing work?" });
-      const env = await res.json() as any;
+      const env = (await res.json()) as any;
       expect(env.status).toBe("ok");
       expect(env.writer).toBe("llm");
       expect(env.answer).not.toContain("think");
@@ -86,14 +122,21 @@ describe("end to end with an LLM (OpenAI-compatible fixture)", () => {
         const i = user.indexOf("IGNORE PREVIOUS INSTRUCTIONS");
         expect(user.lastIndexOf("<source", i)).toBeGreaterThan(user.lastIndexOf("</source>", i));
       }
-    } finally { await s.stop(100); }
+    } finally {
+      await s.stop(100);
+    }
   });
 
   test("/api/query/stream: first event progress, all four stages, sources before answer, final last", async () => {
-    writer = () => ({ text: "Base editing converts single bases [S1]; reviews describe the deaminase window [S2].", chunkChars: 5 });
+    writer = () => ({
+      text: "Base editing converts single bases [S1]; reviews describe the deaminase window [S2].",
+      chunkChars: 5,
+    });
     const { s, key } = await serve({ OPENAI_BASE_URL: chat.openaiBase });
     try {
-      const { events } = await readSse(await query(s.url, key, { query: "How does CRISPR base editing work?" }, {}, "/api/query/stream"));
+      const { events } = await readSse(
+        await query(s.url, key, { query: "How does CRISPR base editing work?" }, {}, "/api/query/stream"),
+      );
       const names = events.map((e) => e.event);
       expect(names[0]).toBe("progress");
       expect(names.at(-1)).toBe("final");
@@ -104,21 +147,32 @@ describe("end to end with an LLM (OpenAI-compatible fixture)", () => {
       const final = events.at(-1)!.data;
       expect(final.status).toBe("ok");
       checkCitations(final);
-      expect(events.filter((e) => e.event === "answer").map((e) => e.data.delta).join("")).toContain("Base editing converts single bases");
+      expect(
+        events
+          .filter((e) => e.event === "answer")
+          .map((e) => e.data.delta)
+          .join(""),
+      ).toContain("Base editing converts single bases");
       // The never-answering page was cut at the reading deadline, not waited for.
-      expect(events.some((e) => e.event === "progress" && e.data.url?.endsWith("/hang") && e.data.used === "none")).toBe(true);
-    } finally { await s.stop(100); }
+      expect(
+        events.some((e) => e.event === "progress" && e.data.url?.endsWith("/hang") && e.data.used === "none"),
+      ).toBe(true);
+    } finally {
+      await s.stop(100);
+    }
   });
 
   test("Groq through groq-sdk against the fixture's Groq path", async () => {
     writer = () => ({ text: "Base editors swap single letters [S1]." });
     const { s, key } = await serve({ GROQ_API_KEY: "gsk_fixture", GROQ_BASE_URL: chat.groqBase });
     try {
-      const env = await (await query(s.url, key, { query: "What is base editing?" })).json() as any;
+      const env = (await (await query(s.url, key, { query: "What is base editing?" })).json()) as any;
       expect(env.status).toBe("ok");
       checkCitations(env);
       expect(chat.requests.at(-1)!.path).toBe("/openai/v1/chat/completions");
-    } finally { await s.stop(100); }
+    } finally {
+      await s.stop(100);
+    }
   });
 
   test("repeated 500s from the writer's model → llm_failed (HTTP 200, status error, counted)", async () => {
@@ -127,12 +181,14 @@ describe("end to end with an LLM (OpenAI-compatible fixture)", () => {
     try {
       const res = await query(s.url, key, { query: "What is base editing?" });
       expect(res.status).toBe(200);
-      const env = await res.json() as any;
+      const env = (await res.json()) as any;
       expect(env).toMatchObject({ status: "error", answer: null, sources: [] });
       expect(env.errors[0].code).toBe("llm_failed");
-      const usage = await (await c.req("GET", "/api/console/usage")).json() as any;
+      const usage = (await (await c.req("GET", "/api/console/usage")).json()) as any;
       expect(usage.allowance.used).toBe(1);
-    } finally { await s.stop(100); }
+    } finally {
+      await s.stop(100);
+    }
   });
 
   test("a writer that hangs past RUN_TIMEOUT_MS → run_timeout", async () => {
@@ -141,10 +197,12 @@ describe("end to end with an LLM (OpenAI-compatible fixture)", () => {
     const { s, key } = await serve({ OPENAI_BASE_URL: chat.openaiBase, RUN_TIMEOUT_MS: "1000" });
     try {
       const before = chat.requests.length;
-      const env = await (await query(s.url, key, { query: "What is base editing?" })).json() as any;
+      const env = (await (await query(s.url, key, { query: "What is base editing?" })).json()) as any;
       expect(env.errors[0].code).toBe("run_timeout");
       expect(chat.requests.slice(before).some((r) => !isPlannerCall(r.body))).toBe(true);
-    } finally { await s.stop(100); }
+    } finally {
+      await s.stop(100);
+    }
   });
 });
 
@@ -152,29 +210,41 @@ describe("end to end without an LLM", () => {
   test("extractive answer from what was read, every sentence cited", async () => {
     const { s, key } = await serve({});
     try {
-      const env = await (await query(s.url, key, { query: "How do base editors avoid double-strand breaks?" })).json() as any;
+      const env = (await (
+        await query(s.url, key, { query: "How do base editors avoid double-strand breaks?" })
+      ).json()) as any;
       expect(env.status).toBe("ok");
       expect(env.writer).toBe("extractive");
       checkCitations(env);
       expect(env.usage.tokens_in).toBe(0);
-    } finally { await s.stop(100); }
+    } finally {
+      await s.stop(100);
+    }
   });
 
   test("search failing everywhere → search_failed; nothing readable → no_sources", async () => {
     const { s, key } = await serve({});
     try {
       for (const p of PROVIDERS) search.setMode(p, "500");
-      const env = await (await query(s.url, key, { query: "base editing" })).json() as any;
+      const env = (await (await query(s.url, key, { query: "base editing" })).json()) as any;
       expect(env.errors[0].code).toBe("search_failed");
       for (const p of PROVIDERS) search.setMode(p, "ok");
-      search.setMode("openalex", "empty"); search.setMode("arxiv", "empty"); search.setMode("crossref", "empty");
-      const saved = [{ title: "Binary", url: "/binary", snippet: "" }, { title: "Tiny", url: "/tiny", snippet: "" }];
+      search.setMode("openalex", "empty");
+      search.setMode("arxiv", "empty");
+      search.setMode("crossref", "empty");
+      const saved = [
+        { title: "Binary", url: "/binary", snippet: "" },
+        { title: "Tiny", url: "/tiny", snippet: "" },
+      ];
       search.setWeb(saved);
-      const env2 = await (await query(s.url, key, { query: "base editing" })).json() as any;
+      const env2 = (await (await query(s.url, key, { query: "base editing" })).json()) as any;
       expect(env2.errors[0].code).toBe("no_sources");
     } finally {
       for (const p of PROVIDERS) search.setMode(p, "ok");
-      search.setWeb([{ title: "CRISPR base editing explained", url: "/article/base-editing", snippet: "Base editors." }, { title: "Base editing: a review", url: "/article/review", snippet: "Review." }]);
+      search.setWeb([
+        { title: "CRISPR base editing explained", url: "/article/base-editing", snippet: "Base editors." },
+        { title: "Base editing: a review", url: "/article/review", snippet: "Review." },
+      ]);
       await s.stop(100);
     }
   });
@@ -183,10 +253,12 @@ describe("end to end without an LLM", () => {
     const before = pages.totalHits();
     const { s, key } = await serve({ FETCH_ALLOW_PRIVATE: "false" });
     try {
-      const env = await (await query(s.url, key, { query: "base editing study" })).json() as any;
+      const env = (await (await query(s.url, key, { query: "base editing study" })).json()) as any;
       expect(pages.totalHits()).toBe(before);
       expect(env.status).toBe("ok");
       expect(env.sources.every((x: any) => x.type === "academic" && x.read === "abstract")).toBe(true);
-    } finally { await s.stop(100); }
+    } finally {
+      await s.stop(100);
+    }
   });
 });

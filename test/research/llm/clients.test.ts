@@ -4,7 +4,7 @@ import { LlmError } from "../../../src/research/llm/llm-error.ts";
 import { createOpenAiCompatibleClient } from "../../../src/research/llm/openai-compatible.ts";
 import type { RetryPolicy } from "../../../src/research/llm/retry.ts";
 import type { LlmClient } from "../../../src/research/llm/types.ts";
-import { sequence, startChatServer, type ChatServer } from "../../fixtures/chat-server.ts";
+import { type ChatServer, sequence, startChatServer } from "../../fixtures/chat-server.ts";
 import { useLongTimeout } from "../../setup.ts";
 
 useLongTimeout();
@@ -15,7 +15,16 @@ afterEach(() => srv?.stop());
 /** A retry policy whose waits are recorded instead of slept, so tests check them without timing. */
 function recordingPolicy(extra: Partial<RetryPolicy> = {}): RetryPolicy & { waits: number[] } {
   const waits: number[] = [];
-  return { retries: 3, baseDelayMs: 10, maxDelayMs: 100, waits, sleep: async (ms) => { waits.push(ms); }, ...extra };
+  return {
+    retries: 3,
+    baseDelayMs: 10,
+    maxDelayMs: 100,
+    waits,
+    sleep: async (ms) => {
+      waits.push(ms);
+    },
+    ...extra,
+  };
 }
 
 const clients = (s: ChatServer, retry: RetryPolicy): [string, LlmClient][] => [
@@ -29,7 +38,9 @@ describe("LLM clients over real HTTP", () => {
   test("non-streaming and streaming answers, on both providers' paths", async () => {
     srv = startChatServer(() => ({ text: "Hello from the model [S1]." }));
     for (const [name, c] of clients(srv, recordingPolicy())) {
-      expect((await c.chat({ model: "m", messages: msgs, signal: signal() })).text, name).toBe("Hello from the model [S1].");
+      expect((await c.chat({ model: "m", messages: msgs, signal: signal() })).text, name).toBe(
+        "Hello from the model [S1].",
+      );
       const deltas: string[] = [];
       const r = await c.chat({ model: "m", messages: msgs, signal: signal(), onDelta: (d) => deltas.push(d) });
       expect(r.text).toBe("Hello from the model [S1].");
@@ -37,7 +48,10 @@ describe("LLM clients over real HTTP", () => {
       expect(deltas.join("")).toBe(r.text);
     }
     expect(srv.requests.map((r) => [r.path, r.body.stream ?? false])).toEqual([
-      ["/openai/v1/chat/completions", false], ["/openai/v1/chat/completions", true], ["/v1/chat/completions", false], ["/v1/chat/completions", true],
+      ["/openai/v1/chat/completions", false],
+      ["/openai/v1/chat/completions", true],
+      ["/v1/chat/completions", false],
+      ["/v1/chat/completions", true],
     ]);
     expect(srv.requests[0]!.headers.get("authorization")).toBe("Bearer gsk_test");
     expect(srv.requests[2]!.headers.get("authorization")).toBe("Bearer sk-local");
@@ -46,10 +60,15 @@ describe("LLM clients over real HTTP", () => {
 
   test("429 with Retry-After (seconds or HTTP date), then success: the wait is at least what the server asked", async () => {
     const date = new Date(Date.now() + 5_000).toUTCString();
-    srv = startChatServer((_b, n) => (n % 3 === 1 ? { status: 429, retryAfter: "2" } : n % 3 === 2 ? { status: 503, retryAfter: date } : { text: "ok" }));
+    srv = startChatServer((_b, n) =>
+      n % 3 === 1 ? { status: 429, retryAfter: "2" } : n % 3 === 2 ? { status: 503, retryAfter: date } : { text: "ok" },
+    );
     for (const name of ["groq", "openai-compatible"]) {
       const policy = recordingPolicy();
-      const client = name === "groq" ? createGroqClient({ apiKey: "k", baseUrl: srv.groqBase, retry: policy }) : createOpenAiCompatibleClient({ baseUrl: srv.openaiBase, retry: policy });
+      const client =
+        name === "groq"
+          ? createGroqClient({ apiKey: "k", baseUrl: srv.groqBase, retry: policy })
+          : createOpenAiCompatibleClient({ baseUrl: srv.openaiBase, retry: policy });
       expect((await client.chat({ model: "m", messages: msgs, signal: signal() })).text, name).toBe("ok");
       expect(policy.waits).toHaveLength(2);
       expect(policy.waits[0], name).toBeGreaterThanOrEqual(2000);
@@ -77,7 +96,9 @@ describe("LLM clients over real HTTP", () => {
       expect(srv.requests.length - before, name).toBe(4);
     }
     const policy = recordingPolicy({ baseDelayMs: 100, maxDelayMs: 100_000 });
-    await createOpenAiCompatibleClient({ baseUrl: srv.openaiBase, retry: policy }).chat({ model: "m", messages: msgs, signal: signal() }).catch(() => {});
+    await createOpenAiCompatibleClient({ baseUrl: srv.openaiBase, retry: policy })
+      .chat({ model: "m", messages: msgs, signal: signal() })
+      .catch(() => {});
     expect(policy.waits).toHaveLength(3);
     // ±25 % jitter around 100, 200, 400 ms.
     expect(policy.waits[0]!).toBeLessThan(policy.waits[2]!);
@@ -88,7 +109,9 @@ describe("LLM clients over real HTTP", () => {
     const url = `http://127.0.0.1:${dead.port}/v1`;
     dead.stop(true);
     const policy = recordingPolicy({ retries: 2 });
-    const e = await createOpenAiCompatibleClient({ baseUrl: url, retry: policy }).chat({ model: "m", messages: msgs, signal: signal() }).catch((x) => x);
+    const e = await createOpenAiCompatibleClient({ baseUrl: url, retry: policy })
+      .chat({ model: "m", messages: msgs, signal: signal() })
+      .catch((x) => x);
     expect(e).toBeInstanceOf(LlmError);
     expect(e.reason).toBe("network");
     expect(policy.waits).toHaveLength(2);
@@ -109,7 +132,9 @@ describe("LLM clients over real HTTP", () => {
     for (const [name, c] of clients(srv, recordingPolicy())) {
       const before = srv.requests.length;
       const deltas: string[] = [];
-      const e = await c.chat({ model: "m", messages: msgs, signal: signal(), onDelta: (d) => deltas.push(d) }).catch((x) => x);
+      const e = await c
+        .chat({ model: "m", messages: msgs, signal: signal(), onDelta: (d) => deltas.push(d) })
+        .catch((x) => x);
       expect(e, name).toBeInstanceOf(LlmError);
       expect(e.reason).not.toBe("aborted");
       expect(deltas.join(""), name).toBe("The first ");
@@ -118,11 +143,23 @@ describe("LLM clients over real HTTP", () => {
   });
 
   test("an abort ends a hanging call, a stalled stream and a retry wait, as reason aborted", async () => {
-    srv = startChatServer((b) => (b.model === "hang" ? { hang: true } : b.model === "stall" ? { text: "abcdefghij", chunkChars: 2, hangAfterChunks: 2 } : { status: 429, retryAfter: "3600" }));
+    srv = startChatServer((b) =>
+      b.model === "hang"
+        ? { hang: true }
+        : b.model === "stall"
+          ? { text: "abcdefghij", chunkChars: 2, hangAfterChunks: 2 }
+          : { status: 429, retryAfter: "3600" },
+    );
     let ac = new AbortController();
     // The real wait (no injected sleep) of an hour: only the abort can end this test in time.
     // It comes right after the wait has begun (a microtask after onRetry, which runs just before it).
-    const realWait: RetryPolicy = { retries: 3, baseDelayMs: 10, maxDelayMs: 100, maxRetryAfterMs: 3_600_000, onRetry: () => queueMicrotask(() => ac.abort()) };
+    const realWait: RetryPolicy = {
+      retries: 3,
+      baseDelayMs: 10,
+      maxDelayMs: 100,
+      maxRetryAfterMs: 3_600_000,
+      onRetry: () => queueMicrotask(() => ac.abort()),
+    };
     const s = srv;
     for (const [name, c] of clients(s, realWait)) {
       for (const model of ["hang", "stall", "wait"]) {
@@ -130,7 +167,14 @@ describe("LLM clients over real HTTP", () => {
         const deltas: string[] = [];
         const inFlight = s.requests.length;
         // A stalled stream: aborted once both chunks are in and the client waits on the next.
-        const p = c.chat({ model, messages: msgs, signal: ac.signal, onDelta: (d) => { if (deltas.push(d) === 2) queueMicrotask(() => ac.abort()); } });
+        const p = c.chat({
+          model,
+          messages: msgs,
+          signal: ac.signal,
+          onDelta: (d) => {
+            if (deltas.push(d) === 2) queueMicrotask(() => ac.abort());
+          },
+        });
         // A hanging call: aborted once the server holds it.
         if (model === "hang") void s.untilRequests(inFlight + 1).then(() => ac.abort());
         const e = await p.catch((x) => x);

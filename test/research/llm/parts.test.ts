@@ -18,7 +18,8 @@ describe("<think> blocks", () => {
   test("the streaming filter suppresses think text even when tags split across chunks", () => {
     const out: string[] = [];
     const f = createThinkFilter((t) => out.push(t));
-    for (const c of ["<th", "ink>secret reasoning</thi", "nk>\n\nThe ans", "wer <b>is</b> here [S1] <", "3."]) f.push(c);
+    for (const c of ["<th", "ink>secret reasoning</thi", "nk>\n\nThe ans", "wer <b>is</b> here [S1] <", "3."])
+      f.push(c);
     f.end();
     expect(out.join("")).toBe("The answer <b>is</b> here [S1] <3.");
     expect(out.join("")).not.toContain("secret");
@@ -36,11 +37,23 @@ describe("<think> blocks", () => {
 });
 
 describe("SSE data lines", () => {
-  const body = (parts: string[]) => new ReadableStream<Uint8Array>({ start(c) { for (const p of parts) c.enqueue(new TextEncoder().encode(p)); c.close(); } });
-  const all = async (parts: string[]) => { const out: string[] = []; for await (const d of sseData(body(parts))) out.push(d); return out; };
+  const body = (parts: string[]) =>
+    new ReadableStream<Uint8Array>({
+      start(c) {
+        for (const p of parts) c.enqueue(new TextEncoder().encode(p));
+        c.close();
+      },
+    });
+  const all = async (parts: string[]) => {
+    const out: string[] = [];
+    for await (const d of sseData(body(parts))) out.push(d);
+    return out;
+  };
 
   test("split across chunks, CRLF, comments and event names; stops at [DONE]", async () => {
-    expect(await all(['data: {"a"', ':1}\r\n\r', "\n: keep-alive\n\nevent: x\ndata: 2\n\n", "data: [DONE]\n\ndata: 3\n\n"])).toEqual(['{"a":1}', "2"]);
+    expect(
+      await all(['data: {"a"', ":1}\r\n\r", "\n: keep-alive\n\nevent: x\ndata: 2\n\n", "data: [DONE]\n\ndata: 3\n\n"]),
+    ).toEqual(['{"a":1}', "2"]);
   });
 
   test("multi-line data joins with a newline; a last event without a blank line still counts", async () => {
@@ -77,7 +90,9 @@ describe("buildLlm", () => {
     const groq = buildLlm(cfg({ GROQ_API_KEY: "gsk_x", OPENAI_BASE_URL: "http://127.0.0.1:1/v1" }));
     expect(groq?.client.provider).toBe("groq");
     expect([groq?.model, groq?.fastModel]).toEqual(["openai/gpt-oss-120b", "openai/gpt-oss-20b"]);
-    const local = buildLlm(cfg({ OPENAI_BASE_URL: "http://127.0.0.1:1/v1", LLM_MODEL: "qwen3", LLM_FAST_MODEL: "qwen3:4b" }));
+    const local = buildLlm(
+      cfg({ OPENAI_BASE_URL: "http://127.0.0.1:1/v1", LLM_MODEL: "qwen3", LLM_FAST_MODEL: "qwen3:4b" }),
+    );
     expect([local?.client.provider, local?.model, local?.fastModel]).toEqual(["openai", "qwen3", "qwen3:4b"]);
     expect(buildLlm(cfg({}))).toBeNull();
   });

@@ -4,7 +4,7 @@ import { createOpenAiCompatibleClient } from "../../../src/research/llm/openai-c
 import { heuristicPlan, keywordQuery } from "../../../src/research/plan/heuristic.ts";
 import { parsePlan } from "../../../src/research/plan/parse-plan.ts";
 import { planQuery } from "../../../src/research/plan/plan-query.ts";
-import { startChatServer, type ChatServer } from "../../fixtures/chat-server.ts";
+import { type ChatServer, startChatServer } from "../../fixtures/chat-server.ts";
 import { useLongTimeout } from "../../setup.ts";
 
 useLongTimeout();
@@ -14,26 +14,52 @@ afterEach(() => srv?.stop());
 
 describe("reading the planner's output", () => {
   test("JSON wrapped in <think>, prose and code fences", () => {
-    const p = parsePlan('<think>hmm {"no": 1}</think>Sure! Here is the plan:\n```json\n{"kind": "academic", "language": "en", "queries": ["base editing efficiency", "base editor off-target"]}\n```\nHope it helps.');
-    expect(p).toEqual({ kind: "academic", language: "en", queries: ["base editing efficiency", "base editor off-target"] });
+    const p = parsePlan(
+      '<think>hmm {"no": 1}</think>Sure! Here is the plan:\n```json\n{"kind": "academic", "language": "en", "queries": ["base editing efficiency", "base editor off-target"]}\n```\nHope it helps.',
+    );
+    expect(p).toEqual({
+      kind: "academic",
+      language: "en",
+      queries: ["base editing efficiency", "base editor off-target"],
+    });
   });
 
   test("a decoy {…} in the prose before the real object is skipped", () => {
-    expect(parsePlan('Format is {kind, language, queries}. Answer: {"kind":"news","language":"en","queries":["x {y} z"]}')).toEqual({ kind: "news", language: "en", queries: ["x {y} z"] });
+    expect(
+      parsePlan('Format is {kind, language, queries}. Answer: {"kind":"news","language":"en","queries":["x {y} z"]}'),
+    ).toEqual({ kind: "news", language: "en", queries: ["x {y} z"] });
   });
 
   test("repairs broken JSON: single quotes, unquoted keys, trailing commas, comments; caps at 4 queries", () => {
-    expect(parsePlan("{kind: 'news', language: 'de', queries: ['a', 'b', 'c', 'd', 'e',],}")).toEqual({ kind: "news", language: "de", queries: ["a", "b", "c", "d"] });
-    expect(parsePlan('{\n  // the plan\n  "kind": "general", "language": "en", "queries": ["what\'s new, really: x",],\n}')).toEqual({ kind: "general", language: "en", queries: ["what's new, really: x"] });
+    expect(parsePlan("{kind: 'news', language: 'de', queries: ['a', 'b', 'c', 'd', 'e',],}")).toEqual({
+      kind: "news",
+      language: "de",
+      queries: ["a", "b", "c", "d"],
+    });
+    expect(
+      parsePlan('{\n  // the plan\n  "kind": "general", "language": "en", "queries": ["what\'s new, really: x",],\n}'),
+    ).toEqual({ kind: "general", language: "en", queries: ["what's new, really: x"] });
   });
 
   test("an object cut off by the token limit is closed and read", () => {
-    expect(parsePlan('{"kind": "academic", "language": "fr", "queries": ["photosynthèse", "chlorophylle')).toEqual({ kind: "academic", language: "fr", queries: ["photosynthèse", "chlorophylle"] });
+    expect(parsePlan('{"kind": "academic", "language": "fr", "queries": ["photosynthèse", "chlorophylle')).toEqual({
+      kind: "academic",
+      language: "fr",
+      queries: ["photosynthèse", "chlorophylle"],
+    });
   });
 
   test("near misses are normalised: language names and region tags, kind synonyms, duplicate queries", () => {
-    expect(parsePlan('{"kind": "Scientific", "language": "English", "queries": ["a", "A ", "b"]}')).toEqual({ kind: "academic", language: "en", queries: ["a", "b"] });
-    expect(parsePlan('{"kind": "current_events", "language": "pt-BR", "queries": "eleições"}')).toEqual({ kind: "news", language: "pt", queries: ["eleições"] });
+    expect(parsePlan('{"kind": "Scientific", "language": "English", "queries": ["a", "A ", "b"]}')).toEqual({
+      kind: "academic",
+      language: "en",
+      queries: ["a", "b"],
+    });
+    expect(parsePlan('{"kind": "current_events", "language": "pt-BR", "queries": "eleições"}')).toEqual({
+      kind: "news",
+      language: "pt",
+      queries: ["eleições"],
+    });
     expect(parsePlan('{"kind": "general", "language": "??", "queries": ["q"]}', "de")!.language).toBe("de");
   });
 
@@ -41,7 +67,7 @@ describe("reading the planner's output", () => {
     expect(parsePlan("no json here")).toBeNull();
     expect(parsePlan('{"kind": "poetry", "language": "en", "queries": ["x"]}')).toBeNull();
     expect(parsePlan('{"kind": "news", "language": "en", "queries": []}')).toBeNull();
-    expect(parsePlan("<think>{\"kind\":\"news\",\"language\":\"en\",\"queries\":[\"only in thought\"]}</think>")).toBeNull();
+    expect(parsePlan('<think>{"kind":"news","language":"en","queries":["only in thought"]}</think>')).toBeNull();
   });
 });
 
@@ -75,10 +101,17 @@ describe("heuristic plan (no model)", () => {
   });
 
   test("queries: the question and its keywords, stop words of its language removed", () => {
-    expect(heuristicPlan("What is the boiling point of water at high altitude?").queries).toEqual(["What is the boiling point of water at high altitude?", "boiling point water high altitude"]);
-    expect(keywordQuery("Wie funktioniert die Photosynthese und warum ist sie wichtig?", "de")).toBe("funktioniert Photosynthese wichtig");
+    expect(heuristicPlan("What is the boiling point of water at high altitude?").queries).toEqual([
+      "What is the boiling point of water at high altitude?",
+      "boiling point water high altitude",
+    ]);
+    expect(keywordQuery("Wie funktioniert die Photosynthese und warum ist sie wichtig?", "de")).toBe(
+      "funktioniert Photosynthese wichtig",
+    );
     // "war" and "die" are German stop words but English content words.
-    expect(keywordQuery("Why did the war in Vietnam start and why did so many die?", "en")).toBe("war Vietnam start many die");
+    expect(keywordQuery("Why did the war in Vietnam start and why did so many die?", "en")).toBe(
+      "war Vietnam start many die",
+    );
   });
 });
 
@@ -87,7 +120,14 @@ describe("planQuery", () => {
     let reply = '<think>easy</think>{"kind":"academic","language":"en","queries":["q1","q2"]}';
     let status = 200;
     srv = startChatServer(() => (status === 200 ? { text: reply } : { status }));
-    const llm = { client: createOpenAiCompatibleClient({ baseUrl: srv.openaiBase, retry: { retries: 1, baseDelayMs: 1, maxDelayMs: 1 } }), model: "big", fastModel: "small" };
+    const llm = {
+      client: createOpenAiCompatibleClient({
+        baseUrl: srv.openaiBase,
+        retry: { retries: 1, baseDelayMs: 1, maxDelayMs: 1 },
+      }),
+      model: "big",
+      fastModel: "small",
+    };
     const ok = await planQuery("Why is the sky blue?", { llm, signal: AbortSignal.timeout(5000) });
     expect(ok.source).toBe("llm");
     expect(ok.plan).toEqual({ kind: "academic", language: "en", queries: ["q1", "q2", "Why is the sky blue?"] });
@@ -107,7 +147,12 @@ describe("planQuery", () => {
 
   test("without a model: heuristic, no tokens", async () => {
     const r = await planQuery("Why is the sky blue?", { llm: null, signal: AbortSignal.timeout(5000) });
-    expect(r).toEqual({ plan: heuristicPlan("Why is the sky blue?"), source: "heuristic", tokens_in: 0, tokens_out: 0 });
+    expect(r).toEqual({
+      plan: heuristicPlan("Why is the sky blue?"),
+      source: "heuristic",
+      tokens_in: 0,
+      tokens_out: 0,
+    });
   });
 
   test("an abort is the one thing that propagates", async () => {

@@ -4,16 +4,26 @@ import { extractMainText } from "../../../src/research/read/html-extract.ts";
 import { readCandidates } from "../../../src/research/read/read-all.ts";
 import { readUrl } from "../../../src/research/read/read-url.ts";
 import type { SearchHit } from "../../../src/research/search/types.ts";
-import { ARTICLE_PARAGRAPHS, startPageServer, type PageServer } from "../../fixtures/page-server.ts";
+import { ARTICLE_PARAGRAPHS, type PageServer, startPageServer } from "../../fixtures/page-server.ts";
 import { useLongTimeout } from "../../setup.ts";
 
 useLongTimeout();
 
 let pages: PageServer;
-beforeAll(() => { pages = startPageServer(); });
+beforeAll(() => {
+  pages = startPageServer();
+});
 afterAll(() => pages.stop());
-const opts = (extra: Record<string, unknown> = {}) => ({ signal: AbortSignal.timeout(10_000), allowPrivate: true, ...extra });
-const reason = (p: Promise<unknown>) => p.then(() => "ok", (e) => (e instanceof FetchError ? e.reason : `untyped: ${e}`));
+const opts = (extra: Record<string, unknown> = {}) => ({
+  signal: AbortSignal.timeout(10_000),
+  allowPrivate: true,
+  ...extra,
+});
+const reason = (p: Promise<unknown>) =>
+  p.then(
+    () => "ok",
+    (e) => (e instanceof FetchError ? e.reason : `untyped: ${e}`),
+  );
 
 describe("reading pages", () => {
   test("an article: main text without nav, cookie banner, sidebar, comments or footer; title, date, author", async () => {
@@ -23,7 +33,8 @@ describe("reading pages", () => {
     expect(doc.published_at).toBe("2024-03-05");
     expect(doc.author).toBe("Dana Writer");
     for (const p of ARTICLE_PARAGRAPHS) expect(doc.text).toContain(p);
-    for (const junk of ["About us", "cookies", "Ten weird tricks", "supplements", "All rights reserved"]) expect(doc.text).not.toContain(junk);
+    for (const junk of ["About us", "cookies", "Ten weird tricks", "supplements", "All rights reserved"])
+      expect(doc.text).not.toContain(junk);
   });
 
   test("redirects are followed up to 5 hops; a 6th is refused", async () => {
@@ -33,7 +44,9 @@ describe("reading pages", () => {
   });
 
   test("a page that never answers is cut at the timeout", async () => {
-    const cut = await Promise.all(["/hang", "/slow-body"].map((p) => reason(readUrl(pages.url(p), opts({ timeoutMs: 100 })))));
+    const cut = await Promise.all(
+      ["/hang", "/slow-body"].map((p) => reason(readUrl(pages.url(p), opts({ timeoutMs: 100 })))),
+    );
     expect(cut).toEqual(["timeout", "timeout"]);
   });
 
@@ -62,14 +75,35 @@ describe("reading pages", () => {
 
   test("readCandidates: academic hits fall back from PDF to page to abstract; the stage deadline cuts stragglers", async () => {
     const hits: SearchHit[] = [
-      { url: pages.url("/paper/missing"), title: "Missing paper", snippet: "", provider: "openalex", type: "academic", abstract: "Adenine base editors convert A•T to G•C base pairs in mammalian cells efficiently and with few indels, complementing cytosine editors." },
-      { url: pages.url("/paper/nature17946"), pdf_url: pages.url("/paper/nature17946.pdf"), title: "Base editing", snippet: "", provider: "openalex", type: "academic" },
+      {
+        url: pages.url("/paper/missing"),
+        title: "Missing paper",
+        snippet: "",
+        provider: "openalex",
+        type: "academic",
+        abstract:
+          "Adenine base editors convert A•T to G•C base pairs in mammalian cells efficiently and with few indels, complementing cytosine editors.",
+      },
+      {
+        url: pages.url("/paper/nature17946"),
+        pdf_url: pages.url("/paper/nature17946.pdf"),
+        title: "Base editing",
+        snippet: "",
+        provider: "openalex",
+        type: "academic",
+      },
       { url: pages.url("/hang"), title: "Stuck", snippet: "", provider: "searxng", type: "web" },
       { url: pages.url("/article/review"), title: "Review", snippet: "", provider: "searxng", type: "web" },
     ];
     const seen: string[] = [];
     const t0 = performance.now();
-    const res = await readCandidates(hits, { signal: AbortSignal.timeout(10_000), allowPrivate: true, perPageTimeoutMs: 5000, stageDeadlineMs: 300, onResult: (r) => seen.push(r.hit.title) });
+    const res = await readCandidates(hits, {
+      signal: AbortSignal.timeout(10_000),
+      allowPrivate: true,
+      perPageTimeoutMs: 5000,
+      stageDeadlineMs: 300,
+      onResult: (r) => seen.push(r.hit.title),
+    });
     expect(performance.now() - t0).toBeLessThan(5000);
     expect(res.map((r) => r.used)).toEqual(["abstract", "page", "none", "page"]);
     expect(res[1]!.doc!.kind).toBe("pdf");
@@ -78,7 +112,8 @@ describe("reading pages", () => {
   });
 
   test("extractor keeps headings, lists and table text as separate lines and drops link lists", () => {
-    const x = extractMainText(`<html><body><nav><a href="/">Home</a></nav><div class="post-content"><h2>Results of the trial</h2>
+    const x =
+      extractMainText(`<html><body><nav><a href="/">Home</a></nav><div class="post-content"><h2>Results of the trial</h2>
       <p>The treatment reduced symptoms in most patients, with few side effects reported over twelve weeks of follow-up in the study.</p>
       <ul><li>Primary endpoint met, with a relative reduction of forty percent.</li><li>No serious adverse events were recorded.</li></ul>
       <table><tr><td>Group</td><td>Responders</td></tr><tr><td>Treatment</td><td>62%</td></tr></table>

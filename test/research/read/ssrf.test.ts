@@ -3,12 +3,15 @@ import { isNonPublicAddress } from "../../../src/research/read/address-policy.ts
 import { FetchError } from "../../../src/research/read/fetch-error.ts";
 import { safeFetch } from "../../../src/research/read/safe-fetch.ts";
 import type { Lookup } from "../../../src/research/read/url-guard.ts";
-import { startPageServer, type PageServer } from "../../fixtures/page-server.ts";
-import { CERT_NAME, TEST_CERT, startTlsServer } from "./tls-fixture.ts";
+import { type PageServer, startPageServer } from "../../fixtures/page-server.ts";
+import { CERT_NAME, startTlsServer, TEST_CERT } from "./tls-fixture.ts";
 
 let pages: PageServer;
 let P: number;
-beforeAll(() => { pages = startPageServer(); P = Number(new URL(pages.base).port); });
+beforeAll(() => {
+  pages = startPageServer();
+  P = Number(new URL(pages.base).port);
+});
 afterAll(() => pages.stop());
 
 // Offline there is no public address to reach, so names are resolved by a table: a
@@ -22,7 +25,11 @@ const dns: Record<string, string[]> = {
   "mapped.example.com": ["::ffff:192.168.0.1"],
   "localtest.me": ["127.0.0.1"],
 };
-const lookup: Lookup = async (h) => { const a = dns[h]; if (!a) throw new Error("ENOTFOUND"); return a; };
+const lookup: Lookup = async (h) => {
+  const a = dns[h];
+  if (!a) throw new Error("ENOTFOUND");
+  return a;
+};
 
 describe("SSRF guard", () => {
   const cases = (): [string, string][] => [
@@ -70,9 +77,14 @@ describe("SSRF guard", () => {
     expect(list.length).toBeGreaterThanOrEqual(25);
     const before = pages.totalHits();
     for (const [name, url] of list) {
-      const err = await safeFetch(url, { signal: AbortSignal.timeout(5000), allowPrivate: false, lookup }).then(() => null, (e) => e);
+      const err = await safeFetch(url, { signal: AbortSignal.timeout(5000), allowPrivate: false, lookup }).then(
+        () => null,
+        (e) => e,
+      );
       expect(err, name).toBeInstanceOf(FetchError);
-      expect(["blocked_address", "bad_scheme"], `${name}: ${(err as FetchError).reason}`).toContain((err as FetchError).reason);
+      expect(["blocked_address", "bad_scheme"], `${name}: ${(err as FetchError).reason}`).toContain(
+        (err as FetchError).reason,
+      );
     }
     expect(pages.totalHits()).toBe(before);
   });
@@ -82,12 +94,33 @@ describe("SSRF guard", () => {
     // public; everything else keeps the real rules. "www.public.test" resolves to it.
     const isPublic = (ip: string) => ip === "127.0.0.1" || !isNonPublicAddress(ip);
     const viaName: Lookup = async (h) => (h === "www.public.test" ? ["127.0.0.1"] : lookup(h));
-    const ok = await safeFetch(`http://www.public.test:${P}/redirect/2`, { signal: AbortSignal.timeout(5000), allowPrivate: false, lookup: viaName, isPublic });
+    const ok = await safeFetch(`http://www.public.test:${P}/redirect/2`, {
+      signal: AbortSignal.timeout(5000),
+      allowPrivate: false,
+      lookup: viaName,
+      isPublic,
+    });
     expect(ok.status).toBe(200);
     expect(ok.url).toBe(`http://www.public.test:${P}/article/base-editing`);
-    for (const target of ["http://169.254.169.254/latest/meta-data/", `http://127.0.0.2:${P}/`, `http://[::1]:${P}/`, `http://localhost:${P}/`, "http://intranet.example.com/", `http://2130706434:${P}/`, "file:///etc/passwd"]) {
+    for (const target of [
+      "http://169.254.169.254/latest/meta-data/",
+      `http://127.0.0.2:${P}/`,
+      `http://[::1]:${P}/`,
+      `http://localhost:${P}/`,
+      "http://intranet.example.com/",
+      `http://2130706434:${P}/`,
+      "file:///etc/passwd",
+    ]) {
       const before = pages.hits("/redirect-to");
-      const err = await safeFetch(`http://www.public.test:${P}/redirect-to?url=${encodeURIComponent(target)}`, { signal: AbortSignal.timeout(5000), allowPrivate: false, lookup: viaName, isPublic }).then(() => null, (e) => e);
+      const err = await safeFetch(`http://www.public.test:${P}/redirect-to?url=${encodeURIComponent(target)}`, {
+        signal: AbortSignal.timeout(5000),
+        allowPrivate: false,
+        lookup: viaName,
+        isPublic,
+      }).then(
+        () => null,
+        (e) => e,
+      );
       expect(["blocked_address", "bad_scheme"], target).toContain((err as FetchError).reason);
       expect(pages.hits("/redirect-to")).toBe(before + 1);
     }
@@ -96,7 +129,12 @@ describe("SSRF guard", () => {
 
   test("plain http connects to the vetted address, sending the name as Host", async () => {
     const viaName: Lookup = async () => ["127.0.0.1"];
-    const res = await safeFetch(`http://www.public.test:${P}/article/base-editing`, { signal: AbortSignal.timeout(5000), allowPrivate: false, lookup: viaName, isPublic: (ip) => ip === "127.0.0.1" });
+    const res = await safeFetch(`http://www.public.test:${P}/article/base-editing`, {
+      signal: AbortSignal.timeout(5000),
+      allowPrivate: false,
+      lookup: viaName,
+      isPublic: (ip) => ip === "127.0.0.1",
+    });
     expect(res.status).toBe(200);
   });
 
@@ -107,44 +145,99 @@ describe("SSRF guard", () => {
       // pinned connection checked the certificate against the IP, or sent no SNI, both fail;
       // if it skipped the check, both pass.
       const viaName: Lookup = async () => ["127.0.0.1"];
-      const o = { signal: AbortSignal.timeout(5000), allowPrivate: false, lookup: viaName, isPublic: (ip: string) => ip === "127.0.0.1", ca: TEST_CERT };
+      const o = {
+        signal: AbortSignal.timeout(5000),
+        allowPrivate: false,
+        lookup: viaName,
+        isPublic: (ip: string) => ip === "127.0.0.1",
+        ca: TEST_CERT,
+      };
       const ok = await safeFetch(`https://${CERT_NAME}:${tls.port}/page`, o);
       expect(new TextDecoder().decode(ok.body)).toBe(`host=${CERT_NAME}:${tls.port} path=/page`);
       expect(ok.url).toBe(`https://${CERT_NAME}:${tls.port}/page`);
-      const wrong = await safeFetch(`https://other.public.test:${tls.port}/page`, o).then(() => null, (e) => e);
+      const wrong = await safeFetch(`https://other.public.test:${tls.port}/page`, o).then(
+        () => null,
+        (e) => e,
+      );
       expect((wrong as FetchError).reason).toBe("network");
       expect(tls.hits()).toBe(1);
       // Its redirect to the metadata service is refused before connecting.
-      const redirected = await safeFetch(`https://${CERT_NAME}:${tls.port}/to-metadata`, o).then(() => null, (e) => e);
+      const redirected = await safeFetch(`https://${CERT_NAME}:${tls.port}/to-metadata`, o).then(
+        () => null,
+        (e) => e,
+      );
       expect((redirected as FetchError).reason).toBe("blocked_address");
       expect(tls.hits()).toBe(2);
-    } finally { tls.stop(); }
+    } finally {
+      tls.stop();
+    }
   });
 
   test("a resolver that never answers is cut by the timeout, typed", async () => {
     const stalled: Lookup = () => new Promise(() => {});
-    const err = await safeFetch("http://slow-dns.example.com/", { signal: AbortSignal.timeout(5000), allowPrivate: false, lookup: stalled, timeoutMs: 50 }).then(() => null, (e) => e);
+    const err = await safeFetch("http://slow-dns.example.com/", {
+      signal: AbortSignal.timeout(5000),
+      allowPrivate: false,
+      lookup: stalled,
+      timeoutMs: 50,
+    }).then(
+      () => null,
+      (e) => e,
+    );
     expect(err).toBeInstanceOf(FetchError);
     expect((err as FetchError).reason).toBe("timeout");
   });
 
   test("a malformed redirect target is a typed refusal", async () => {
-    const err = await safeFetch(pages.url(`/redirect-to?url=${encodeURIComponent("http://[zz/")}`), { signal: AbortSignal.timeout(5000), allowPrivate: true }).then(() => null, (e) => e);
+    const err = await safeFetch(pages.url(`/redirect-to?url=${encodeURIComponent("http://[zz/")}`), {
+      signal: AbortSignal.timeout(5000),
+      allowPrivate: true,
+    }).then(
+      () => null,
+      (e) => e,
+    );
     expect(err).toBeInstanceOf(FetchError);
     expect((err as FetchError).reason).toBe("bad_scheme");
   });
 
   test("address policy: public addresses pass, every private range is refused", () => {
-    for (const a of ["8.8.8.8", "1.1.1.1", "93.184.216.34", "2606:4700:4700::1111", "::ffff:8.8.8.8"]) expect(isNonPublicAddress(a), a).toBe(false);
-    for (const a of ["127.0.0.1", "10.255.0.1", "172.31.255.255", "192.168.0.1", "169.254.0.5", "100.127.255.255", "0.1.2.3", "198.18.0.1", "240.0.0.1", "::", "::1", "fe80::abcd", "fd12::1", "ff02::1", "::ffff:10.0.0.1", "64:ff9b::a00:1", "2001:db8::1", "::127.0.0.1", "2002:c0a8:101::1"]) {
+    for (const a of ["8.8.8.8", "1.1.1.1", "93.184.216.34", "2606:4700:4700::1111", "::ffff:8.8.8.8"])
+      expect(isNonPublicAddress(a), a).toBe(false);
+    for (const a of [
+      "127.0.0.1",
+      "10.255.0.1",
+      "172.31.255.255",
+      "192.168.0.1",
+      "169.254.0.5",
+      "100.127.255.255",
+      "0.1.2.3",
+      "198.18.0.1",
+      "240.0.0.1",
+      "::",
+      "::1",
+      "fe80::abcd",
+      "fd12::1",
+      "ff02::1",
+      "::ffff:10.0.0.1",
+      "64:ff9b::a00:1",
+      "2001:db8::1",
+      "::127.0.0.1",
+      "2002:c0a8:101::1",
+    ]) {
       expect(isNonPublicAddress(a), a).toBe(true);
     }
   });
 
   test("allowPrivate (tests, closed intranets) reaches loopback but keeps the scheme check", async () => {
-    const ok = await safeFetch(pages.url("/article/base-editing"), { signal: AbortSignal.timeout(5000), allowPrivate: true });
+    const ok = await safeFetch(pages.url("/article/base-editing"), {
+      signal: AbortSignal.timeout(5000),
+      allowPrivate: true,
+    });
     expect(ok.status).toBe(200);
-    const err = await safeFetch("file:///etc/passwd", { signal: AbortSignal.timeout(5000), allowPrivate: true }).then(() => null, (e) => e);
+    const err = await safeFetch("file:///etc/passwd", { signal: AbortSignal.timeout(5000), allowPrivate: true }).then(
+      () => null,
+      (e) => e,
+    );
     expect((err as FetchError).reason).toBe("bad_scheme");
   });
 });

@@ -28,12 +28,17 @@ export const CERT_NAME = "www.public.test";
 export function startTlsServer(): { port: number; hits: () => number; stop(): void } {
   let hits = 0;
   const server = Bun.serve({
-    port: 0, hostname: "127.0.0.1", tls: { cert: TEST_CERT, key: TEST_KEY },
+    port: 0,
+    hostname: "127.0.0.1",
+    tls: { cert: TEST_CERT, key: TEST_KEY },
     fetch(req) {
       hits++;
       const path = new URL(req.url).pathname;
-      if (path === "/to-metadata") return new Response(null, { status: 302, headers: { location: "http://169.254.169.254/latest/meta-data/" } });
-      return new Response(`host=${req.headers.get("host")} path=${path}`, { headers: { "content-type": "text/plain" } });
+      if (path === "/to-metadata")
+        return new Response(null, { status: 302, headers: { location: "http://169.254.169.254/latest/meta-data/" } });
+      return new Response(`host=${req.headers.get("host")} path=${path}`, {
+        headers: { "content-type": "text/plain" },
+      });
     },
   });
   return { port: server.port!, hits: () => hits, stop: () => server.stop(true) };

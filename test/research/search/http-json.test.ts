@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { MAX_BODY_BYTES, providerFetch } from "../../../src/research/search/http-json.ts";
-import { SearchError } from "../../../src/research/search/search-error.ts";
+import type { SearchError } from "../../../src/research/search/search-error.ts";
 
 // A tiny upstream with the misbehaviours a provider call must survive.
 let server: ReturnType<typeof Bun.serve>;
@@ -9,17 +9,40 @@ let base = "";
 let hangAsked = Promise.withResolvers<void>();
 beforeAll(() => {
   server = Bun.serve({
-    port: 0, hostname: "127.0.0.1",
+    port: 0,
+    hostname: "127.0.0.1",
     fetch(req) {
       const path = new URL(req.url).pathname;
-      if (path === "/ok") return Response.json({ ua: req.headers.get("user-agent"), accept: req.headers.get("accept") });
-      if (path === "/hang") { hangAsked.resolve(); return new Promise<Response>(() => {}); }
+      if (path === "/ok")
+        return Response.json({ ua: req.headers.get("user-agent"), accept: req.headers.get("accept") });
+      if (path === "/hang") {
+        hangAsked.resolve();
+        return new Promise<Response>(() => {});
+      }
       // Headers at once, then a body that never ends.
-      if (path === "/stall") return new Response(new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('{"results":[')); } }), { headers: { "content-type": "application/json" } });
+      if (path === "/stall")
+        return new Response(
+          new ReadableStream({
+            start(c) {
+              c.enqueue(new TextEncoder().encode('{"results":['));
+            },
+          }),
+          { headers: { "content-type": "application/json" } },
+        );
       if (path === "/huge") {
         let sent = 0;
         const chunk = new Uint8Array(256 * 1024).fill(0x20);
-        return new Response(new ReadableStream({ pull(c) { if (sent > MAX_BODY_BYTES * 2) c.close(); else { sent += chunk.byteLength; c.enqueue(chunk); } } }));
+        return new Response(
+          new ReadableStream({
+            pull(c) {
+              if (sent > MAX_BODY_BYTES * 2) c.close();
+              else {
+                sent += chunk.byteLength;
+                c.enqueue(chunk);
+              }
+            },
+          }),
+        );
       }
       if (path === "/429") return new Response("slow down", { status: 429 });
       return new Response("{not json", { headers: { "content-type": "application/json" } });
@@ -30,19 +53,35 @@ beforeAll(() => {
 afterAll(() => server.stop(true));
 
 const run = () => AbortSignal.timeout(20_000);
-const fail = (p: Promise<unknown>) => p.then(() => { throw new Error("expected a SearchError"); }, (e: unknown) => e as SearchError);
+const fail = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error("expected a SearchError");
+    },
+    (e: unknown) => e as SearchError,
+  );
 
 test("sends the user agent and parses JSON", async () => {
-  expect(await providerFetch("t", `${base}/ok`, { signal: run() })).toEqual({ ua: "research-query/0.1", accept: "application/json" });
+  expect(await providerFetch("t", `${base}/ok`, { signal: run() })).toEqual({
+    ua: "research-query/0.1",
+    accept: "application/json",
+  });
 });
 
 test("non-2xx is http_status with the status; broken JSON is bad_payload", async () => {
-  expect(await fail(providerFetch("t", `${base}/429`, { signal: run() }))).toMatchObject({ name: "SearchError", provider: "t", reason: "http_status", status: 429 });
+  expect(await fail(providerFetch("t", `${base}/429`, { signal: run() }))).toMatchObject({
+    name: "SearchError",
+    provider: "t",
+    reason: "http_status",
+    status: 429,
+  });
   expect(await fail(providerFetch("t", `${base}/broken`, { signal: run() }))).toMatchObject({ reason: "bad_payload" });
 });
 
 test("no headers in time, or a body that stalls, is timeout", async () => {
-  const [hang, stall] = await Promise.all([`${base}/hang`, `${base}/stall`].map((u) => fail(providerFetch("t", u, { signal: run(), timeoutMs: 50 }))));
+  const [hang, stall] = await Promise.all(
+    [`${base}/hang`, `${base}/stall`].map((u) => fail(providerFetch("t", u, { signal: run(), timeoutMs: 50 }))),
+  );
   expect(hang).toMatchObject({ reason: "timeout" });
   expect(stall).toMatchObject({ reason: "timeout" });
 });

@@ -2,11 +2,13 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createArxiv } from "../../../src/research/search/arxiv.ts";
 import { Pacer } from "../../../src/research/search/pacer.ts";
 import { arxivInterval } from "../../../src/research/search/registry.ts";
-import { SearchError } from "../../../src/research/search/search-error.ts";
-import { startSearchFixtures, type SearchFixtures } from "../../fixtures/search-servers.ts";
+import type { SearchError } from "../../../src/research/search/search-error.ts";
+import { type SearchFixtures, startSearchFixtures } from "../../fixtures/search-servers.ts";
 
 let fx: SearchFixtures;
-beforeAll(() => { fx = startSearchFixtures("http://pages.test"); });
+beforeAll(() => {
+  fx = startSearchFixtures("http://pages.test");
+});
 afterAll(() => fx.stop());
 
 describe("pacing a rate-limited provider", () => {
@@ -30,7 +32,11 @@ describe("pacing a rate-limited provider", () => {
     // The pacer's clock is moved by hand; only the last, short wait for a slot is real.
     let now = 1_000_000;
     const arxiv = createArxiv({ baseUrl: fx.urls.arxiv, minIntervalMs: 400, maxWaitMs: 100, now: () => now });
-    const go = (q: string) => arxiv.search(q, { signal: AbortSignal.timeout(5000), limit: 5 }).then((h) => h.length, (e: SearchError) => e.reason);
+    const go = (q: string) =>
+      arxiv.search(q, { signal: AbortSignal.timeout(5000), limit: 5 }).then(
+        (h) => h.length,
+        (e: SearchError) => e.reason,
+      );
     const asked = () => fx.requests.filter((r) => r.provider === "arxiv").length;
     const before = asked();
     const [a, b, c] = await Promise.all([go("base editing"), go("prime editing"), go("gene therapy")]);

@@ -5,38 +5,72 @@ import { rebuildAbstract } from "../../../src/research/search/openalex.ts";
 import { buildSearchProviders } from "../../../src/research/search/registry.ts";
 import { SearchError } from "../../../src/research/search/search-error.ts";
 import { createSemanticScholar } from "../../../src/research/search/semantic-scholar.ts";
-import { FIXTURE_KEYS, PROVIDERS, fixtureSearchEnv, startSearchFixtures, type SearchFixtures } from "../../fixtures/search-servers.ts";
+import {
+  FIXTURE_KEYS,
+  fixtureSearchEnv,
+  PROVIDERS,
+  type SearchFixtures,
+  startSearchFixtures,
+} from "../../fixtures/search-servers.ts";
 
 let fx: SearchFixtures;
 const PAGE = "http://pages.test";
-beforeAll(() => { fx = startSearchFixtures(PAGE); });
+beforeAll(() => {
+  fx = startSearchFixtures(PAGE);
+});
 afterAll(() => fx.stop());
-beforeEach(() => { for (const p of PROVIDERS) fx.setMode(p, "ok"); fx.requests.length = 0; });
+beforeEach(() => {
+  for (const p of PROVIDERS) fx.setMode(p, "ok");
+  fx.requests.length = 0;
+});
 
-const cfg = (env: Record<string, string> = {}) => loadConfig({ ...fixtureSearchEnv(fx), CONTACT_EMAIL: "ops@example.org", ...env }, "/nonexistent");
+const cfg = (env: Record<string, string> = {}) =>
+  loadConfig({ ...fixtureSearchEnv(fx), CONTACT_EMAIL: "ops@example.org", ...env }, "/nonexistent");
 const opts = () => ({ signal: AbortSignal.timeout(10_000), limit: 10 });
-const byName = (name: string, env?: Record<string, string>) => { const p = buildSearchProviders(cfg(env)); return [...p.web, ...p.academic].find((x) => x.name === name)!; };
+const byName = (name: string, env?: Record<string, string>) => {
+  const p = buildSearchProviders(cfg(env));
+  return [...p.web, ...p.academic].find((x) => x.name === name)!;
+};
 const last = () => fx.requests.at(-1)!;
 
 describe("web providers", () => {
   test("SearXNG: JSON format and category, tags stripped from snippets, user agent", async () => {
     const hits = await byName("searxng").search("base editing", { ...opts(), topic: "news" });
     expect(hits).toHaveLength(3);
-    expect(hits[0]).toEqual({ url: `${PAGE}/article/base-editing`, title: "CRISPR base editing explained", snippet: "Base editors change single DNA letters without double-strand breaks.", provider: "searxng", type: "web", published_at: undefined });
+    expect(hits[0]).toEqual({
+      url: `${PAGE}/article/base-editing`,
+      title: "CRISPR base editing explained",
+      snippet: "Base editors change single DNA letters without double-strand breaks.",
+      provider: "searxng",
+      type: "web",
+      published_at: undefined,
+    });
     const r = last();
     expect(r.url.pathname).toBe("/searxng/search");
-    expect([r.url.searchParams.get("q"), r.url.searchParams.get("format"), r.url.searchParams.get("categories")]).toEqual(["base editing", "json", "news"]);
+    expect([
+      r.url.searchParams.get("q"),
+      r.url.searchParams.get("format"),
+      r.url.searchParams.get("categories"),
+    ]).toEqual(["base editing", "json", "news"]);
     expect(r.headers.get("user-agent")).toBe("research-query/0.1");
   });
 
   test("Brave: X-Subscription-Token and count sent; description and page_age read; a wrong key is http_status 401", async () => {
     const hits = await byName("brave").search("base editing", { ...opts(), limit: 2 });
     expect(hits).toHaveLength(2);
-    expect(hits[1]).toMatchObject({ provider: "brave", type: "web", title: "Base editing – a review", snippet: "A review of cytosine and adenine base editors.", published_at: "2024-05-01" });
+    expect(hits[1]).toMatchObject({
+      provider: "brave",
+      type: "web",
+      title: "Base editing – a review",
+      snippet: "A review of cytosine and adenine base editors.",
+      published_at: "2024-05-01",
+    });
     expect(last().url.pathname).toBe("/brave/res/v1/web/search");
     expect(last().url.searchParams.get("count")).toBe("2");
     expect(last().headers.get("x-subscription-token")).toBe(FIXTURE_KEYS.brave);
-    const e = await byName("brave", { BRAVE_API_KEY: "wrong" }).search("x", opts()).catch((x: unknown) => x);
+    const e = await byName("brave", { BRAVE_API_KEY: "wrong" })
+      .search("x", opts())
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(SearchError);
     expect(e).toMatchObject({ provider: "brave", reason: "http_status", status: 401 });
   });
@@ -48,7 +82,11 @@ describe("web providers", () => {
 
   test("Tavily: POST with Bearer key and the JSON body", async () => {
     const hits = await byName("tavily").search("base editing", { ...opts(), limit: 5 });
-    expect(hits.map((h) => h.url)).toEqual([`${PAGE}/article/base-editing`, `${PAGE}/article/review?utm_source=x`, `${PAGE}/article/news`]);
+    expect(hits.map((h) => h.url)).toEqual([
+      `${PAGE}/article/base-editing`,
+      `${PAGE}/article/review?utm_source=x`,
+      `${PAGE}/article/news`,
+    ]);
     const r = last();
     expect(r.url.pathname).toBe("/tavily/search");
     expect(r.headers.get("authorization")).toBe(`Bearer ${FIXTURE_KEYS.tavily}`);
@@ -57,7 +95,8 @@ describe("web providers", () => {
 
   test("hits with non-http(s) addresses are dropped; long snippets capped near 400 characters", async () => {
     fx.setWeb([
-      { title: "js", url: "javascript:alert(1)", snippet: "x" }, { title: "ftp", url: "ftp://files.example/x", snippet: "x" },
+      { title: "js", url: "javascript:alert(1)", snippet: "x" },
+      { title: "ftp", url: "ftp://files.example/x", snippet: "x" },
       { title: "Long &amp; <i>winding</i>", url: "https://long.example/a", snippet: "word ".repeat(300) },
     ]);
     try {
@@ -67,7 +106,15 @@ describe("web providers", () => {
       expect(hits[0]!.snippet.length).toBeLessThanOrEqual(400);
       expect(hits[0]!.snippet.length).toBeGreaterThan(300);
       expect(hits[0]!.snippet).toEndWith("word…");
-    } finally { fx.setWeb([{ title: "CRISPR base editing explained", url: "/article/base-editing", snippet: "Base editors change single DNA letters without double-strand breaks." }]); }
+    } finally {
+      fx.setWeb([
+        {
+          title: "CRISPR base editing explained",
+          url: "/article/base-editing",
+          snippet: "Base editors change single DNA letters without double-strand breaks.",
+        },
+      ]);
+    }
   });
 });
 
@@ -75,14 +122,26 @@ describe("academic providers", () => {
   test("OpenAlex: abstract rebuilt from the inverted index, DOI, PDF, authors, venue, mailto, select", async () => {
     const hits = await byName("openalex").search("base editing, review", opts());
     expect(hits[0]).toMatchObject({
-      url: `${PAGE}/paper/nature17946`, doi: "10.1038/nature17946", pdf_url: `${PAGE}/paper/nature17946.pdf`, venue: "Nature",
-      published_at: "2016-04-20", authors: ["Alexis C. Komor", "David R. Liu"], type: "academic", provider: "openalex",
+      url: `${PAGE}/paper/nature17946`,
+      doi: "10.1038/nature17946",
+      pdf_url: `${PAGE}/paper/nature17946.pdf`,
+      venue: "Nature",
+      published_at: "2016-04-20",
+      authors: ["Alexis C. Komor", "David R. Liu"],
+      type: "academic",
+      provider: "openalex",
       title: "Programmable editing of a target base in genomic DNA without double-stranded DNA cleavage",
     });
-    expect(hits[0]!.abstract).toBe("Base editing converts cytidine to uridine without double-stranded DNA breaks in human cells with high efficiency and few indels");
+    expect(hits[0]!.abstract).toBe(
+      "Base editing converts cytidine to uridine without double-stranded DNA breaks in human cells with high efficiency and few indels",
+    );
     expect(hits[1]!.pdf_url).toBeUndefined();
     const q = last().url.searchParams;
-    expect([q.get("search"), q.get("per-page"), q.get("mailto")]).toEqual(["base editing  review", "10", "ops@example.org"]);
+    expect([q.get("search"), q.get("per-page"), q.get("mailto")]).toEqual([
+      "base editing  review",
+      "10",
+      "ops@example.org",
+    ]);
     expect(q.get("select")).toContain("abstract_inverted_index");
     expect(rebuildAbstract({ b: [1], a: [0, 2], bogus: [1e9] })).toBe("a b a");
   });
@@ -91,11 +150,24 @@ describe("academic providers", () => {
     const hits = await byName("arxiv").search("What is prime editing?", opts());
     expect(hits).toHaveLength(2);
     expect(hits[0]).toMatchObject({
-      url: `${PAGE}/abs/2101.00001v1`, pdf_url: `${PAGE}/pdf/2101.00001v1`, title: "Prime editing: search-and-replace genome editing",
-      authors: ["Andrew V. Anzalone", "David R. Liu"], doi: "10.1038/s41586-019-1711-4", published_at: "2021-01-01", venue: "arXiv", type: "academic",
+      url: `${PAGE}/abs/2101.00001v1`,
+      pdf_url: `${PAGE}/pdf/2101.00001v1`,
+      title: "Prime editing: search-and-replace genome editing",
+      authors: ["Andrew V. Anzalone", "David R. Liu"],
+      doi: "10.1038/s41586-019-1711-4",
+      published_at: "2021-01-01",
+      venue: "arXiv",
+      type: "academic",
     });
-    expect(hits[0]!.abstract).toStartWith("Prime editing writes new genetic information into a specified DNA site using a catalytically");
-    expect(hits[1]).toMatchObject({ title: "Off-target effects of base editors", authors: ["Jane Roe"], doi: undefined, pdf_url: undefined });
+    expect(hits[0]!.abstract).toStartWith(
+      "Prime editing writes new genetic information into a specified DNA site using a catalytically",
+    );
+    expect(hits[1]).toMatchObject({
+      title: "Off-target effects of base editors",
+      authors: ["Jane Roe"],
+      doi: undefined,
+      pdf_url: undefined,
+    });
     expect(last().url.searchParams.get("search_query")).toBe("all:prime AND all:editing");
     expect(last().url.searchParams.get("max_results")).toBe("10");
   });
@@ -106,14 +178,27 @@ describe("academic providers", () => {
     expect(() => parseArxivFeed("Rate exceeded.", 5)).toThrow(SearchError);
     const math = `<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>http://arxiv.org/abs/1</id><title>Bounds when x &lt; y and y &gt; z</title><summary>We show p&lt;0.05 holds for n&gt;3.</summary></entry></feed>`;
     const [h] = parseArxivFeed(math, 5);
-    expect(h).toMatchObject({ url: "https://arxiv.org/abs/1", title: "Bounds when x < y and y > z", abstract: "We show p<0.05 holds for n>3." });
+    expect(h).toMatchObject({
+      url: "https://arxiv.org/abs/1",
+      title: "Bounds when x < y and y > z",
+      abstract: "We show p<0.05 holds for n>3.",
+    });
   });
 
   test("Crossref: JATS stripped and entities decoded, DOI lower-cased, untitled items skipped, mailto sent", async () => {
     const hits = await byName("crossref").search("base editing", opts());
     expect(hits).toHaveLength(1);
-    expect(hits[0]).toMatchObject({ doi: "10.1038/nature17946", url: "https://doi.org/10.1038/nature17946", venue: "Nature", published_at: "2016-04-20", authors: ["Alexis C. Komor"], provider: "crossref" });
-    expect(hits[0]!.abstract).toBe("Current genome-editing technologies introduce double-stranded DNA breaks & we describe base editing, which converts cytidine to uridine.");
+    expect(hits[0]).toMatchObject({
+      doi: "10.1038/nature17946",
+      url: "https://doi.org/10.1038/nature17946",
+      venue: "Nature",
+      published_at: "2016-04-20",
+      authors: ["Alexis C. Komor"],
+      provider: "crossref",
+    });
+    expect(hits[0]!.abstract).toBe(
+      "Current genome-editing technologies introduce double-stranded DNA breaks & we describe base editing, which converts cytidine to uridine.",
+    );
     const q = last().url.searchParams;
     expect([q.get("query"), q.get("rows"), q.get("mailto")]).toEqual(["base editing", "10", "ops@example.org"]);
   });
@@ -121,10 +206,19 @@ describe("academic providers", () => {
   test("Semantic Scholar: fields asked for, x-api-key sent when configured, paper fields read", async () => {
     const s2 = createSemanticScholar({ baseUrl: fx.urls.semantic_scholar, apiKey: "s2-key" });
     const hits = await s2.search("base editing", opts());
-    expect(hits[0]).toMatchObject({ url: `${PAGE}/s2/abc`, doi: "10.1038/s41576-018-0059-1", venue: "Nature Reviews Genetics", published_at: "2018-06-20", authors: ["Holly A. Rees"], provider: "semantic_scholar" });
+    expect(hits[0]).toMatchObject({
+      url: `${PAGE}/s2/abc`,
+      doi: "10.1038/s41576-018-0059-1",
+      venue: "Nature Reviews Genetics",
+      published_at: "2018-06-20",
+      authors: ["Holly A. Rees"],
+      provider: "semantic_scholar",
+    });
     expect(hits[1]).toMatchObject({ doi: undefined, published_at: "2016", abstract: undefined });
     expect(last().url.pathname).toBe("/s2/graph/v1/paper/search");
-    expect(last().url.searchParams.get("fields")).toBe("title,abstract,url,year,authors,venue,externalIds,openAccessPdf,publicationDate");
+    expect(last().url.searchParams.get("fields")).toBe(
+      "title,abstract,url,year,authors,venue,externalIds,openAccessPdf,publicationDate",
+    );
     expect(last().headers.get("x-api-key")).toBe("s2-key");
     await byName("semantic_scholar").search("x", opts());
     expect(last().headers.get("x-api-key")).toBeNull();
@@ -141,6 +235,9 @@ describe("failures are typed", () => {
     expect(e1).toBeInstanceOf(SearchError);
     expect(e1).toMatchObject({ provider: name, reason: "http_status", status: 500 });
     fx.setMode(name, "garbage");
-    expect(await p.search("base editing", opts()).catch((e: unknown) => e)).toMatchObject({ provider: name, reason: "bad_payload" });
+    expect(await p.search("base editing", opts()).catch((e: unknown) => e)).toMatchObject({
+      provider: name,
+      reason: "bad_payload",
+    });
   });
 });

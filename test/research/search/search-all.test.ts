@@ -4,21 +4,32 @@ import { AppError } from "../../../src/contract/errors.ts";
 import { createArxiv } from "../../../src/research/search/arxiv.ts";
 import { createBrave } from "../../../src/research/search/brave.ts";
 import { createCrossref } from "../../../src/research/search/crossref.ts";
-import { createOpenAlex } from "../../../src/research/search/openalex.ts";
 import { mergeAndRank } from "../../../src/research/search/merge.ts";
+import { createOpenAlex } from "../../../src/research/search/openalex.ts";
 import { buildSearchProviders } from "../../../src/research/search/registry.ts";
+import { type ProviderAttempt, searchAll } from "../../../src/research/search/run-search.ts";
+import { SearchError } from "../../../src/research/search/search-error.ts";
 import { createSearxng } from "../../../src/research/search/searxng.ts";
 import { createTavily } from "../../../src/research/search/tavily.ts";
-import { searchAll, type ProviderAttempt } from "../../../src/research/search/run-search.ts";
-import { SearchError } from "../../../src/research/search/search-error.ts";
 import type { SearchProvider } from "../../../src/research/search/types.ts";
-import { FIXTURE_KEYS, PROVIDERS, fixtureSearchEnv, startSearchFixtures, type SearchFixtures } from "../../fixtures/search-servers.ts";
+import {
+  FIXTURE_KEYS,
+  fixtureSearchEnv,
+  PROVIDERS,
+  type SearchFixtures,
+  startSearchFixtures,
+} from "../../fixtures/search-servers.ts";
 
 let fx: SearchFixtures;
 const PAGE = "http://pages.test";
-beforeAll(() => { fx = startSearchFixtures(PAGE); });
+beforeAll(() => {
+  fx = startSearchFixtures(PAGE);
+});
 afterAll(() => fx.stop());
-beforeEach(() => { for (const p of PROVIDERS) fx.setMode(p, "ok"); fx.requests.length = 0; });
+beforeEach(() => {
+  for (const p of PROVIDERS) fx.setMode(p, "ok");
+  fx.requests.length = 0;
+});
 
 const cfg = (env: Record<string, string> = {}) => loadConfig({ ...fixtureSearchEnv(fx), ...env }, "/nonexistent");
 const signal = () => AbortSignal.timeout(10_000);
@@ -39,8 +50,16 @@ describe("web fallback chain", () => {
   test("SearXNG failing → Brave answers, Tavily untouched; onProviderDone sees both calls", async () => {
     fx.setMode("searxng", "500");
     const seen: ProviderAttempt[] = [];
-    const { lists, attempts } = await searchAll(["q"], "general", buildSearchProviders(cfg({ ACADEMIC_PROVIDERS: "none" })), { signal: signal(), onProviderDone: (a) => seen.push(a) });
-    expect(attempts.map((a) => [a.provider, a.ok, a.error, a.status])).toEqual([["searxng", false, "http_status", 500], ["brave", true, undefined, undefined]]);
+    const { lists, attempts } = await searchAll(
+      ["q"],
+      "general",
+      buildSearchProviders(cfg({ ACADEMIC_PROVIDERS: "none" })),
+      { signal: signal(), onProviderDone: (a) => seen.push(a) },
+    );
+    expect(attempts.map((a) => [a.provider, a.ok, a.error, a.status])).toEqual([
+      ["searxng", false, "http_status", 500],
+      ["brave", true, undefined, undefined],
+    ]);
     expect(seen).toEqual(attempts);
     expect(seen[1]).toMatchObject({ query: "q", count: 3 });
     expect(lists.map((l) => l.map((h) => h.provider))).toEqual([["brave", "brave", "brave"]]);
@@ -48,11 +67,23 @@ describe("web fallback chain", () => {
   });
 
   test("SearXNG answering nothing (engines blocked) and Brave timing out hand over to Tavily", async () => {
-    fx.setMode("searxng", "empty"); fx.setMode("brave", "hang");
+    fx.setMode("searxng", "empty");
+    fx.setMode("brave", "hang");
     // A short timeout for the hanging provider keeps the test fast; the chain is the real one.
-    const p = { web: [createSearxng({ baseUrl: fx.urls.searxng }), createBrave({ apiKey: FIXTURE_KEYS.brave, baseUrl: fx.urls.brave, timeoutMs: 50 }), createTavily({ apiKey: FIXTURE_KEYS.tavily, baseUrl: fx.urls.tavily })], academic: [] };
+    const p = {
+      web: [
+        createSearxng({ baseUrl: fx.urls.searxng }),
+        createBrave({ apiKey: FIXTURE_KEYS.brave, baseUrl: fx.urls.brave, timeoutMs: 50 }),
+        createTavily({ apiKey: FIXTURE_KEYS.tavily, baseUrl: fx.urls.tavily }),
+      ],
+      academic: [],
+    };
     const { lists, attempts } = await searchAll(["q"], "news", p, { signal: signal() });
-    expect(attempts.map((a) => [a.provider, a.ok, a.error])).toEqual([["searxng", true, undefined], ["brave", false, "timeout"], ["tavily", true, undefined]]);
+    expect(attempts.map((a) => [a.provider, a.ok, a.error])).toEqual([
+      ["searxng", true, undefined],
+      ["brave", false, "timeout"],
+      ["tavily", true, undefined],
+    ]);
     expect(lists.map((l) => l[0]!.provider)).toEqual(["tavily"]);
     expect(fx.requests.find((r) => r.provider === "searxng")!.url.searchParams.get("categories")).toBe("news");
   });
@@ -61,7 +92,14 @@ describe("web fallback chain", () => {
 describe("academic providers and kinds", () => {
   test("one database hanging doesn't fail the run; the paper found by two databases is one hit", async () => {
     fx.setMode("arxiv", "hang");
-    const p = { web: [], academic: [createOpenAlex({ baseUrl: fx.urls.openalex }), createArxiv({ baseUrl: fx.urls.arxiv, timeoutMs: 50 }), createCrossref({ baseUrl: fx.urls.crossref })] };
+    const p = {
+      web: [],
+      academic: [
+        createOpenAlex({ baseUrl: fx.urls.openalex }),
+        createArxiv({ baseUrl: fx.urls.arxiv, timeoutMs: 50 }),
+        createCrossref({ baseUrl: fx.urls.crossref }),
+      ],
+    };
     const { lists, attempts } = await searchAll(["base editing", "Base  editing"], "academic", p, { signal: signal() });
     expect(attempts).toHaveLength(3);
     expect(attempts.find((a) => a.provider === "arxiv")).toMatchObject({ ok: false, error: "timeout" });
@@ -77,7 +115,9 @@ describe("academic providers and kinds", () => {
     await searchAll(["q"], "general", buildSearchProviders(cfg()), { signal: signal() });
     expect(asked()).toEqual(new Set(["searxng"]));
     fx.requests.length = 0;
-    const { lists, attempts } = await searchAll(["q1", "q2"], "academic", buildSearchProviders(cfg()), { signal: signal() });
+    const { lists, attempts } = await searchAll(["q1", "q2"], "academic", buildSearchProviders(cfg()), {
+      signal: signal(),
+    });
     expect(asked()).toEqual(new Set(["searxng", "openalex", "arxiv", "crossref", "semantic_scholar"]));
     expect(attempts).toHaveLength(10);
     // Unranked, one list per call: query by query, the web before the databases.
@@ -99,7 +139,9 @@ describe("academic providers and kinds", () => {
 describe("search_failed and aborts", () => {
   test("every provider failing → search_failed naming them", async () => {
     for (const p of PROVIDERS) fx.setMode(p, "500");
-    const e = await searchAll(["q"], "mixed", buildSearchProviders(cfg()), { signal: signal() }).catch((x: unknown) => x);
+    const e = await searchAll(["q"], "mixed", buildSearchProviders(cfg()), { signal: signal() }).catch(
+      (x: unknown) => x,
+    );
     expect(e).toBeInstanceOf(AppError);
     expect((e as AppError).code).toBe("search_failed");
     expect((e as AppError).message).toContain("searxng (http_status 500)");
@@ -107,19 +149,31 @@ describe("search_failed and aborts", () => {
   });
 
   test("no provider configured → search_failed naming the variables, before any request", async () => {
-    const e = await searchAll(["q"], "general", buildSearchProviders(cfg({ ...NO_WEB, ACADEMIC_PROVIDERS: "none" })), { signal: signal() }).catch((x: unknown) => x);
+    const e = await searchAll(["q"], "general", buildSearchProviders(cfg({ ...NO_WEB, ACADEMIC_PROVIDERS: "none" })), {
+      signal: signal(),
+    }).catch((x: unknown) => x);
     expect(e).toMatchObject({ code: "search_failed" });
-    for (const name of ["SEARXNG_URL", "BRAVE_API_KEY", "TAVILY_API_KEY", "ACADEMIC_PROVIDERS"]) expect((e as Error).message).toContain(name);
+    for (const name of ["SEARXNG_URL", "BRAVE_API_KEY", "TAVILY_API_KEY", "ACADEMIC_PROVIDERS"])
+      expect((e as Error).message).toContain(name);
     expect(fx.requests).toHaveLength(0);
   });
 
   test("an abort ends the search at once, even past a provider that ignores the signal", async () => {
     fx.setMode("searxng", "hang");
     const deafAsked = Promise.withResolvers<void>();
-    const deaf: SearchProvider = { name: "deaf", kind: "academic", search: () => { deafAsked.resolve(); return new Promise(() => {}); } };
+    const deaf: SearchProvider = {
+      name: "deaf",
+      kind: "academic",
+      search: () => {
+        deafAsked.resolve();
+        return new Promise(() => {});
+      },
+    };
     const p = buildSearchProviders(cfg({ ACADEMIC_PROVIDERS: "none" }));
     const ac = new AbortController();
-    const run = searchAll(["q"], "mixed", { web: p.web, academic: [deaf] }, { signal: ac.signal }).catch((x: unknown) => x);
+    const run = searchAll(["q"], "mixed", { web: p.web, academic: [deaf] }, { signal: ac.signal }).catch(
+      (x: unknown) => x,
+    );
     // Both calls are in flight and holding before the abort.
     await Promise.all([fx.untilAsked("searxng"), deafAsked.promise]);
     ac.abort();

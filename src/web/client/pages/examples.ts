@@ -45,6 +45,14 @@ with requests.post("${origin}/api/query/stream", stream=True, timeout=300,
                 print(data["delta"], end="", flush=True)
             elif event == "final":
                 print("\\n", [s["url"] for s in data["sources"]])`;
-  const block = (title: string, code: string) => h("section", {}, h("h3", {}, title), h("pre", { tabindex: 0 }, h("code", {}, code)));
-  return h("div", {}, h("p", { class: "muted" }, "Keys belong on a server: anyone who loads a page can read a key used in a browser."), block("curl", curl), block("TypeScript (fetch + stream)", ts), block("Python (requests + SSE)", py));
+  const block = (title: string, code: string) =>
+    h("section", {}, h("h3", {}, title), h("pre", { tabindex: 0 }, h("code", {}, code)));
+  return h(
+    "div",
+    {},
+    h("p", { class: "muted" }, "Keys belong on a server: anyone who loads a page can read a key used in a browser."),
+    block("curl", curl),
+    block("TypeScript (fetch + stream)", ts),
+    block("Python (requests + SSE)", py),
+  );
 }

@@ -8,30 +8,104 @@ export async function keysPage(): Promise<void> {
   const { keys } = await api<KeyList>("GET", "/api/console/keys");
   const reveal = h("div", { "aria-live": "polite" });
   const name = h("input", { name: "name", maxlength: 100, placeholder: "e.g. production server" });
-  const create = h("form", { class: "stack" }, h("label", {}, "Name (optional)", name), h("button", { type: "submit" }, "Create key"));
+  const create = h(
+    "form",
+    { class: "stack" },
+    h("label", {}, "Name (optional)", name),
+    h("button", { type: "submit" }, "Create key"),
+  );
   create.addEventListener("submit", async (e) => {
     e.preventDefault();
     const k = await api<CreatedKey>("POST", "/api/console/keys", name.value.trim() ? { name: name.value.trim() } : {});
-    const copy = h("button", { type: "button", class: "secondary", onclick: async () => { await navigator.clipboard?.writeText(k.key).catch(() => {}); copy.textContent = "Copied"; } }, "Copy key");
+    const copy = h(
+      "button",
+      {
+        type: "button",
+        class: "secondary",
+        onclick: async () => {
+          await navigator.clipboard?.writeText(k.key).catch(() => {});
+          copy.textContent = "Copied";
+        },
+      },
+      "Copy key",
+    );
     await keysPage();
-    document.getElementById("key-reveal")!.replaceChildren(h("div", { class: "note" },
-      h("p", {}, h("strong", {}, "Your new API key. "), "Copy it now: it cannot be shown again. Lost keys can't be recovered; create a new one and revoke the old."),
-      h("p", { class: "secret", id: "new-key" }, k.key), copy));
+    document
+      .getElementById("key-reveal")!
+      .replaceChildren(
+        h(
+          "div",
+          { class: "note" },
+          h(
+            "p",
+            {},
+            h("strong", {}, "Your new API key. "),
+            "Copy it now: it cannot be shown again. Lost keys can't be recovered; create a new one and revoke the old.",
+          ),
+          h("p", { class: "secret", id: "new-key" }, k.key),
+          copy,
+        ),
+      );
   });
   reveal.id = "key-reveal";
-  const rows = keys.map((k) => h("tr", {},
-    h("td", {}, k.name ?? h("span", { class: "muted" }, "—")), h("td", {}, h("code", {}, `${k.prefix}…`)),
-    h("td", {}, fmtDate(k.created_at)), h("td", {}, fmtDate(k.last_used_at)),
-    h("td", { class: k.status === "active" ? "status-ok" : "status-error" }, k.status),
-    h("td", {}, k.status === "active" ? h("button", { type: "button", class: "danger", "aria-label": `Revoke key ${k.name ?? k.prefix}`, onclick: async () => {
-      if (!confirm(`Revoke key ${k.prefix}…? Calls with it will be refused from the next request on.`)) return;
-      await api("DELETE", `/api/console/keys/${k.id}`);
-      await keysPage();
-    } }, "Revoke") : null)));
+  const rows = keys.map((k) =>
+    h(
+      "tr",
+      {},
+      h("td", {}, k.name ?? h("span", { class: "muted" }, "—")),
+      h("td", {}, h("code", {}, `${k.prefix}…`)),
+      h("td", {}, fmtDate(k.created_at)),
+      h("td", {}, fmtDate(k.last_used_at)),
+      h("td", { class: k.status === "active" ? "status-ok" : "status-error" }, k.status),
+      h(
+        "td",
+        {},
+        k.status === "active"
+          ? h(
+              "button",
+              {
+                type: "button",
+                class: "danger",
+                "aria-label": `Revoke key ${k.name ?? k.prefix}`,
+                onclick: async () => {
+                  if (!confirm(`Revoke key ${k.prefix}…? Calls with it will be refused from the next request on.`))
+                    return;
+                  await api("DELETE", `/api/console/keys/${k.id}`);
+                  await keysPage();
+                },
+              },
+              "Revoke",
+            )
+          : null,
+      ),
+    ),
+  );
   mount(
-    h("h1", {}, "API keys"), reveal, create,
+    h("h1", {}, "API keys"),
+    reveal,
+    create,
     h("h2", {}, "Your keys"),
-    keys.length ? h("div", { class: "table-wrap" }, h("table", {}, h("thead", {}, h("tr", {}, ...["Name", "Prefix", "Created", "Last used", "Status", ""].map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, ...rows))) : h("p", { class: "muted" }, "No keys yet."),
-    h("h2", {}, "Use a key"), examples(location.origin),
+    keys.length
+      ? h(
+          "div",
+          { class: "table-wrap" },
+          h(
+            "table",
+            {},
+            h(
+              "thead",
+              {},
+              h(
+                "tr",
+                {},
+                ...["Name", "Prefix", "Created", "Last used", "Status", ""].map((c) => h("th", { scope: "col" }, c)),
+              ),
+            ),
+            h("tbody", {}, ...rows),
+          ),
+        )
+      : h("p", { class: "muted" }, "No keys yet."),
+    h("h2", {}, "Use a key"),
+    examples(location.origin),
   );
 }

@@ -9,7 +9,10 @@ const STAGES = ["planning", "searching", "reading", "writing"];
 /** Stages as lanes on a time axis; each event a tick, each stage a span from its first to last event. */
 function timeline(run: Run): SVGElement {
   const end = Math.max(1, run.latency_ms ?? 0, ...run.events.map((e) => e.at_ms));
-  const W = 640, lane = 26, left = 80, H = lane * STAGES.length + 24;
+  const W = 640,
+    lane = 26,
+    left = 80,
+    H = lane * STAGES.length + 24;
   const x = (ms: number) => left + ((W - left - 10) * ms) / end;
   const parts: SVGElement[] = [];
   STAGES.forEach((st, i) => {
@@ -17,34 +20,102 @@ function timeline(run: Run): SVGElement {
     const y = i * lane + 4;
     parts.push(svg("text", { x: 0, y: y + 15 }, st));
     if (!evs.length) return;
-    const a = Math.min(...evs.map((e) => e.at_ms)), b = Math.max(...evs.map((e) => e.at_ms));
-    parts.push(svg("rect", { class: "lane", x: x(a), y, width: Math.max(3, x(b) - x(a)), height: lane - 8 }, svg("title", {}, `${st}: ${b - a} ms`)));
-    for (const e of evs) parts.push(svg("rect", { class: "ev", x: x(e.at_ms) - 1, y, width: 2, height: lane - 8 }, svg("title", {}, `${e.at_ms} ms — ${e.message ?? ""}`)));
+    const a = Math.min(...evs.map((e) => e.at_ms)),
+      b = Math.max(...evs.map((e) => e.at_ms));
+    parts.push(
+      svg(
+        "rect",
+        { class: "lane", x: x(a), y, width: Math.max(3, x(b) - x(a)), height: lane - 8 },
+        svg("title", {}, `${st}: ${b - a} ms`),
+      ),
+    );
+    for (const e of evs)
+      parts.push(
+        svg(
+          "rect",
+          { class: "ev", x: x(e.at_ms) - 1, y, width: 2, height: lane - 8 },
+          svg("title", {}, `${e.at_ms} ms — ${e.message ?? ""}`),
+        ),
+      );
   });
-  for (const e of run.events.filter((e) => e.type === "error")) parts.push(svg("rect", { class: "ev-error", x: x(e.at_ms) - 2, y: 0, width: 4, height: H - 20 }, svg("title", {}, `${e.at_ms} ms — ${e.code}`)));
+  for (const e of run.events.filter((e) => e.type === "error"))
+    parts.push(
+      svg(
+        "rect",
+        { class: "ev-error", x: x(e.at_ms) - 2, y: 0, width: 4, height: H - 20 },
+        svg("title", {}, `${e.at_ms} ms — ${e.code}`),
+      ),
+    );
   parts.push(svg("text", { x: left, y: H - 4 }, "0 ms"), svg("text", { x: W - 60, y: H - 4 }, `${end} ms`));
-  return svg("svg", { class: "timeline", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `Run timeline over ${end} ms` }, ...parts);
+  return svg(
+    "svg",
+    { class: "timeline", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `Run timeline over ${end} ms` },
+    ...parts,
+  );
 }
 
 export function sourcesList(sources: Source[]): HTMLElement {
-  return h("ol", { class: "sources" }, ...sources.map((s) => h("li", { id: `src-${s.id}` },
-    h("strong", {}, `[${s.id}] `), h("a", { href: /^https?:/.test(s.url) ? s.url : "#", rel: "noopener noreferrer", target: "_blank" }, s.title),
-    h("span", { class: "muted" }, ` — ${hostOf(s.url)} · ${s.type}${s.venue ? ` · ${s.venue}` : ""}${s.published_at ? ` · ${s.published_at}` : ""}`))));
+  return h(
+    "ol",
+    { class: "sources" },
+    ...sources.map((s) =>
+      h(
+        "li",
+        { id: `src-${s.id}` },
+        h("strong", {}, `[${s.id}] `),
+        h("a", { href: /^https?:/.test(s.url) ? s.url : "#", rel: "noopener noreferrer", target: "_blank" }, s.title),
+        h(
+          "span",
+          { class: "muted" },
+          ` — ${hostOf(s.url)} · ${s.type}${s.venue ? ` · ${s.venue}` : ""}${s.published_at ? ` · ${s.published_at}` : ""}`,
+        ),
+      ),
+    ),
+  );
 }
 
 /** The timeline of one run: stages on a time axis, events, sources, answer, errors. */
 export async function runPage(_me: unknown, id: string): Promise<void> {
   const run = await api<Run>("GET", `/api/console/runs/${encodeURIComponent(id)}`).catch(() => null);
-  if (!run) return mount(h("h1", {}, "Run not found"), h("p", {}, h("a", { href: "/usage", "data-link": true }, "Back to usage")));
+  if (!run)
+    return mount(
+      h("h1", {}, "Run not found"),
+      h("p", {}, h("a", { href: "/usage", "data-link": true }, "Back to usage")),
+    );
   mount(
     h("h1", {}, "Run timeline"),
     h("p", {}, h("strong", {}, run.query)),
-    h("p", { class: "muted" }, `${fmtDate(run.created_at)} · ${run.origin} · `, h("span", { class: `status-${run.status}` }, run.status), run.latency_ms !== null ? ` · ${(run.latency_ms / 1000).toFixed(2)} s` : ""),
+    h(
+      "p",
+      { class: "muted" },
+      `${fmtDate(run.created_at)} · ${run.origin} · `,
+      h("span", { class: `status-${run.status}` }, run.status),
+      run.latency_ms !== null ? ` · ${(run.latency_ms / 1000).toFixed(2)} s` : "",
+    ),
     timeline(run),
-    run.errors.length ? h("div", { class: "alert", role: "alert" }, ...run.errors.map((e) => h("p", {}, h("code", {}, e.code), ` ${e.message}`))) : null,
+    run.errors.length
+      ? h(
+          "div",
+          { class: "alert", role: "alert" },
+          ...run.errors.map((e) => h("p", {}, h("code", {}, e.code), ` ${e.message}`)),
+        )
+      : null,
     h("h2", {}, "Events"),
-    h("ol", { class: "log" }, ...run.events.map((e) => h("li", {}, h("code", {}, `${e.at_ms} ms`), ` ${e.type}${e.stage ? ` · ${e.stage}` : ""} ${e.message ?? e.code ?? ""}`))),
-    run.answer ? h("h2", {}, "Answer") : null, run.answer ? h("div", { class: "answer" }, renderMarkdown(run.answer)) : null,
-    h("h2", {}, "Sources"), run.sources.length ? sourcesList(run.sources) : h("p", { class: "muted" }, "None."),
+    h(
+      "ol",
+      { class: "log" },
+      ...run.events.map((e) =>
+        h(
+          "li",
+          {},
+          h("code", {}, `${e.at_ms} ms`),
+          ` ${e.type}${e.stage ? ` · ${e.stage}` : ""} ${e.message ?? e.code ?? ""}`,
+        ),
+      ),
+    ),
+    run.answer ? h("h2", {}, "Answer") : null,
+    run.answer ? h("div", { class: "answer" }, renderMarkdown(run.answer)) : null,
+    h("h2", {}, "Sources"),
+    run.sources.length ? sourcesList(run.sources) : h("p", { class: "muted" }, "None."),
   );
 }

@@ -4,32 +4,69 @@ import { fmtDate, h, mount, svg } from "../dom.ts";
 
 /** Stacked bars (ok below, error above) per day, drawn with SVG attributes (CSP-safe). */
 function chart(days: Usage["per_day"]): SVGElement {
-  const W = 600, H = 140, pad = 18;
+  const W = 600,
+    H = 140,
+    pad = 18;
   const max = Math.max(1, ...days.map((d) => d.calls));
   const bw = (W - pad) / Math.max(days.length, 1);
   const bars = days.flatMap((d, i) => {
-    const x = pad + i * bw + 1, okH = ((H - pad) * d.ok) / max, errH = ((H - pad) * d.error) / max;
+    const x = pad + i * bw + 1,
+      okH = ((H - pad) * d.ok) / max,
+      errH = ((H - pad) * d.error) / max;
     const title = svg("title", {}, `${d.date}: ${d.calls} calls (${d.ok} ok, ${d.error} error)`);
-    return [svg("g", {}, title, svg("rect", { class: "ok", x, y: H - pad - okH, width: Math.max(1, bw - 2), height: okH }), svg("rect", { class: "error", x, y: H - pad - okH - errH, width: Math.max(1, bw - 2), height: errH })),
-      ...(i % 5 === 0 ? [svg("text", { x, y: H - 4 }, d.date.slice(8))] : [])];
+    return [
+      svg(
+        "g",
+        {},
+        title,
+        svg("rect", { class: "ok", x, y: H - pad - okH, width: Math.max(1, bw - 2), height: okH }),
+        svg("rect", { class: "error", x, y: H - pad - okH - errH, width: Math.max(1, bw - 2), height: errH }),
+      ),
+      ...(i % 5 === 0 ? [svg("text", { x, y: H - 4 }, d.date.slice(8))] : []),
+    ];
   });
-  return svg("svg", { class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `Calls per day this month, highest ${max}` }, svg("text", { x: 0, y: 10 }, String(max)), ...bars);
+  return svg(
+    "svg",
+    { class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `Calls per day this month, highest ${max}` },
+    svg("text", { x: 0, y: 10 }, String(max)),
+    ...bars,
+  );
 }
 
 /** Usage: plan, allowance with reset date, calls per day, recent calls linking to timelines. */
 export async function usagePage(): Promise<void> {
   const u = await api<Usage>("GET", "/api/console/usage");
-  const row = (r: Usage["recent"][number]) => h("tr", {},
-    h("td", {}, h("a", { href: `/runs/${r.request_id}`, "data-link": true }, fmtDate(r.created_at))),
-    h("td", { class: `status-${r.status}` }, r.status), h("td", {}, r.origin), h("td", {}, r.key_prefix ? h("code", {}, `${r.key_prefix}…`) : "—"),
-    h("td", {}, r.latency_ms === null ? "—" : `${(r.latency_ms / 1000).toFixed(1)} s`), h("td", {}, r.query.length > 80 ? `${r.query.slice(0, 80)}…` : r.query));
-  const head = h("thead", {}, h("tr", {}, ...["When", "Status", "Origin", "Key", "Latency", "Query"].map((c) => h("th", { scope: "col" }, c))));
-  const recent = u.recent.length ? h("div", { class: "table-wrap" }, h("table", {}, head, h("tbody", {}, ...u.recent.map(row)))) : h("p", { class: "muted" }, "No calls yet.");
+  const row = (r: Usage["recent"][number]) =>
+    h(
+      "tr",
+      {},
+      h("td", {}, h("a", { href: `/runs/${r.request_id}`, "data-link": true }, fmtDate(r.created_at))),
+      h("td", { class: `status-${r.status}` }, r.status),
+      h("td", {}, r.origin),
+      h("td", {}, r.key_prefix ? h("code", {}, `${r.key_prefix}…`) : "—"),
+      h("td", {}, r.latency_ms === null ? "—" : `${(r.latency_ms / 1000).toFixed(1)} s`),
+      h("td", {}, r.query.length > 80 ? `${r.query.slice(0, 80)}…` : r.query),
+    );
+  const head = h(
+    "thead",
+    {},
+    h("tr", {}, ...["When", "Status", "Origin", "Key", "Latency", "Query"].map((c) => h("th", { scope: "col" }, c))),
+  );
+  const recent = u.recent.length
+    ? h("div", { class: "table-wrap" }, h("table", {}, head, h("tbody", {}, ...u.recent.map(row))))
+    : h("p", { class: "muted" }, "No calls yet.");
   mount(
     h("h1", {}, "Usage"),
-    h("p", {}, h("strong", {}, `${u.allowance.used} of ${u.allowance.limit}`), ` research runs used this month on the ${u.plan} plan; ${u.allowance.remaining} left. Resets ${fmtDate(u.period.end)}.`),
+    h(
+      "p",
+      {},
+      h("strong", {}, `${u.allowance.used} of ${u.allowance.limit}`),
+      ` research runs used this month on the ${u.plan} plan; ${u.allowance.remaining} left. Resets ${fmtDate(u.period.end)}.`,
+    ),
     h("p", { class: "muted" }, `${u.totals.calls} calls this month: ${u.totals.ok} ok, ${u.totals.error} error.`),
-    h("h2", {}, "Calls per day"), chart(u.per_day),
-    h("h2", {}, "Recent calls"), recent,
+    h("h2", {}, "Calls per day"),
+    chart(u.per_day),
+    h("h2", {}, "Recent calls"),
+    recent,
   );
 }

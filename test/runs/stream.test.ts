@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { scriptedEngine } from "../helpers/scripted-engine.ts";
+import { Client, query, startTestServer, type TestServer } from "../helpers/server.ts";
+import { readSse } from "../helpers/sse.ts";
+import { useLongTimeout } from "../setup.ts";
+
+useLongTimeout();
+
+let srv: TestServer;
+let key: string;
+let owner: Client;
+beforeAll(async () => {
+  srv = startTestServer(scriptedEngine(), { PLAN_RUNS_FREE: "1000" });
+  owner = new Client(srv.url);
+  await owner.signup();
+  key = (await owner.createKey()).key;
+});
+afterAll(() => srv.stop(100));
+
+// Bun's toMatchObject writes asymmetric matchers into the received object, so the
+// envelope's shape is checked on a copy.
+function expectEnvelope(env: unknown, fields: Record<string, unknown>): void {
+  const e = structuredClone(env) as Record<string, any>;
+  expect(e.request_id).toMatch(/^[0-9a-f-]{36}$/);
+  expect(Array.isArray(e.sources) && Array.isArray(e.errors)).toBe(true);
+  expect(typeof e.usage.latency_ms + typeof e.usage.tokens_in + typeof e.usage.tokens_out).toBe("numbernumbernumber");
+  expect(e).toMatchObject(fields);
+}
+
+describe("POST /api/query/stream", () => {
+  test("events in order, first event at once, ends with final carrying the envelope", async () => {
+    const res = await query(srv.url, key, { query: "stream me" }, {}, "/api/query/stream");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    const { events } = await readSse(res);
+    expect(events[0]!.event).toBe("progress");
+    expect(events.at(-1)!.event).toBe("final");
+    expect(events.filter((e) => e.event === "final")).toHaveLength(1);
+    const stages = events.filter((e) => e.event === "progress").map((e) => e.data.stage);
+    for (const st of ["planning", "searching", "reading", "writing"]) expect(stages).toContain(st);
+    expect(
+      events
+        .filter((e) => e.event === "answer")
+        .map((e) => e.data.delta)
+        .join(""),
+    ).toBe("Answer text [S1].");
+    expect(events.find((e) => e.event === "source")!.data).toMatchObject({ id: "S1", url: "https://example.org/a" });
+    expectEnvelope(events.at(-1)!.data, { status: "ok", answer: "Answer text [S1]." });
+  });
+
+  test("key failures arrive as error then final on HTTP 200", async () => {
+    const c = new Client(srv.url);
+    await c.signup();
+    const k = await c.createKey();
+    await c.req("DELETE", `/api/console/keys/${k.id}`);
+    for (const [kk, code] of [
+      [null, "missing_api_key"],
+      ["nope", "invalid_api_key"],
+      [k.key, "key_inactive"],
+    ] as const) {
+      const res = await query(srv.url, kk, { query: "q" }, {}, "/api/query/stream");
+      expect(res.status).toBe(200);
+      const { events } = await readSse(res);
+      expect(events.map((e) => e.event)).toEqual(["error", "final"]);
+      expect(events[0]!.data.code).toBe(code);
+      expect(events[1]!.data).toMatchObject({ status: "error", answer: null, sources: [], errors: [{ code }] });
+    }
+  });
+
+  test("a failing run sends error then final; quota refusal on the stream is plain 429 JSON", async () => {
+    const s = startTestServer(scriptedEngine({ failWith: "no_sources" }), { PLAN_RUNS_FREE: "1" });
+    try {
+      const c = new Client(s.url);
+      await c.signup();
+      const k = (await c.createKey()).key;
+      const { events } = await readSse(await query(s.url, k, { query: "q" }, {}, "/api/query/stream"));
+      expect(events.slice(-2).map((e) => e.event)).toEqual(["error", "final"]);
+      expect(events.at(-1)!.data.errors[0].code).toBe("no_sources");
+      const refused = await query(s.url, k, { query: "q" }, {}, "/api/query/stream");
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("content-type")).toContain("application/json");
+      expect(((await refused.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe("quota_exceeded");
+    } finally {
+      await s.stop(100);
+    }
+  });
+
+  test("keep-alive comments while the run is quiet", async () => {
+    const s = startTestServer(scriptedEngine({ delayMs: 400 }), {}, 100);
+    try {
+      const c = new Client(s.url);
+      await c.signup();
+      const { comments, events } = await readSse(
+        await query(s.url, (await c.createKey()).key, { query: "q" }, {}, "/api/query/stream"),
+      );
+      expect(comments.filter((x) => x === "keep-alive").length).toBeGreaterThanOrEqual(2);
+      expect(events.at(-1)!.event).toBe("final");
+    } finally {
+      await s.stop(100);
+    }
+  });
+
+  test("a client that goes away aborts the run's upstream work; the run is still recorded", async () => {
+    const eng = scriptedEngine({ hang: true });
+    const s = startTestServer(eng);
+    try {
+      const c = new Client(s.url);
+      await c.signup();
+      const ac = new AbortController();
+      const res = await query(s.url, (await c.createKey()).key, { query: "q" }, {}, "/api/query/stream").then((r) => r);
+      const reader = res.body!.getReader();
+      await reader.read();
+      await reader.cancel();
+      ac.abort();
+      await eng.firstAbort;
+      expect(eng.aborted).toBe(1);
+      await s.deps.runs.idle();
+      const usage = (await (await c.req("GET", "/api/console/usage")).json()) as {
+        recent: { status: string; request_id: string }[];
+      };
+      const run = (await (await c.req("GET", `/api/console/runs/${usage.recent[0]!.request_id}`)).json()) as {
+        status: string;
+        errors: { code: string }[];
+      };
+      expect(run.status).toBe("error");
+      expect(run.errors[0]!.code).toBe("client_closed");
+    } finally {
+      await s.stop(100);
+    }
+  });
+});

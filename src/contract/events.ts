@@ -74,48 +74,42 @@ export type StreamEvent =
   | { event: "error"; data: ErrorItem }
   | { event: "final"; data: Envelope };
 
-/** The data type of one event name. */
-export type StreamEventData<N extends StreamEventName> = Extract<StreamEvent, { event: N }>["data"];
-
 /** The SSE text of one event, as the server writes it. */
-export function sseEventText<N extends StreamEventName>(name: N, data: StreamEventData<N>): string {
-  return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+export function sseEventText(e: StreamEvent): string {
+  return `event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`;
 }
+
+const EXAMPLE_ID = "0b7e4c1e-8a53-4a5e-9d0f-2f1d3c4b5a69";
+const EXAMPLE_ANSWER = "Base editors change one DNA letter [S1].";
+const EXAMPLE_SOURCE: Source = {
+  id: "S1",
+  title: "Base editing",
+  url: "https://example.org/base-editing",
+  type: "web",
+  provider: "searxng",
+  snippet: "…",
+};
 
 /** A short example of a successful stream, for the OpenAPI document. */
 export const STREAM_EXAMPLE = [
-  sseEventText("progress", {
-    stage: "planning",
-    message: "Run accepted",
-    request_id: "0b7e4c1e-8a53-4a5e-9d0f-2f1d3c4b5a69",
+  sseEventText({ event: "progress", data: { stage: "planning", message: "Run accepted", request_id: EXAMPLE_ID } }),
+  sseEventText({
+    event: "progress",
+    data: { stage: "searching", message: "Searching the web and academic databases" },
   }),
-  sseEventText("progress", { stage: "searching", message: "Searching the web and academic databases" }),
-  sseEventText("source", {
-    id: "S1",
-    title: "Base editing",
-    url: "https://example.org/base-editing",
-    type: "web",
-    provider: "searxng",
-    snippet: "…",
-  }),
-  sseEventText("answer", { delta: "Base editors change one DNA letter [S1]." }),
+  sseEventText({ event: "source", data: EXAMPLE_SOURCE }),
+  sseEventText({ event: "answer", data: { delta: EXAMPLE_ANSWER } }),
   ": keep-alive\n\n",
-  sseEventText("final", {
-    request_id: "0b7e4c1e-8a53-4a5e-9d0f-2f1d3c4b5a69",
-    status: "ok",
-    answer: "Base editors change one DNA letter [S1].",
-    sources: [
-      {
-        id: "S1",
-        title: "Base editing",
-        url: "https://example.org/base-editing",
-        type: "web",
-        provider: "searxng",
-        snippet: "…",
-      },
-    ],
-    usage: { latency_ms: 8123, tokens_in: 2410, tokens_out: 96 },
-    errors: [],
-    writer: "llm",
+  sseEventText({
+    event: "final",
+    data: {
+      request_id: EXAMPLE_ID,
+      status: "ok",
+      answer: EXAMPLE_ANSWER,
+      sources: [EXAMPLE_SOURCE],
+      usage: { latency_ms: 8123, tokens_in: 2410, tokens_out: 96 },
+      errors: [],
+      writer: "llm",
+    },
   }),
 ].join("");

@@ -39,8 +39,8 @@ export function runResponse(
     if (mode === "stream" && KEY_FAILURE_CODES.has(err.code)) {
       return sseResponse(
         async (send) => {
-          send("error", env.errors[0]);
-          send("final", env);
+          send({ event: "error", data: { code: err.code, message: err.message } });
+          send({ event: "final", data: env });
         },
         { keepAliveMs: http.keepAliveMs, requestSignal: request.signal, headers: h },
       );
@@ -62,9 +62,7 @@ export function runResponse(
       async (send, gone) => {
         await http.runs.run(run, {
           signal: gone,
-          onEvent: (e) => {
-            send(e.event, e.data);
-          },
+          onEvent: send,
         });
       },
       { keepAliveMs: http.keepAliveMs, requestSignal: request.signal, headers: h },

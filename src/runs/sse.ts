@@ -1,5 +1,7 @@
-/** Writes one SSE event; false once the client is gone. */
-export type SseSend = (event: string, data: unknown) => boolean;
+import { type StreamEvent, sseEventText } from "../contract/events.ts";
+
+/** Writes one event of the stream; false once the client is gone. */
+export type SseSend = (e: StreamEvent) => boolean;
 
 export interface SseOptions {
   keepAliveMs: number;
@@ -42,7 +44,7 @@ export function sseResponse(body: (send: SseSend, gone: AbortSignal) => Promise<
       timer = setInterval(() => {
         if (Date.now() - lastWrite >= half) write(": keep-alive\n\n");
       }, half);
-      const send: SseSend = (event, data) => write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      const send: SseSend = (e) => write(sseEventText(e));
       void body(send, gone.signal).finally(() => {
         clearInterval(timer);
         opts.requestSignal.removeEventListener("abort", onReqAbort);

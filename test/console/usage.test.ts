@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
-import { Client, query, startTestServer, type TestServer } from "../helpers/server.ts";
+import { Client, query, startTestServer, type TestServer, useKeyedServer } from "../helpers/server.ts";
 import { readSse } from "../helpers/sse.ts";
 import { useLongTimeout } from "../setup.ts";
 
@@ -8,14 +8,9 @@ useLongTimeout();
 
 let srv: TestServer;
 let key: string;
-let owner: Client;
-beforeAll(async () => {
-  srv = startTestServer(scriptedEngine(), { PLAN_RUNS_FREE: "1000" });
-  owner = new Client(srv.url);
-  await owner.signup();
-  key = (await owner.createKey()).key;
+useKeyedServer(scriptedEngine(), { PLAN_RUNS_FREE: "1000" }, (s) => {
+  ({ srv, key } = s);
 });
-afterAll(() => srv.stop(100));
 
 describe("usage and run timelines", () => {
   test("usage lists accepted calls only; the timeline has the run's events from acceptance", async () => {

@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { afterAll, beforeAll } from "bun:test";
 import { loadConfig } from "../../src/config/load.ts";
 import type { Config } from "../../src/config/schema.ts";
 import type { Engine } from "../../src/research/types.ts";
@@ -82,4 +83,20 @@ export function query(
     headers: h,
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
+}
+
+/** The test file's server with one signed-up account and its key, made before its tests and stopped after. */
+export function useKeyedServer(
+  engine: Engine,
+  env: Record<string, string>,
+  set: (s: { srv: TestServer; key: string; owner: Client }) => void,
+): void {
+  let srv: TestServer | undefined;
+  beforeAll(async () => {
+    srv = startTestServer(engine, env);
+    const owner = new Client(srv.url);
+    await owner.signup();
+    set({ srv, key: (await owner.createKey()).key, owner });
+  });
+  afterAll(() => srv?.stop(100));
 }

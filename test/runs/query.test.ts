@@ -1,31 +1,17 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { createHandlers } from "../../src/server/app.ts";
+import { expectEnvelope } from "../helpers/expect-envelope.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
-import { Client, query, startTestServer, type TestServer } from "../helpers/server.ts";
+import { Client, query, startTestServer, type TestServer, useKeyedServer } from "../helpers/server.ts";
 import { useLongTimeout } from "../setup.ts";
 
 useLongTimeout();
 
 let srv: TestServer;
 let key: string;
-let owner: Client;
-beforeAll(async () => {
-  srv = startTestServer(scriptedEngine(), { PLAN_RUNS_FREE: "1000" });
-  owner = new Client(srv.url);
-  await owner.signup();
-  key = (await owner.createKey()).key;
+useKeyedServer(scriptedEngine(), { PLAN_RUNS_FREE: "1000" }, (s) => {
+  ({ srv, key } = s);
 });
-afterAll(() => srv.stop(100));
-
-// Bun's toMatchObject writes asymmetric matchers into the received object, so the
-// envelope's shape is checked on a copy.
-function expectEnvelope(env: unknown, fields: Record<string, unknown>): void {
-  const e = structuredClone(env) as Record<string, any>;
-  expect(e.request_id).toMatch(/^[0-9a-f-]{36}$/);
-  expect(Array.isArray(e.sources) && Array.isArray(e.errors)).toBe(true);
-  expect(typeof e.usage.latency_ms + typeof e.usage.tokens_in + typeof e.usage.tokens_out).toBe("numbernumbernumber");
-  expect(e).toMatchObject(fields);
-}
 
 describe("POST /api/query", () => {
   test("an accepted call returns the envelope with writer and the run id header", async () => {

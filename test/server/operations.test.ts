@@ -1,20 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
-import { Client, query, startTestServer, type TestServer } from "../helpers/server.ts";
+import { query, type TestServer, useKeyedServer } from "../helpers/server.ts";
 import { useLongTimeout } from "../setup.ts";
 
 useLongTimeout();
 
 let srv: TestServer;
 let key: string;
-let owner: Client;
-beforeAll(async () => {
-  srv = startTestServer(scriptedEngine(), { PLAN_RUNS_FREE: "1000" });
-  owner = new Client(srv.url);
-  await owner.signup();
-  key = (await owner.createKey()).key;
+useKeyedServer(scriptedEngine(), { PLAN_RUNS_FREE: "1000" }, (s) => {
+  ({ srv, key } = s);
 });
-afterAll(() => srv.stop(100));
 
 describe("operations endpoints", () => {
   test("/metrics counts requests by route and status and runs by status", async () => {

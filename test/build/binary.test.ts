@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { type ChatServer, isPlannerCall, startChatServer } from "../fixtures/chat-server.ts";
 import { type PageServer, startPageServer } from "../fixtures/page-server.ts";
 import { type SearchFixtures, startSearchFixtures } from "../fixtures/search-servers.ts";
+import { processLog } from "../helpers/process-log.ts";
 import { readSse } from "../helpers/sse.ts";
 import { useLongTimeout } from "../setup.ts";
 
@@ -51,15 +52,7 @@ describe("the single executable", () => {
     const p = Bun.spawn([bin, "serve"], { cwd: dir, env, stdout: "pipe", stderr: "pipe" });
     try {
       const base = `http://127.0.0.1:${port}`;
-      let up = false;
-      for (let i = 0; i < 100 && !up; i++) {
-        await Bun.sleep(50);
-        up = await fetch(`${base}/healthz`).then(
-          (r) => r.ok,
-          () => false,
-        );
-      }
-      expect(up).toBe(true);
+      await processLog(p.stdout).until('"msg":"listening"');
       expect(readdirSync(join(dir, "data"))).toContain("research-query.db");
       const signup = await fetch(`${base}/api/v1/auth/signup`, {
         method: "POST",

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { configKeys } from "../../src/config/load.ts";
 import { ARTICLE_PARAGRAPHS, type PageServer, startPageServer } from "../fixtures/page-server.ts";
 import { type SearchFixtures, startSearchFixtures } from "../fixtures/search-servers.ts";
+import { processLog } from "../helpers/process-log.ts";
 import { useLongTimeout } from "../setup.ts";
 
 useLongTimeout();
@@ -128,23 +129,12 @@ describe("CLI", () => {
       stdout: "pipe",
       stderr: "pipe",
     });
-    // The server logs "listening" once it accepts connections: read its stdout up to there.
-    const reader = p.stdout.getReader();
-    const dec = new TextDecoder();
-    let logs = "";
-    while (!logs.includes('"msg":"listening"')) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      logs += dec.decode(value, { stream: true });
-    }
+    const log = processLog(p.stdout);
+    await log.until('"msg":"listening"');
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
     p.kill("SIGTERM");
     expect(await p.exited).toBe(0);
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      logs += dec.decode(value, { stream: true });
-    }
+    const logs = await log.rest();
     expect(logs).toContain('"msg":"stopped"');
   });
 });

@@ -10,7 +10,7 @@ export function sqliteApiKeys(db: Database): ApiKeysTable {
     db.prepare(`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, status, created_at, last_used_at, revoked_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const list = db.prepare<KeyRow, [string]>(
-    `SELECT ${COLUMNS} FROM api_keys WHERE account_id = ? ORDER BY created_at DESC, id DESC`,
+    `SELECT ${COLUMNS} FROM api_keys WHERE account_id = ? ORDER BY created_at DESC, rowid DESC`,
   );
   const revoke = db.prepare(
     "UPDATE api_keys SET status = 'revoked', revoked_at = ? WHERE id = ? AND account_id = ? AND status = 'active'",

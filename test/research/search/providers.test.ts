@@ -1,27 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { loadConfig } from "../../../src/config/load.ts";
 import { parseArxivFeed } from "../../../src/research/search/arxiv.ts";
 import { rebuildAbstract } from "../../../src/research/search/openalex.ts";
 import { buildSearchProviders } from "../../../src/research/search/registry.ts";
 import { SearchError } from "../../../src/research/search/search-error.ts";
 import { createSemanticScholar } from "../../../src/research/search/semantic-scholar.ts";
-import {
-  FIXTURE_KEYS,
-  fixtureSearchEnv,
-  PROVIDERS,
-  type SearchFixtures,
-  startSearchFixtures,
-} from "../../fixtures/search-servers.ts";
+import { FIXTURE_KEYS, fixtureSearchEnv, PROVIDERS, type SearchFixtures } from "../../fixtures/search-servers.ts";
+import { useSearchFixtures } from "../../helpers/search-fixtures.ts";
 
 let fx: SearchFixtures;
 const PAGE = "http://pages.test";
-beforeAll(() => {
-  fx = startSearchFixtures(PAGE);
-});
-afterAll(() => fx.stop());
-beforeEach(() => {
-  for (const p of PROVIDERS) fx.setMode(p, "ok");
-  fx.requests.length = 0;
+useSearchFixtures(PAGE, (f) => {
+  fx = f;
 });
 
 const cfg = (env: Record<string, string> = {}) =>

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { loadConfig } from "../../../src/config/load.ts";
 import { AppError } from "../../../src/contract/errors.ts";
 import { createArxiv } from "../../../src/research/search/arxiv.ts";
@@ -12,23 +12,13 @@ import { SearchError } from "../../../src/research/search/search-error.ts";
 import { createSearxng } from "../../../src/research/search/searxng.ts";
 import { createTavily } from "../../../src/research/search/tavily.ts";
 import type { SearchProvider } from "../../../src/research/search/types.ts";
-import {
-  FIXTURE_KEYS,
-  fixtureSearchEnv,
-  PROVIDERS,
-  type SearchFixtures,
-  startSearchFixtures,
-} from "../../fixtures/search-servers.ts";
+import { FIXTURE_KEYS, fixtureSearchEnv, PROVIDERS, type SearchFixtures } from "../../fixtures/search-servers.ts";
+import { useSearchFixtures } from "../../helpers/search-fixtures.ts";
 
 let fx: SearchFixtures;
 const PAGE = "http://pages.test";
-beforeAll(() => {
-  fx = startSearchFixtures(PAGE);
-});
-afterAll(() => fx.stop());
-beforeEach(() => {
-  for (const p of PROVIDERS) fx.setMode(p, "ok");
-  fx.requests.length = 0;
+useSearchFixtures(PAGE, (f) => {
+  fx = f;
 });
 
 const cfg = (env: Record<string, string> = {}) => loadConfig({ ...fixtureSearchEnv(fx), ...env }, "/nonexistent");

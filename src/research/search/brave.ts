@@ -1,7 +1,8 @@
-import { cleanText, isHttpUrl, isoDate, SNIPPET_MAX } from "./clean.ts";
+import { isoDate } from "./clean.ts";
 import { providerFetch } from "./http-json.ts";
 import { SearchError } from "./search-error.ts";
-import type { SearchHit, SearchProvider } from "./types.ts";
+import type { SearchProvider } from "./types.ts";
+import { webHits } from "./web-hits.ts";
 
 interface BraveResult {
   url?: string;
@@ -46,19 +47,10 @@ export function createBrave(o: BraveOptions): SearchProvider {
       // Brave leaves out `web` altogether when nothing matched.
       const list = body.web?.results;
       const results = Array.isArray(list) ? list : [];
-      return results
-        .filter((r) => isHttpUrl(r?.url))
-        .slice(0, limit)
-        .map(
-          (r): SearchHit => ({
-            url: r.url!,
-            title: cleanText(r.title, 300) || r.url!,
-            snippet: cleanText([r.description, ...(r.extra_snippets ?? [])].filter(Boolean).join(" "), SNIPPET_MAX),
-            provider: "brave",
-            type: "web",
-            published_at: isoDate(r.page_age) ?? isoDate(r.age),
-          }),
-        );
+      return webHits("brave", results, limit, (r) => ({
+        snippet: [r.description, ...(r.extra_snippets ?? [])].filter(Boolean).join(" "),
+        published: isoDate(r.page_age) ?? isoDate(r.age),
+      }));
     },
   };
 }

@@ -1,7 +1,8 @@
-import { cleanText, isHttpUrl, isoDate, SNIPPET_MAX } from "./clean.ts";
+import { isoDate } from "./clean.ts";
 import { providerFetch } from "./http-json.ts";
 import { SearchError } from "./search-error.ts";
-import type { SearchHit, SearchProvider } from "./types.ts";
+import type { SearchProvider } from "./types.ts";
+import { webHits } from "./web-hits.ts";
 
 interface SearxResult {
   url?: string;
@@ -42,19 +43,10 @@ export function createSearxng(o: SearxngOptions): SearchProvider {
       });
       if (!body || typeof body !== "object" || !Array.isArray(body.results))
         throw new SearchError("searxng", "bad_payload", "no results array");
-      return body.results
-        .filter((r) => isHttpUrl(r?.url))
-        .slice(0, limit)
-        .map(
-          (r): SearchHit => ({
-            url: r.url!,
-            title: cleanText(r.title, 300) || r.url!,
-            snippet: cleanText(r.content, SNIPPET_MAX),
-            provider: "searxng",
-            type: "web",
-            published_at: isoDate(r.publishedDate ?? undefined),
-          }),
-        );
+      return webHits("searxng", body.results, limit, (r) => ({
+        snippet: r.content,
+        published: isoDate(r.publishedDate ?? undefined),
+      }));
     },
   };
 }

@@ -1,7 +1,8 @@
-import { cleanText, isHttpUrl, isoDate, SNIPPET_MAX } from "./clean.ts";
+import { isoDate } from "./clean.ts";
 import { providerFetch } from "./http-json.ts";
 import { SearchError } from "./search-error.ts";
-import type { SearchHit, SearchProvider } from "./types.ts";
+import type { SearchProvider } from "./types.ts";
+import { webHits } from "./web-hits.ts";
 
 interface TavilyResult {
   url?: string;
@@ -39,19 +40,10 @@ export function createTavily(o: TavilyOptions): SearchProvider {
       });
       if (!body || typeof body !== "object" || !Array.isArray(body.results))
         throw new SearchError("tavily", "bad_payload", "no results array");
-      return body.results
-        .filter((r) => isHttpUrl(r?.url))
-        .slice(0, limit)
-        .map(
-          (r): SearchHit => ({
-            url: r.url!,
-            title: cleanText(r.title, 300) || r.url!,
-            snippet: cleanText(r.content, SNIPPET_MAX),
-            provider: "tavily",
-            type: "web",
-            published_at: isoDate(r.published_date),
-          }),
-        );
+      return webHits("tavily", body.results, limit, (r) => ({
+        snippet: r.content,
+        published: isoDate(r.published_date),
+      }));
     },
   };
 }

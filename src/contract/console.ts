@@ -11,6 +11,9 @@ import { Day, NullableTimestamp, RequestId, Timestamp } from "./formats.ts";
  * extra fields included; clients ignore fields they do not recognise.
  */
 
+/** A full API key: rq- and 32 base64url characters (24 random bytes). */
+export const KEY_PATTERN = "^rq-[A-Za-z0-9_-]{32}$";
+
 export const KeyStatusSchema = T.Union([T.Literal("active"), T.Literal("revoked")], {
   description: "a key is active from creation until revoked; a revoked key stays revoked",
 });
@@ -51,7 +54,7 @@ export const CreatedKeySchema = T.Object(
     id: T.String(),
     name: T.Union([T.String(), T.Null()]),
     key: T.String({
-      pattern: "^rq-[A-Za-z0-9_-]{32}$",
+      pattern: KEY_PATTERN,
       description: "the full key, shown this once: rq- and 32 base64url characters",
     }),
     prefix: T.String({ description: "the first 12 characters of key" }),

@@ -98,7 +98,7 @@ export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
 
 /** The HTTP status an error of this code maps to unless a caller says otherwise. */
 export function errorStatus(code: ErrorCode): number {
-  return ERRORS[code]?.status ?? 500;
+  return ERRORS[code].status;
 }
 
 export function errorKind(code: ErrorCode): ErrorKind {

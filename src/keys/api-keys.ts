@@ -1,11 +1,11 @@
-import type { KeyRecord, RevokedKey } from "../contract/console.ts";
+import { KEY_PATTERN, type KeyRecord, type RevokedKey } from "../contract/console.ts";
 import { AppError, sharedError } from "../contract/errors.ts";
 import type { Awaitable, KeyCheck, KeyRow, Store } from "../store/types.ts";
 import { randomToken, sha256Hex } from "../util/crypto.ts";
 import { UnknownKeys } from "./unknown-keys.ts";
 
 export const KEY_PREFIX = "rq-";
-const KEY_RE = /^rq-[A-Za-z0-9_-]{32}$/;
+const KEY_RE = new RegExp(KEY_PATTERN);
 
 /** A key as the Console shows it: never the full key, never its hash. */
 const toRecord = (r: KeyRow): KeyRecord => ({

@@ -5,6 +5,7 @@ import { AppError } from "../contract/errors.ts";
 import type { StreamEvent } from "../contract/events.ts";
 import { authenticateKey } from "../keys/api-keys.ts";
 import type { Metrics } from "../metrics/registry.ts";
+import { hasLlm } from "../research/llm/factory.ts";
 import type { Engine } from "../research/types.ts";
 import type { Awaitable, Store } from "../store/types.ts";
 import type { Logger } from "../util/logger.ts";
@@ -51,7 +52,8 @@ export type RunService = ReturnType<typeof createRunService>;
 export function createRunService(deps: RunServiceDeps) {
   const { store, config, logger } = deps;
   const registry = new RunRegistry();
-  const writer = config.GROQ_API_KEY || config.OPENAI_BASE_URL ? ("llm" as const) : ("extractive" as const);
+  // What a failed run reports as its writer: what would have written the answer.
+  const writer = hasLlm(config) ? ("llm" as const) : ("extractive" as const);
 
   return {
     get inFlight(): number {

@@ -1,13 +1,12 @@
 import type { Database } from "bun:sqlite";
 import type { IdentitiesTable, LinkOutcome } from "../types.ts";
-import { insertAccount } from "./accounts.ts";
+import type { sqliteAccounts } from "./accounts.ts";
 
 /** The `identities` table: accounts linked to an identity provider by (issuer, subject). */
-export function sqliteIdentities(db: Database): IdentitiesTable {
+export function sqliteIdentities(db: Database, accounts: ReturnType<typeof sqliteAccounts>): IdentitiesTable {
   const linked = db.prepare<{ accountId: string }, [string, string]>(
     "SELECT account_id AS accountId FROM identities WHERE issuer = ? AND subject = ?",
   );
-  const byEmail = db.prepare<{ id: string }, [string]>("SELECT id FROM accounts WHERE email = ?");
   const insert = db.prepare(
     "INSERT INTO identities (id, account_id, issuer, subject, email, created_at) VALUES (?, ?, ?, ?, ?, ?)",
   );
@@ -18,13 +17,13 @@ export function sqliteIdentities(db: Database): IdentitiesTable {
       if (found) return { accountId: found.accountId };
       if (!claim.email) return { refused: "no_email" };
       const now = new Date().toISOString();
-      let accountId = byEmail.get(claim.email)?.id;
+      let accountId = accounts.byEmail(claim.email)?.id;
       if (accountId) {
         // Threat: someone claiming a victim's address at the IdP to take over their account.
         if (!claim.emailVerified) return { refused: "email_not_verified" };
       } else {
         accountId = crypto.randomUUID();
-        insertAccount(db, { id: accountId, email: claim.email, passwordHash: null, plan, createdAt: now });
+        accounts.insert({ id: accountId, email: claim.email, passwordHash: null, plan, createdAt: now });
       }
       insert.run(crypto.randomUUID(), accountId, claim.issuer, claim.subject, claim.email, now);
       return { accountId };

@@ -29,16 +29,17 @@ export function openSqliteStore(path: string): SqliteStore {
   db.exec("PRAGMA synchronous = NORMAL;");
   migrate(db);
   const counters = sqliteRunCounters(db);
+  const accounts = sqliteAccounts(db);
   return {
     backend: "sqlite",
     raw: db,
-    accounts: sqliteAccounts(db),
+    accounts,
     sessions: sqliteSessions(db),
     apiKeys: sqliteApiKeys(db),
     runs: sqliteRuns(db, counters, sqliteRunEvents(db)),
     runCounters: counters,
     settings: sqliteSettings(db),
-    identities: sqliteIdentities(db),
+    identities: sqliteIdentities(db, accounts),
     close: () => db.close(),
   };
 }

@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { UsageDay } from "../../contract/console.ts";
+import { periodOf } from "../../util/time.ts";
 import type { RecentRun, RunRow, RunsTable } from "../types.ts";
 import type { sqliteRunCounters } from "./run-counters.ts";
 import type { sqliteRunEvents } from "./run-events.ts";
@@ -40,7 +41,7 @@ export function sqliteRuns(
     FROM runs WHERE account_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?`);
 
   const acceptTx = db.transaction((r: Parameters<RunsTable["accept"]>[0], limit: number | null): boolean => {
-    const period = r.createdAt.toISOString().slice(0, 7);
+    const period = periodOf(r.createdAt);
     if (limit !== null && r.accountId !== null && !counters.bump(r.accountId, period, limit)) return false;
     insert.run(
       r.id,

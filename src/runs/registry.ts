@@ -26,10 +26,9 @@ export class RunRegistry {
   /** Stops accepting; waits up to `graceMs` for runs to finish, then aborts the rest. */
   async drain(graceMs: number): Promise<void> {
     this.draining = true;
-    const all = () => Promise.allSettled([...this.inFlight.values()].map((r) => r.done));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timedOut = await Promise.race([
-      all().then(() => false),
+      this.idle().then(() => false),
       new Promise<boolean>((r) => {
         timer = setTimeout(() => r(true), graceMs);
       }),
@@ -37,7 +36,7 @@ export class RunRegistry {
     clearTimeout(timer);
     if (timedOut) {
       for (const r of this.inFlight.values()) r.abort.abort("shutdown");
-      await all();
+      await this.idle();
     }
   }
 }

@@ -59,9 +59,6 @@ export function createRunService(deps: RunServiceDeps) {
     get inFlight(): number {
       return registry.size;
     },
-    get isDraining(): boolean {
-      return registry.isDraining;
-    },
     /** Stops accepting; waits up to `graceMs` for runs, then aborts the rest (interrupted). */
     drain: (graceMs: number) => registry.drain(graceMs),
     /** Resolves once the runs now in flight have ended and been recorded. */

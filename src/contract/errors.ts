@@ -39,7 +39,16 @@ export const ERRORS = {
   },
   too_many_attempts: { status: 429, kind: "refusal", description: "Repeated failed sign-ins (Retry-After: seconds)" },
   key_not_found: { status: 404, kind: "refusal", description: "No such key on this account" },
-  run_not_found: { status: 404, kind: "refusal", description: "No such run on this account" },
+  run_not_found: {
+    status: 404,
+    kind: "refusal",
+    description: "No such run on this account (the Console; a Last-Event-ID naming no run of the key's account)",
+  },
+  idempotency_key_reused: {
+    status: 422,
+    kind: "refusal",
+    description: "The Idempotency-Key was sent with another question in the last 24 hours; nothing was started",
+  },
   not_found: {
     status: 404,
     kind: "refusal",
@@ -80,7 +89,11 @@ export const ERRORS = {
     description: "An unexpected failure (also the 500 of any route, and 503 while shutting down)",
   },
   interrupted: { status: 500, kind: "run", description: "A server shutdown or crash ended the run" },
-  client_closed: { status: 500, kind: "run", description: "The client closed the connection; the run was stopped" },
+  client_closed: {
+    status: 500,
+    kind: "run",
+    description: "Runs of earlier versions stopped when their client left; runs now outlive their connection",
+  },
   config_invalid: {
     status: 500,
     kind: "startup",

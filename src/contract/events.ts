@@ -74,9 +74,20 @@ export type StreamEvent =
   | { event: "error"; data: ErrorItem }
   | { event: "final"; data: Envelope };
 
-/** The SSE text of one event, as the server writes it. */
-export function sseEventText(e: StreamEvent): string {
-  return `event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`;
+/** The SSE text of one event, as the server writes it; `id` is `<request_id>:<sequence>`. */
+export function sseEventText(e: StreamEvent, id?: string): string {
+  return `${id ? `id: ${id}\n` : ""}event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`;
+}
+
+/** The `id:` of an event: the run's request id and the event's sequence number (from 1). */
+export function eventId(requestId: string, seq: number): string {
+  return `${requestId}:${seq}`;
+}
+
+/** The run and sequence a Last-Event-ID names, or null if it isn't one of ours. */
+export function parseEventId(id: string): { requestId: string; seq: number } | null {
+  const m = /^([0-9a-f-]{36}):(\d{1,9})$/i.exec(id.trim());
+  return m ? { requestId: m[1]!.toLowerCase(), seq: Number(m[2]) } : null;
 }
 
 const EXAMPLE_ID = "0b7e4c1e-8a53-4a5e-9d0f-2f1d3c4b5a69";

@@ -2,12 +2,13 @@ import type { Envelope } from "../contract/envelope.ts";
 import { type ErrorItem, isAppError, RUN_FAILURE_CODES } from "../contract/errors.ts";
 import type { StreamEvent } from "../contract/events.ts";
 import type { Engine, RunEvent } from "../research/types.ts";
-import type { TimelineEvent } from "../store/types.ts";
 import type { Logger } from "../util/logger.ts";
 
 /** A run that passed admission (or a local one, `ask`): what it asks and how it's labelled. */
 export interface AdmittedRun {
   id: string;
+  /** Whose run it is: only this account may follow it (null for `ask`). */
+  accountId: string | null;
   query: string;
   origin: "api" | "app" | "cli";
   endpoint: string;
@@ -24,35 +25,20 @@ export interface ExecuteDeps {
   logger: Logger;
 }
 
-/** How one run ended: its envelope and the timeline to store. */
-export interface Executed {
-  envelope: Envelope;
-  timeline: TimelineEvent[];
-}
-
 /**
- * A run's life, the one place it exists: the engine under the run's deadline and the
- * caller's signal, its events forwarded to `onEvent` and kept as a timeline (all but the
- * answer's deltas), and always an envelope at the end, never a throw.
+ * A run's life, the one place it exists: the engine under the run's deadline, its events
+ * forwarded to `onEvent`, and always an envelope at the end, never a throw. Only the
+ * deadline and `stop` (shutdown, or Ctrl-C for `ask`) end it early: a caller that goes
+ * away does not, the run outlives its connection (README "Safe retries").
  */
 export async function executeRun(
   deps: ExecuteDeps,
   run: AdmittedRun,
-  signal: AbortSignal | undefined,
   onEvent: (e: StreamEvent) => void,
   stop: AbortController,
-): Promise<Executed> {
+): Promise<Envelope> {
   const at = () => Math.round(performance.now() - run.startedAt);
   let finished = false;
-  let answerChars = 0;
-  const timeline: TimelineEvent[] = [];
-  const record = (type: string, data: Record<string, unknown>) => {
-    if (!finished) timeline.push({ atMs: at(), type, data });
-  };
-
-  const onCaller = () => stop.abort("client_closed");
-  if (signal?.aborted) onCaller();
-  else signal?.addEventListener("abort", onCaller, { once: true });
   const deadline = setTimeout(() => stop.abort("run_timeout"), Math.max(0, deps.runTimeoutMs - at()));
   // The engine is raced against the abort: a stage that ignores its signal can't hold the run.
   const aborted = new Promise<never>((_, reject) => {
@@ -66,24 +52,20 @@ export async function executeRun(
     if (finished) return;
     try {
       if (ev.type === "answer") {
-        answerChars += ev.delta.length;
         onEvent({ event: "answer", data: { delta: ev.delta } });
         return;
       }
       if (ev.type === "source") {
-        record("source", { source: ev.source });
         onEvent({ event: "source", data: ev.source });
         return;
       }
       const { type: _, ...data } = ev;
-      record("progress", data);
       onEvent({ event: "progress", data });
     } catch (e) {
       deps.logger.warn("run_event_failed", { request_id: run.id, error: String(e) });
     }
   };
 
-  record("accepted", { origin: run.origin, endpoint: run.endpoint });
   let envelope: Envelope;
   try {
     const r = await Promise.race([deps.engine.run(run.query, { signal: stop.signal, emit }), aborted]);
@@ -107,24 +89,18 @@ export async function executeRun(
       errors: [err],
       writer: deps.writer,
     };
-    record("error", { ...err });
   } finally {
     clearTimeout(deadline);
-    signal?.removeEventListener("abort", onCaller);
   }
-  if (answerChars) record("answer", { chars: answerChars });
-  record("final", { status: envelope.status, latency_ms: envelope.usage.latency_ms });
   finished = true;
   stop.abort("finished"); // stops any upstream work the engine left behind
-  return { envelope, timeline };
+  return envelope;
 }
 
 function toRunError(e: unknown, signal: AbortSignal, requestId: string, logger: Logger): ErrorItem {
   const reason = signal.aborted ? String(signal.reason) : null;
   if (reason === "run_timeout") return { code: "run_timeout", message: "the run passed its deadline (RUN_TIMEOUT_MS)" };
   if (reason === "shutdown") return { code: "interrupted", message: "the server shut down before the run finished" };
-  if (reason === "client_closed")
-    return { code: "client_closed", message: "the client closed the connection; the run was stopped" };
   if (isAppError(e) && RUN_FAILURE_CODES.has(e.code) && e.code !== "interrupted" && e.code !== "client_closed")
     return { code: e.code, message: e.message };
   logger.error("run_failed", {

@@ -14,13 +14,13 @@ export const QUERY_PATHS = new Set(["/api/query", "/api/query/stream"]);
  */
 const QUERY_CORS: Readonly<Record<string, string>> = {
   "access-control-allow-origin": "*",
-  "access-control-expose-headers": "X-Request-Id",
+  "access-control-expose-headers": "X-Request-Id, Retry-After, Idempotent-Replayed",
 };
 
 const PREFLIGHT: Readonly<Record<string, string>> = {
   ...QUERY_CORS,
   "access-control-allow-methods": "POST, OPTIONS",
-  "access-control-allow-headers": "Authorization, X-Api-Key, Content-Type",
+  "access-control-allow-headers": "Authorization, X-Api-Key, Content-Type, Idempotency-Key, Last-Event-ID",
   "access-control-max-age": "600",
   vary: "Access-Control-Request-Method, Access-Control-Request-Headers",
 };

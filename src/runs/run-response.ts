@@ -1,8 +1,11 @@
 import { AppError, isAppError, KEY_FAILURE_CODES } from "../contract/errors.ts";
+import { eventId } from "../contract/events.ts";
 import { json } from "../server/responses.ts";
 import type { Logger } from "../util/logger.ts";
 import { refusalEnvelope } from "./envelope.ts";
+import type { Follow } from "./follow.ts";
 import { readQueryBody } from "./query-body.ts";
+import { idempotencyKeyOf, lastEventIdOf, REFUSAL_RETRY_MS, RETRY_MS } from "./retry-headers.ts";
 import type { Caller, Identity, RunService } from "./service.ts";
 import { sseResponse } from "./sse.ts";
 
@@ -14,9 +17,11 @@ export interface RunHttp {
 
 /**
  * One run over HTTP, as JSON (the envelope when the run ends) or as an SSE stream of the
- * service's events. Refusals carry the envelope; on a stream the key failures arrive as
- * `error` + `final` on HTTP 200 (README "The API"). `headers` go on every answer. A credential
- * refusal is returned without a promise in between (the commonest refusal).
+ * service's events with their ids. A stream with a Last-Event-ID resumes that run; an
+ * Idempotency-Key that names a run answers with it (README "Safe retries"). Refusals carry
+ * the envelope; on a stream the key failures arrive as `error` + `final` on HTTP 200 (README
+ * "The API"). `headers` go on every answer. A credential refusal is returned without a
+ * promise in between (the commonest refusal).
  */
 export function runResponse(
   http: RunHttp,
@@ -29,6 +34,9 @@ export function runResponse(
   const requestId = crypto.randomUUID();
   const startedAt = performance.now();
   const h = { ...headers, "x-request-id": requestId };
+  const sse = (retryMs: number, hh: Record<string, string>, body: Parameters<typeof sseResponse>[0]) =>
+    sseResponse(body, { keepAliveMs: http.keepAliveMs, retryMs, requestSignal: request.signal, headers: hh });
+
   const refuse = (e: unknown): Response => {
     let err = e as AppError;
     if (!isAppError(e)) {
@@ -37,15 +45,36 @@ export function runResponse(
     }
     const env = refusalEnvelope(requestId, startedAt, [{ code: err.code, message: err.message }]);
     if (mode === "stream" && KEY_FAILURE_CODES.has(err.code)) {
-      return sseResponse(
-        async (send) => {
-          send({ event: "error", data: { code: err.code, message: err.message } });
-          send({ event: "final", data: env });
-        },
-        { keepAliveMs: http.keepAliveMs, requestSignal: request.signal, headers: h },
-      );
+      return sse(REFUSAL_RETRY_MS, h, async (send) => {
+        send({ event: "error", data: { code: err.code, message: err.message } }, eventId(requestId, 1));
+        send({ event: "final", data: env }, eventId(requestId, 2));
+      });
     }
     return json(env, err.status, err.headers ? { ...h, ...err.headers } : h);
+  };
+
+  /** The run's answer from event `after` on; X-Request-Id names the run followed. */
+  const respond = (follow: Follow, after: number, extra: Record<string, string> = {}): Response | Promise<Response> => {
+    const hh = { ...h, "x-request-id": follow.runId, ...extra };
+    if (mode === "json") return follow.result().then((env) => json(env, 200, hh));
+    // Nothing left of an ended run: 204 tells EventSource-style clients to stop reconnecting.
+    if (!follow.hasAfter(after)) return new Response(null, { status: 204, headers: hh });
+    return sse(RETRY_MS, hh, (send, gone) =>
+      follow.stream(after, (s) => send(s.event, eventId(follow.runId, s.seq)), gone),
+    );
+  };
+
+  const answer = async (who: Identity): Promise<Response> => {
+    const last = mode === "stream" ? lastEventIdOf(request.headers) : undefined;
+    if (last) {
+      const follow = await http.runs.attach(who, last.requestId);
+      if (!follow) throw new AppError("run_not_found", "Last-Event-ID names no run of this account");
+      return respond(follow, last.seq);
+    }
+    const key = idempotencyKeyOf(request.headers);
+    const admission = await http.runs.admit(who, () => readQueryBody(request), endpoint, requestId, startedAt, key);
+    if ("existing" in admission) return respond(admission.existing, 0, { "idempotent-replayed": "true" });
+    return respond(http.runs.start(admission.run), 0);
   };
 
   let who: Identity | Promise<Identity>;
@@ -54,18 +83,5 @@ export function runResponse(
   } catch (e) {
     return refuse(e);
   }
-  const admitted = (async () =>
-    http.runs.admit(await who, () => readQueryBody(request), endpoint, requestId, startedAt))();
-  return admitted.then((run) => {
-    if (mode === "json") return http.runs.run(run, { signal: request.signal }).then((env) => json(env, 200, h));
-    return sseResponse(
-      async (send, gone) => {
-        await http.runs.run(run, {
-          signal: gone,
-          onEvent: send,
-        });
-      },
-      { keepAliveMs: http.keepAliveMs, requestSignal: request.signal, headers: h },
-    );
-  }, refuse);
+  return (who instanceof Promise ? who.then(answer) : answer(who)).catch(refuse);
 }

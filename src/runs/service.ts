@@ -8,12 +8,15 @@ import type { Metrics } from "../metrics/registry.ts";
 import { hasLlm } from "../research/llm/factory.ts";
 import type { Engine } from "../research/types.ts";
 import type { Awaitable, Store } from "../store/types.ts";
+import { sha256Hex } from "../util/crypto.ts";
 import type { Logger } from "../util/logger.ts";
 import { monthBounds } from "../util/time.ts";
 import { allowanceFor } from "./allowance.ts";
-import { refusalEnvelope } from "./envelope.ts";
-import { type AdmittedRun, executeRun } from "./execute.ts";
+import { attacher, INTERRUPTED } from "./attach.ts";
+import type { AdmittedRun } from "./execute.ts";
+import { type Follow, liveFollow } from "./follow.ts";
 import { RunRegistry } from "./registry.ts";
+import { runToEnd } from "./run-to-end.ts";
 
 /** Who asks: an API key (the query endpoints) or a session (the web client's /api/v1/research). */
 export type Caller = { kind: "key"; presented: string | undefined } | { kind: "session"; accountId: string | null };
@@ -35,25 +38,35 @@ export interface RunServiceDeps {
 }
 
 export interface RunOptions {
-  /** The caller going away: today it stops the run (client_closed). */
+  /** Stops the run (as a shutdown would): only `ask`'s Ctrl-C; an HTTP caller leaving never does. */
   signal?: AbortSignal;
   /** Every event in order: progress ("Run accepted" first), source, answer, error, final. */
   onEvent?: (e: StreamEvent) => void;
 }
 
+/** What admission decided: a new run to start, or the run an Idempotency-Key already names. */
+export type Admission = { run: AdmittedRun } | { existing: Follow };
+
 export type RunService = ReturnType<typeof createRunService>;
+
+/** How long an Idempotency-Key names its run (README "Safe retries"). */
+const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
 
 /**
  * The run service every entry adapts (JSON, SSE, the web client's routes, `ask`): it
- * authenticates a caller, admits a run (credentials → body → allowance, README "The API") and
- * runs it to an envelope. It knows nothing of HTTP. It also tracks the runs in flight so
- * a shutdown can drain them.
+ * authenticates a caller, admits a run (credentials → body → allowance, README "The API"),
+ * starts it, and lets any caller of the same account follow it by id (README "Safe
+ * retries"). It knows nothing of HTTP. Runs outlive their callers; the registry of runs in
+ * flight lets a shutdown drain them.
  */
 export function createRunService(deps: RunServiceDeps) {
   const { store, config, logger } = deps;
   const registry = new RunRegistry();
   // What a failed run reports as its writer: what would have written the answer.
   const writer = hasLlm(config) ? ("llm" as const) : ("extractive" as const);
+
+  const toEnd = runToEnd({ store, engine: deps.engine, config, logger, metrics: deps.metrics, writer });
+  const attach = attacher({ store, registry, writer, runTimeoutMs: config.RUN_TIMEOUT_MS });
 
   return {
     get inFlight(): number {
@@ -85,6 +98,8 @@ export function createRunService(deps: RunServiceDeps) {
     /**
      * Reads the question (`readQuery` throws invalid_request), then accepts and counts the
      * run in one transaction; quota_exceeded (with Retry-After) when the month is used up.
+     * With an Idempotency-Key the same transaction finds the run it already names (no
+     * charge) or refuses the key reused for another question (idempotency_key_reused).
      */
     async admit(
       who: Identity,
@@ -92,7 +107,8 @@ export function createRunService(deps: RunServiceDeps) {
       endpoint: string,
       id: string,
       startedAt: number,
-    ): Promise<AdmittedRun> {
+      idempotencyKey?: string,
+    ): Promise<Admission> {
       const query = await readQuery();
       const account = await getAccount(store, who.accountId);
       if (!account)
@@ -108,23 +124,47 @@ export function createRunService(deps: RunServiceDeps) {
         query,
         createdAt,
       };
-      if (!(await store.runs.accept(run, allowanceFor(config, account.plan)))) {
-        const reset = monthBounds(createdAt).end;
-        const retry = Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 1000));
-        throw new AppError(
-          "quota_exceeded",
-          `this month's research runs are used up; the allowance resets at ${reset.toISOString()}`,
-          429,
-          { "Retry-After": String(retry) },
-        );
+      const claim = idempotencyKey
+        ? {
+            key: idempotencyKey,
+            queryHash: sha256Hex(query),
+            since: new Date(createdAt.getTime() - IDEMPOTENCY_WINDOW_MS),
+          }
+        : undefined;
+      const pending = store.runs.accept(run, allowanceFor(config, account.plan), claim);
+      const acceptance = pending instanceof Promise ? await pending : pending;
+      if (acceptance.accepted) {
+        // Registered in the turn the store accepted it, before any retry can look for it.
+        registry.open(id, who.accountId, startedAt);
+        return {
+          run: { id, accountId: who.accountId, query, origin: who.origin, endpoint, startedAt, recorded: true },
+        };
       }
-      return { id, query, origin: who.origin, endpoint, startedAt, recorded: true };
+      if ("existing" in acceptance) {
+        if (!acceptance.sameQuery)
+          throw new AppError(
+            "idempotency_key_reused",
+            "this Idempotency-Key was sent with another question in the last 24 hours; use a new key for a new question",
+          );
+        const follow = await attach(who.accountId, acceptance.existing);
+        if (!follow) throw new AppError("internal_error", "the run this Idempotency-Key names is gone", 500);
+        return { existing: follow };
+      }
+      const reset = monthBounds(createdAt).end;
+      const retry = Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 1000));
+      throw new AppError(
+        "quota_exceeded",
+        `this month's research runs are used up; the allowance resets at ${reset.toISOString()}`,
+        429,
+        { "Retry-After": String(retry) },
+      );
     },
 
     /** A run of this machine's own (`ask`): no account, no allowance, not recorded. */
     local(query: string): AdmittedRun {
       return {
         id: crypto.randomUUID(),
+        accountId: null,
         query,
         origin: "cli",
         endpoint: "cli",
@@ -133,64 +173,33 @@ export function createRunService(deps: RunServiceDeps) {
       };
     },
 
-    /**
-     * Runs an admitted run to its end and resolves its envelope (never rejects). The first
-     * event leaves before the engine starts, so each caller of a burst hears "accepted" at once.
-     */
-    async run(run: AdmittedRun, opts: RunOptions = {}): Promise<Envelope> {
-      const onEvent = opts.onEvent ?? (() => {});
-      const stop = new AbortController();
-      const settled = (async (): Promise<Envelope> => {
-        onEvent({ event: "progress", data: { stage: "planning", message: "Run accepted", request_id: run.id } });
-        await new Promise<void>((r) => setImmediate(r));
-        let envelope: Envelope;
-        try {
-          const done = await executeRun(
-            { engine: deps.engine, runTimeoutMs: config.RUN_TIMEOUT_MS, writer, logger },
-            run,
-            opts.signal,
-            onEvent,
-            stop,
-          );
-          envelope = done.envelope;
-          deps.metrics?.runs.inc({ status: envelope.status, code: envelope.errors[0]?.code ?? "none" });
-          deps.metrics?.runSeconds.observe(envelope.usage.latency_ms / 1000);
-          if (run.recorded) {
-            await store.runs.finish(
-              run.id,
-              {
-                status: envelope.status,
-                answer: envelope.answer,
-                sources: envelope.sources,
-                errors: envelope.errors,
-                writer: envelope.writer ?? null,
-                tokensIn: envelope.usage.tokens_in,
-                tokensOut: envelope.usage.tokens_out,
-                latencyMs: envelope.usage.latency_ms,
-              },
-              done.timeline,
-            );
-          }
-        } catch (e) {
-          logger.error("run_failed", { request_id: run.id, error: String(e) });
-          envelope = refusalEnvelope(run.id, run.startedAt, [
-            { code: "internal_error", message: "the run failed unexpectedly" },
-          ]);
-        }
-        for (const err of envelope.errors) onEvent({ event: "error", data: err });
-        onEvent({ event: "final", data: envelope });
-        return envelope;
-      })();
-      registry.add(run.id, stop, settled);
-      return settled;
+    /** Starts an admitted run (it runs to its end whatever its callers do) and returns a view of it. */
+    start(run: AdmittedRun): Follow {
+      const live = registry.get(run.id) ?? registry.open(run.id, run.accountId, run.startedAt);
+      void toEnd(run, live);
+      return liveFollow(run.id, live);
     },
+
+    /** Starts a run and resolves its envelope (never rejects); `onEvent` hears every event. */
+    async run(run: AdmittedRun, opts: RunOptions = {}): Promise<Envelope> {
+      const follow = this.start(run);
+      const live = registry.get(run.id);
+      const stop = () => live?.stop.abort("shutdown");
+      if (opts.signal?.aborted) stop();
+      else opts.signal?.addEventListener("abort", stop, { once: true });
+      const onEvent = opts.onEvent;
+      if (onEvent) await follow.stream(0, (s) => onEvent(s.event));
+      const envelope = await follow.result();
+      opts.signal?.removeEventListener("abort", stop);
+      return envelope;
+    },
+
+    /** The run `runId` of this caller's account to follow (README "Safe retries"), or null if it has none such. */
+    attach: (who: Identity, runId: string) => attach(who.accountId, runId),
   };
 }
 
 /** Runs left `running` by a crash or a kill become errors coded `interrupted` (at start). */
 export function recoverInterruptedRuns(store: Store): Awaitable<number> {
-  return store.runs.markInterrupted({
-    code: "interrupted",
-    message: "the run was cut short by a server shutdown or crash",
-  });
+  return store.runs.markInterrupted(INTERRUPTED);
 }

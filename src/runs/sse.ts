@@ -1,10 +1,12 @@
 import { type StreamEvent, sseEventText } from "../contract/events.ts";
 
-/** Writes one event of the stream; false once the client is gone. */
-export type SseSend = (e: StreamEvent) => boolean;
+/** Writes one event of the stream with its `id:`; false once the client is gone. */
+export type SseSend = (e: StreamEvent, id: string) => boolean;
 
 export interface SseOptions {
   keepAliveMs: number;
+  /** The `retry:` hint the stream starts with: how long a reconnecting client waits (ms). */
+  retryMs: number;
   /** The request's signal: aborted when Bun notices the client left. */
   requestSignal: AbortSignal;
   headers?: Record<string, string>;
@@ -16,7 +18,10 @@ const enc = new TextEncoder();
  * A text/event-stream response. `body` runs with `send` and an AbortSignal that fires when
  * the client goes away (Bun doesn't signal that reliably, so enqueue failures and stream
  * cancellation count too). Comments keep proxies and Bun's idle timer from cutting a
- * quiet stream. `body` must send its own final event; errors inside it are its to catch,
+ * quiet stream; each is one line with no blank line after it, because a blank line ends a
+ * message and @microsoft/fetch-event-source hands a comment-only message to `onmessage` as
+ * an empty event (README "Safe retries"). The `retry:` hint rides in the first write, for
+ * the same reason. `body` must send its own final event; errors inside it are its to catch,
  * because nothing thrown after the first chunk can reach the client.
  */
 export function sseResponse(body: (send: SseSend, gone: AbortSignal) => Promise<void>, opts: SseOptions): Response {
@@ -24,12 +29,14 @@ export function sseResponse(body: (send: SseSend, gone: AbortSignal) => Promise<
   let timer: ReturnType<typeof setInterval> | undefined;
   let lastWrite = Date.now();
   let closed = false;
+  let hint = `retry: ${opts.retryMs}\n`;
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       const write = (text: string): boolean => {
         if (closed) return false;
         try {
-          controller.enqueue(enc.encode(text));
+          controller.enqueue(enc.encode(hint + text));
+          hint = "";
           lastWrite = Date.now();
           return true;
         } catch {
@@ -42,9 +49,9 @@ export function sseResponse(body: (send: SseSend, gone: AbortSignal) => Promise<
       else opts.requestSignal.addEventListener("abort", onReqAbort, { once: true });
       const half = Math.max(5, Math.floor(opts.keepAliveMs / 2));
       timer = setInterval(() => {
-        if (Date.now() - lastWrite >= half) write(": keep-alive\n\n");
+        if (Date.now() - lastWrite >= half) write(": keep-alive\n");
       }, half);
-      const send: SseSend = (e) => write(sseEventText(e));
+      const send: SseSend = (e, id) => write(sseEventText(e, id));
       void body(send, gone.signal).finally(() => {
         clearInterval(timer);
         opts.requestSignal.removeEventListener("abort", onReqAbort);

@@ -99,12 +99,31 @@ export interface RunOutcome {
   latencyMs: number;
 }
 
-/** One timeline entry, kept in memory while the run works. */
+/** One timeline entry, kept in memory while the run works; `data.seq` is its stream event's sequence. */
 export interface TimelineEvent {
   atMs: number;
   type: string;
   data: Record<string, unknown>;
 }
+
+/** An Idempotency-Key sent with a run (README "Safe retries"). */
+export interface IdempotencyClaim {
+  key: string;
+  /** SHA-256 of the question: a retry asks the same one. */
+  queryHash: string;
+  /** Claims made before this are expired (24 hours). */
+  since: Date;
+}
+
+/**
+ * How acceptance went: the run was recorded and counted; the allowance is used up; or the
+ * account's idempotency key already names a run (`sameQuery` false: the key was reused
+ * for another question).
+ */
+export type Acceptance =
+  | { accepted: true }
+  | { accepted: false }
+  | { accepted: false; existing: string; sameQuery: boolean };
 
 export interface RunRow {
   id: string;
@@ -131,9 +150,10 @@ export interface RunsTable {
   /**
    * Records the run and counts it against `limit` runs in its month, atomically: no burst
    * of calls, in this process or another, can pass the limit. `limit` null: uncounted.
-   * False when the allowance is used up (nothing written).
+   * With a claim, the key is checked and recorded in the same transaction, so any number
+   * of concurrent retries start one run. Nothing is written unless `accepted` is true.
    */
-  accept(run: NewRun, limit: number | null): Awaitable<boolean>;
+  accept(run: NewRun, limit: number | null, claim?: IdempotencyClaim): Awaitable<Acceptance>;
   /** The outcome and the whole timeline in one commit. */
   finish(runId: string, outcome: RunOutcome, events: TimelineEvent[]): Awaitable<void>;
   /** At start: runs left `running` by a crash become errors with this item. */

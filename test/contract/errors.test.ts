@@ -63,8 +63,9 @@ describe("the error table", () => {
     }
   });
 
-  test("the only additions are client_closed, a run failure code", () => {
-    expect(ERROR_CODES.filter((c) => !(c in LEGACY_STATUS))).toEqual(["client_closed"]);
+  test("the only additions are idempotency_key_reused (422) and client_closed, a run failure code", () => {
+    expect(ERROR_CODES.filter((c) => !(c in LEGACY_STATUS))).toEqual(["idempotency_key_reused", "client_closed"]);
+    expect(errorStatus("idempotency_key_reused")).toBe(422);
     expect(RUN_FAILURE_CODES.has("client_closed")).toBe(true);
     expect(errorStatus("client_closed")).toBe(500);
   });

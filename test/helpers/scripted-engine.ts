@@ -8,6 +8,11 @@ export interface Script {
   /** Never resolves until aborted (for deadline and disconnect tests). */
   hang?: boolean;
   throwRaw?: boolean;
+  /** Waited for before writing: a test holds the run here while it cuts or resumes a stream. */
+  gate?: Promise<unknown>;
+  /** The answer's deltas (default "Answer ", "text [S1]."), `deltaMs` apart. */
+  deltas?: string[];
+  deltaMs?: number;
 }
 
 export const sampleSource: Source = {
@@ -58,10 +63,14 @@ export function scriptedEngine(script: Script = {}): ScriptedEngine {
       ctx.emit({ type: "progress", stage: "reading", message: "reading" });
       ctx.emit({ type: "source", source: sampleSource });
       ctx.emit({ type: "progress", stage: "writing", message: "writing" });
-      ctx.emit({ type: "answer", delta: "Answer " });
-      ctx.emit({ type: "answer", delta: "text [S1]." });
+      if (script.gate) await script.gate;
+      const deltas = script.deltas ?? ["Answer ", "text [S1]."];
+      for (const [i, delta] of deltas.entries()) {
+        if (i && script.deltaMs) await Bun.sleep(script.deltaMs);
+        ctx.emit({ type: "answer", delta });
+      }
       return {
-        answer: "Answer text [S1].",
+        answer: deltas.join(""),
         sources: [sampleSource],
         writer: "extractive",
         tokens_in: 10,

@@ -4,6 +4,7 @@ import { dirname } from "node:path";
 import type { Store } from "../types.ts";
 import { sqliteAccounts } from "./accounts.ts";
 import { sqliteApiKeys } from "./api-keys.ts";
+import { sqliteIdempotencyKeys } from "./idempotency-keys.ts";
 import { sqliteIdentities } from "./identities.ts";
 import { migrate } from "./migrate.ts";
 import { sqliteRunCounters } from "./run-counters.ts";
@@ -36,7 +37,7 @@ export function openSqliteStore(path: string): SqliteStore {
     accounts,
     sessions: sqliteSessions(db),
     apiKeys: sqliteApiKeys(db),
-    runs: sqliteRuns(db, counters, sqliteRunEvents(db)),
+    runs: sqliteRuns(db, counters, sqliteRunEvents(db), sqliteIdempotencyKeys(db)),
     runCounters: counters,
     settings: sqliteSettings(db),
     identities: sqliteIdentities(db, accounts),

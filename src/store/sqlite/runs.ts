@@ -1,7 +1,8 @@
 import type { Database } from "bun:sqlite";
 import type { UsageDay } from "../../contract/console.ts";
 import { periodOf } from "../../util/time.ts";
-import type { RecentRun, RunRow, RunsTable } from "../types.ts";
+import type { Acceptance, IdempotencyClaim, NewRun, RecentRun, RunRow, RunsTable } from "../types.ts";
+import type { sqliteIdempotencyKeys } from "./idempotency-keys.ts";
 import type { sqliteRunCounters } from "./run-counters.ts";
 import type { sqliteRunEvents } from "./run-events.ts";
 
@@ -20,6 +21,7 @@ export function sqliteRuns(
   db: Database,
   counters: ReturnType<typeof sqliteRunCounters>,
   events: ReturnType<typeof sqliteRunEvents>,
+  idempotency: ReturnType<typeof sqliteIdempotencyKeys>,
 ): RunsTable {
   const insert =
     db.prepare(`INSERT INTO runs (id, account_id, key_id, key_prefix, origin, endpoint, query, period, status, created_at)
@@ -40,9 +42,14 @@ export function sqliteRuns(
   >(`SELECT id AS request_id, created_at, status, origin, endpoint, key_prefix, latency_ms, query
     FROM runs WHERE account_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?`);
 
-  const acceptTx = db.transaction((r: Parameters<RunsTable["accept"]>[0], limit: number | null): boolean => {
+  const acceptTx = db.transaction((r: NewRun, limit: number | null, claim: IdempotencyClaim | null): Acceptance => {
+    if (claim && r.accountId !== null) {
+      const found = idempotency.find(r.accountId, claim);
+      if (found) return { accepted: false, existing: found.runId, sameQuery: found.queryHash === claim.queryHash };
+    }
     const period = periodOf(r.createdAt);
-    if (limit !== null && r.accountId !== null && !counters.bump(r.accountId, period, limit)) return false;
+    if (limit !== null && r.accountId !== null && !counters.bump(r.accountId, period, limit))
+      return { accepted: false };
     insert.run(
       r.id,
       r.accountId,
@@ -54,7 +61,8 @@ export function sqliteRuns(
       period,
       r.createdAt.toISOString(),
     );
-    return true;
+    if (claim && r.accountId !== null) idempotency.claim(r.accountId, claim, r.id, r.createdAt);
+    return { accepted: true };
   });
   const finishTx = db.transaction(
     (runId: string, o: Parameters<RunsTable["finish"]>[1], timeline: Parameters<RunsTable["finish"]>[2]) => {
@@ -75,11 +83,12 @@ export function sqliteRuns(
   );
 
   return {
-    accept(run, limit) {
-      if (limit !== null && run.accountId !== null && limit <= 0) return false;
-      // Uncounted runs (no account or no limit) need no transaction: a single insert.
-      if (limit === null || run.accountId === null) return acceptTx(run, null);
-      return acceptTx.immediate(run, limit);
+    accept(run, limit, claim) {
+      const counted = limit !== null && run.accountId !== null;
+      if (counted && limit <= 0 && !claim) return { accepted: false };
+      // Uncounted runs without a key (no account or no limit) need no transaction: a single insert.
+      if (!counted && !claim) return acceptTx(run, null, null);
+      return acceptTx.immediate(run, counted ? limit : null, claim ?? null);
     },
     finish(runId, outcome, timeline) {
       finishTx.immediate(runId, outcome, timeline);

@@ -131,3 +131,23 @@ export const identities = sqliteTable(
     index("identities_account_idx").on(t.accountId),
   ],
 );
+
+/**
+ * Idempotency keys (README "Safe retries"): an account's key names the run it started for
+ * 24 hours; `query_hash` tells a retry from a reuse with another question.
+ */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    queryHash: text("query_hash").notNull(),
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
+);

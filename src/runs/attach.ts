@@ -1,0 +1,55 @@
+import type { Writer } from "../contract/envelope.ts";
+import type { ErrorItem } from "../contract/errors.ts";
+import type { RunRow, Store, TimelineEvent } from "../store/types.ts";
+import { awaitedFollow, type Follow, liveFollow, storedFollow } from "./follow.ts";
+import type { RunRegistry } from "./registry.ts";
+import { storedStream } from "./replay.ts";
+
+export const INTERRUPTED: ErrorItem = {
+  code: "interrupted",
+  message: "the run was cut short by a server shutdown or crash",
+};
+
+export interface AttachDeps {
+  store: Store;
+  registry: RunRegistry;
+  writer: Writer;
+  runTimeoutMs: number;
+}
+
+/** How often a run accepted by another process is looked for again. */
+const POLL_MS = 250;
+
+/**
+ * Finds a run of an account to follow (README "Safe retries"): in flight here (its log,
+ * then live), ended (its stored stream), or accepted by another process on the same
+ * database and not ended — then followed once it ends or shows up here, given up as
+ * interrupted a minute past its deadline. Null when the account has no such run, so
+ * another account's run id reveals nothing.
+ */
+export function attacher(deps: AttachDeps) {
+  const { store, registry, writer } = deps;
+  const stored = (run: RunRow, events: TimelineEvent[]) => storedFollow(run.id, storedStream(run, events, writer));
+
+  const awaitRun = async (accountId: string, first: RunRow): Promise<Follow> => {
+    const giveUpAt = Date.parse(first.createdAt) + deps.runTimeoutMs + 60_000;
+    let last = { run: first, events: [] as TimelineEvent[] };
+    for (;;) {
+      await Bun.sleep(POLL_MS);
+      const live = registry.get(first.id);
+      if (live) return liveFollow(first.id, live);
+      last = (await store.runs.withEvents(accountId, first.id)) ?? last;
+      if (last.run.status !== "running") return stored(last.run, last.events);
+      if (Date.now() > giveUpAt) return stored({ ...last.run, status: "error", errors: [INTERRUPTED] }, last.events);
+    }
+  };
+
+  return async (accountId: string, runId: string): Promise<Follow | null> => {
+    const live = registry.get(runId);
+    if (live) return live.accountId === accountId ? liveFollow(runId, live) : null;
+    const found = await store.runs.withEvents(accountId, runId);
+    if (!found) return null;
+    if (found.run.status !== "running") return stored(found.run, found.events);
+    return awaitedFollow(runId, awaitRun(accountId, found.run));
+  };
+}

@@ -1,0 +1,80 @@
+import type { Config } from "../config/schema.ts";
+import type { Envelope, Writer } from "../contract/envelope.ts";
+import type { StreamEvent } from "../contract/events.ts";
+import type { Metrics } from "../metrics/registry.ts";
+import type { Engine } from "../research/types.ts";
+import type { RunOutcome, Store } from "../store/types.ts";
+import type { Logger } from "../util/logger.ts";
+import { refusalEnvelope } from "./envelope.ts";
+import { type AdmittedRun, executeRun } from "./execute.ts";
+import type { LiveRun } from "./registry.ts";
+
+export interface RunToEndDeps {
+  store: Store;
+  engine: Engine;
+  config: Config;
+  logger: Logger;
+  metrics?: Metrics;
+  writer: Writer;
+}
+
+/**
+ * Runs one registered run to its end: "Run accepted" first, the engine's events into the
+ * run's log, its outcome and timeline into the store, then its error and final events, and
+ * the envelope to whoever waits. Nobody's connection is involved: the run outlives them all.
+ */
+export function runToEnd(deps: RunToEndDeps) {
+  const { store, config, logger, writer } = deps;
+  return async (run: AdmittedRun, live: LiveRun): Promise<void> => {
+    const log = live.log;
+    log.push(
+      { event: "progress", data: { stage: "planning", message: "Run accepted", request_id: run.id } },
+      { type: "accepted", data: { origin: run.origin, endpoint: run.endpoint } },
+    );
+    // The first event leaves before the engine starts, so each caller of a burst hears "accepted" at once.
+    await new Promise<void>((r) => setImmediate(r));
+    let envelope: Envelope;
+    try {
+      envelope = await executeRun(
+        { engine: deps.engine, runTimeoutMs: config.RUN_TIMEOUT_MS, writer, logger },
+        run,
+        (e) => log.push(e),
+        live.stop,
+      );
+      deps.metrics?.runs.inc({ status: envelope.status, code: envelope.errors[0]?.code ?? "none" });
+      deps.metrics?.runSeconds.observe(envelope.usage.latency_ms / 1000);
+    } catch (e) {
+      logger.error("run_failed", { request_id: run.id, error: String(e) });
+      envelope = refusalEnvelope(run.id, run.startedAt, [
+        { code: "internal_error", message: "the run failed unexpectedly" },
+      ]);
+    }
+    const tail: StreamEvent[] = [
+      ...envelope.errors.map((data) => ({ event: "error" as const, data })),
+      { event: "final", data: envelope },
+    ];
+    // Stored before the final event goes out: whoever hears `final` finds the run finished.
+    if (run.recorded) {
+      try {
+        await store.runs.finish(run.id, outcomeOf(envelope), log.timelineWith(tail));
+      } catch (e) {
+        logger.error("run_store_failed", { request_id: run.id, error: String(e) });
+      }
+    }
+    for (const e of tail) log.push(e);
+    live.settle(envelope);
+  };
+}
+
+function outcomeOf(envelope: Envelope): RunOutcome {
+  return {
+    status: envelope.status,
+    answer: envelope.answer,
+    sources: envelope.sources,
+    errors: envelope.errors,
+    writer: envelope.writer ?? null,
+    tokensIn: envelope.usage.tokens_in,
+    tokensOut: envelope.usage.tokens_out,
+    latencyMs: envelope.usage.latency_ms,
+  };
+}

@@ -17,7 +17,8 @@ export async function runTimeline(store: Store, accountId: string, runId: string
     latency_ms: r.latencyMs,
     writer: r.writer,
     answer: r.answer,
-    events: events.map((e) => ({ ...e.data, at_ms: e.atMs, type: e.type })),
+    // `parts` (where each answer delta ended) is for replaying streams, not for people.
+    events: events.map(({ data: { parts: _, ...data }, atMs, type }) => ({ ...data, at_ms: atMs, type })),
     sources: r.sources,
     errors: r.errors,
     usage: { tokens_in: r.tokensIn, tokens_out: r.tokensOut },

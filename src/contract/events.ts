@@ -101,17 +101,12 @@ const EXAMPLE_SOURCE: Source = {
   snippet: "…",
 };
 
-/** A short example of a successful stream, for the OpenAPI document. */
-export const STREAM_EXAMPLE = [
-  sseEventText({ event: "progress", data: { stage: "planning", message: "Run accepted", request_id: EXAMPLE_ID } }),
-  sseEventText({
-    event: "progress",
-    data: { stage: "searching", message: "Searching the web and academic databases" },
-  }),
-  sseEventText({ event: "source", data: EXAMPLE_SOURCE }),
-  sseEventText({ event: "answer", data: { delta: EXAMPLE_ANSWER } }),
-  ": keep-alive\n\n",
-  sseEventText({
+const EXAMPLE_EVENTS: StreamEvent[] = [
+  { event: "progress", data: { stage: "planning", message: "Run accepted", request_id: EXAMPLE_ID } },
+  { event: "progress", data: { stage: "searching", message: "Searching the web and academic databases" } },
+  { event: "source", data: EXAMPLE_SOURCE },
+  { event: "answer", data: { delta: EXAMPLE_ANSWER } },
+  {
     event: "final",
     data: {
       request_id: EXAMPLE_ID,
@@ -122,5 +117,11 @@ export const STREAM_EXAMPLE = [
       errors: [],
       writer: "llm",
     },
-  }),
-].join("");
+  },
+];
+
+/** A short example of a successful stream, for the OpenAPI document: the retry hint, numbered events, a keep-alive. */
+export const STREAM_EXAMPLE = EXAMPLE_EVENTS.reduce(
+  (text, e, i) => `${text}${i === 4 ? ": keep-alive\n" : ""}${sseEventText(e, eventId(EXAMPLE_ID, i + 1))}`,
+  "retry: 1000\n",
+);

@@ -24,7 +24,7 @@ export interface Operation {
 }
 
 const schemaOf = (s: Schema) => (typeof s === "string" ? ref(s) : schemaFor(s));
-export const header = (name: "X-Request-Id" | "Retry-After" | "Set-Cookie") => ({
+export const header = (name: "X-Request-Id" | "Retry-After" | "Set-Cookie" | "Idempotent-Replayed") => ({
   $ref: `#/components/headers/${name}`,
 });
 const codes = (list: ErrorCode[]) => list.map((c) => `\`${c}\``).join(", ");
@@ -55,6 +55,24 @@ export type Security = Record<string, string[]>[];
 const KEY_AUTH: Security = [{ bearer: [] }, { apiKey: [] }];
 const COOKIE_AUTH: Security = [{ session: [] }];
 
+/** The safe-retry headers (README "Safe retries"). */
+const IDEMPOTENCY_KEY = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "1 to 255 printable ASCII characters. The same account sending the same key within 24 hours gets the same run (its stream, or its envelope once it ends) and is not charged again; the same key with another question is 422 `idempotency_key_reused`.",
+  schema: { type: "string", minLength: 1, maxLength: 255 },
+};
+const LAST_EVENT_ID = {
+  name: "Last-Event-ID",
+  in: "header",
+  required: false,
+  description:
+    "`<request_id>:<sequence>`, the `id:` of the last event received. Attaches to that run of the same account instead of starting one: the events after it are replayed (from memory while the run lives, from its stored timeline after), then live ones; nothing is charged and the body is not read. 404 `run_not_found` if the account has no such run; 204 if the run has ended and nothing follows that event.",
+  schema: { type: "string", pattern: "^[0-9a-fA-F-]{36}:[0-9]+$" },
+};
+
 /** The query endpoints and the web client's runs: same body, envelope, events, refusals. */
 export function runOp(kind: "key" | "session", stream: boolean, operationId: string, summary: string): Operation {
   const body = {
@@ -65,8 +83,8 @@ export function runOp(kind: "key" | "session", stream: boolean, operationId: str
   const events = Object.fromEntries(STREAM_EVENT_NAMES.map((n) => [n, schemaFor(STREAM_EVENT_DATA[n])]));
   const ok: Response = stream
     ? {
-        description: `text/event-stream: events ${STREAM_EVENT_NAMES.join(", ")} (each \`event: <name>\` and one \`data:\` line of JSON; see the StreamEvent schema); \`final\`, whose data is the envelope, is always last. A \`: keep-alive\` comment goes out at least every 15 s.${kind === "key" ? " The key failures (missing_api_key, invalid_api_key, key_inactive) arrive here as error + final, on HTTP 200." : ""}`,
-        headers: { "X-Request-Id": header("X-Request-Id") },
+        description: `text/event-stream: events ${STREAM_EVENT_NAMES.join(", ")} (each \`id: <request_id>:<sequence>\`, \`event: <name>\` and one \`data:\` line of JSON; see the StreamEvent schema); \`final\`, whose data is the envelope, is always last. The stream starts with a \`retry:\` hint (1000 ms; an hour on a refusal, which a retry would only repeat). A \`: keep-alive\` comment line (no blank line after it) goes out at least every 15 s.${kind === "key" ? " The key failures (missing_api_key, invalid_api_key, key_inactive) arrive here as error + final, on HTTP 200." : ""}`,
+        headers: { "X-Request-Id": header("X-Request-Id"), "Idempotent-Replayed": header("Idempotent-Replayed") },
         content: {
           "text/event-stream": {
             schema: { type: "string", description: "Server-Sent Events", examples: [STREAM_EXAMPLE] },
@@ -76,6 +94,7 @@ export function runOp(kind: "key" | "session", stream: boolean, operationId: str
       }
     : json("Envelope", "the envelope; status error (with the reasons in errors) when the run did not complete", {
         "X-Request-Id": header("X-Request-Id"),
+        "Idempotent-Replayed": header("Idempotent-Replayed"),
       });
   const auth: Record<string, Response> =
     kind === "session"
@@ -87,13 +106,25 @@ export function runOp(kind: "key" | "session", stream: boolean, operationId: str
     operationId,
     summary,
     tags: [kind === "key" ? "Query" : "Web client runs"],
-    description: `Checks in order: credentials, body (query of 1 to ${MAX_QUERY_CHARS} characters), allowance; only a call passing all three is accepted and uses one research run.`,
+    description: `Checks in order: credentials, body (query of 1 to ${MAX_QUERY_CHARS} characters), allowance; only a call passing all three is accepted and uses one research run. An Idempotency-Key naming a run of the account answers with that run before the allowance is checked${stream ? "; a Last-Event-ID follows its run right after the credential check, without reading the body" : ""} (README "Safe retries"). The run outlives the connection: it finishes and is recorded whatever the client does.`,
     security: kind === "key" ? KEY_AUTH : COOKIE_AUTH,
+    parameters: stream ? [IDEMPOTENCY_KEY, LAST_EVENT_ID] : [IDEMPOTENCY_KEY],
     requestBody: body,
     responses: {
       200: ok,
+      ...(stream
+        ? {
+            204: {
+              description:
+                "Last-Event-ID named the last event of a run that has ended: nothing follows; stop reconnecting",
+              headers: { "X-Request-Id": header("X-Request-Id") },
+            },
+          }
+        : {}),
       400: env(["invalid_request"]),
       ...auth,
+      ...(stream ? { 404: env(["run_not_found"]) } : {}),
+      422: env(["idempotency_key_reused"]),
       429: env(["quota_exceeded"], retry),
       500: json("Envelope", "the envelope with status error: `internal_error` (an unexpected failure)"),
       503: {

@@ -53,8 +53,13 @@ export function openApiDocument(serverUrl: string): OpenApiDocument {
       schemas: componentSchemas(),
       headers: {
         "X-Request-Id": {
-          description: "the call's request_id (the envelope's request_id)",
+          description:
+            "the call's request_id (the envelope's request_id); on a resumed stream or an idempotent retry, the id of the run it answers with",
           schema: { type: "string", format: "uuid" },
+        },
+        "Idempotent-Replayed": {
+          description: "true when an Idempotency-Key named a run already started: this is that run, not a new one",
+          schema: { type: "string", enum: ["true"] },
         },
         "Retry-After": { description: "seconds to wait before trying again", schema: { type: "integer", minimum: 1 } },
         "Set-Cookie": {

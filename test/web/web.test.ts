@@ -3,6 +3,8 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import type { Engine } from "../../src/research/types.ts";
+import { cuttingProxy } from "../helpers/cutting-proxy.ts";
+import { scriptedEngine } from "../helpers/scripted-engine.ts";
 import { query, startTestServer, type TestServer } from "../helpers/server.ts";
 import { useLongTimeout } from "../setup.ts";
 
@@ -138,5 +140,31 @@ describe.if(run)("web app in Chromium", () => {
     await page.getByText("Wrong email or password.").waitFor();
     await page.setViewportSize({ width: 390, height: 800 });
     await shot("signin-phone");
+  });
+
+  test("a connection dropped mid-answer resumes the same run: the whole answer, one run used", async () => {
+    const deltas = ["Solid ", "electrolytes ", "crack ", "under ", "pressure ", "[S1]."];
+    const s = startTestServer(scriptedEngine({ deltas, deltaMs: 150 }));
+    const proxy = await cuttingProxy(s.url);
+    const p = await browser.newPage();
+    try {
+      await p.goto(`${proxy.url}/signup`);
+      await p.getByLabel("Email").fill("resume@example.com");
+      await p.getByLabel("Password").fill("a long password");
+      await p.getByRole("button", { name: "Create account" }).click();
+      await p.getByLabel("Your question").fill("What limits solid-state batteries?");
+      await p.getByRole("button", { name: "Ask" }).click();
+      await p.locator(".answer").getByText("Solid", { exact: false }).waitFor();
+      proxy.cut();
+      await p.getByText(/Done in/).waitFor();
+      expect(await p.locator(".answer").textContent()).toBe("Solid electrolytes crack under pressure [S1].");
+      const runs = s.sql.query("SELECT status FROM runs").all() as { status: string }[];
+      expect(runs).toEqual([{ status: "ok" }]);
+      expect(proxy.connections).toBeGreaterThan(1);
+    } finally {
+      await p.close();
+      await proxy.close();
+      await s.stop(100);
+    }
   });
 });

@@ -5,6 +5,13 @@ import { readEvents } from "../sse.ts";
 import { sourcesList } from "./run.ts";
 
 const STAGES = ["planning", "searching", "reading", "writing"] as const;
+/** How often a broken stream is resumed before the page gives up. */
+const MAX_RESUMES = 5;
+
+/** A random Idempotency-Key; getRandomValues works on plain http too, unlike randomUUID. */
+function randomKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 /** Ask a question; live progress by stage; the answer renders as it streams; then the sources. */
 export function researchPage(): void {
@@ -41,57 +48,83 @@ export function researchPage(): void {
         li.className = j < i ? "done" : j === i ? "active" : "";
       });
     };
-    try {
-      const res = await fetch("/api/v1/research/stream", {
-        method: "POST",
-        credentials: "same-origin",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ query: question.value }),
-      });
-      if (!res.ok) {
-        const env = (await res.json().catch(() => null)) as Envelope | null;
-        const err = env?.errors?.[0];
-        if (err?.code === "quota_exceeded") {
-          const reset = new Date(Date.now() + (Number(res.headers.get("retry-after")) || 0) * 1000);
-          status.replaceChildren(
-            h(
-              "p",
-              { class: "note" },
-              `You have used this month's research runs. They reset on ${fmtDate(reset.toISOString())}.`,
-            ),
-          );
-        } else
-          status.replaceChildren(h("p", { class: "alert" }, err?.message ?? `Request failed (HTTP ${res.status}).`));
-        return;
-      }
-      await readEvents(res, (event, data) => {
-        const d = data as Record<string, unknown>;
-        if (event === "progress") {
-          setStage(String(d.stage));
-          log.append(h("li", {}, String(d.message ?? "")));
-          log.scrollTop = log.scrollHeight;
-        } else if (event === "source") found.push(d as unknown as Source);
-        else if (event === "answer") {
-          text += String(d.delta ?? "");
-          answer.replaceChildren(renderMarkdown(text));
-        } else if (event === "final") {
-          const env = d as unknown as Envelope;
-          if (env.status === "ok" && env.answer) {
-            answer.replaceChildren(renderMarkdown(env.answer));
-            sources.replaceChildren(h("h2", {}, "Sources"), sourcesList(env.sources));
-            Array.from(stages.children).forEach((li) => {
-              li.className = "done";
-            });
-            status.replaceChildren(
-              h("p", { class: "muted" }, `Done in ${(env.usage.latency_ms / 1000).toFixed(1)} s.`),
-            );
-          } else {
-            status.replaceChildren(h("p", { class: "alert" }, ...env.errors.map((x) => `${x.message} (${x.code})`)));
-          }
+    const show = (event: string, d: Record<string, unknown>) => {
+      if (event === "progress") {
+        setStage(String(d.stage));
+        log.append(h("li", {}, String(d.message ?? "")));
+        log.scrollTop = log.scrollHeight;
+      } else if (event === "source") found.push(d as unknown as Source);
+      else if (event === "answer") {
+        text += String(d.delta ?? "");
+        answer.replaceChildren(renderMarkdown(text));
+      } else if (event === "final") {
+        const env = d as unknown as Envelope;
+        if (env.status === "ok" && env.answer) {
+          answer.replaceChildren(renderMarkdown(env.answer));
+          sources.replaceChildren(h("h2", {}, "Sources"), sourcesList(env.sources));
+          Array.from(stages.children).forEach((li) => {
+            li.className = "done";
+          });
+          status.replaceChildren(h("p", { class: "muted" }, `Done in ${(env.usage.latency_ms / 1000).toFixed(1)} s.`));
+        } else {
+          status.replaceChildren(h("p", { class: "alert" }, ...env.errors.map((x) => `${x.message} (${x.code})`)));
         }
-      });
-    } catch (err) {
-      status.replaceChildren(h("p", { class: "alert" }, `The connection broke: ${(err as Error).message}`));
+      }
+    };
+    // A dropped connection resumes the same run (README "Safe retries"): the first POST carries
+    // an Idempotency-Key (a break before the first event can't start a second run), later
+    // ones the id of the last event received.
+    const idempotencyKey = randomKey();
+    let lastId = null as string | null;
+    let ended = false;
+    try {
+      for (let attempt = 0; !ended; attempt++) {
+        try {
+          const res = await fetch("/api/v1/research/stream", {
+            method: "POST",
+            credentials: "same-origin",
+            headers: {
+              "content-type": "application/json",
+              "idempotency-key": idempotencyKey,
+              ...(lastId ? { "last-event-id": lastId } : {}),
+            },
+            body: JSON.stringify({ query: question.value }),
+          });
+          if (res.status === 204) break;
+          if (!res.ok) {
+            const env = (await res.json().catch(() => null)) as Envelope | null;
+            const err = env?.errors?.[0];
+            if (err?.code === "quota_exceeded") {
+              const reset = new Date(Date.now() + (Number(res.headers.get("retry-after")) || 0) * 1000);
+              status.replaceChildren(
+                h(
+                  "p",
+                  { class: "note" },
+                  `You have used this month's research runs. They reset on ${fmtDate(reset.toISOString())}.`,
+                ),
+              );
+            } else
+              status.replaceChildren(
+                h("p", { class: "alert" }, err?.message ?? `Request failed (HTTP ${res.status}).`),
+              );
+            return;
+          }
+          status.replaceChildren();
+          await readEvents(res, (event, data, id) => {
+            if (id) lastId = id;
+            if (event === "final") ended = true;
+            show(event, data as Record<string, unknown>);
+          });
+          if (!ended) throw new Error("the stream ended before the answer was complete");
+        } catch (err) {
+          if (attempt >= MAX_RESUMES) {
+            status.replaceChildren(h("p", { class: "alert" }, `The connection broke: ${(err as Error).message}`));
+            return;
+          }
+          status.replaceChildren(h("p", { class: "muted" }, "The connection broke; reconnecting to the same run…"));
+          await new Promise((r) => setTimeout(r, 1000));
+        }
+      }
     } finally {
       ask.disabled = false;
     }

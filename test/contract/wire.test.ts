@@ -155,6 +155,28 @@ describe("the running service answers what the contract says", () => {
       "post",
       400,
     );
+    // The safe-retry answers (README "Safe retries"): a replayed run, a reused key, an unknown run.
+    const first = await conforms(
+      await query(srv.url, created.key, { query: "What is base editing?" }, { "idempotency-key": "wire" }),
+      "/api/query",
+      "post",
+      200,
+    );
+    const replayed = await query(srv.url, created.key, { query: "What is base editing?" }, { "idempotency-key": "wire" });
+    expect(replayed.headers.get("idempotent-replayed")).toBe("true");
+    expect(await conforms(replayed, "/api/query", "post", 200)).toEqual(first);
+    await conforms(
+      await query(srv.url, created.key, { query: "another question" }, { "idempotency-key": "wire" }),
+      "/api/query",
+      "post",
+      422,
+    );
+    await conforms(
+      await query(srv.url, created.key, null, { "last-event-id": `${crypto.randomUUID()}:1` }, "/api/query/stream"),
+      "/api/query/stream",
+      "post",
+      404,
+    );
 
     for (const [key, q] of [
       [created.key, "What is base editing?"],

@@ -205,7 +205,7 @@ describe("POST /api/query", () => {
 });
 
 describe("CORS", () => {
-  test("query endpoints: any origin, no credentials; preflight allows Authorization, X-Api-Key, Content-Type", async () => {
+  test("query endpoints: any origin, no credentials; preflight allows the key, body and safe-retry headers; X-Request-Id and Retry-After exposed", async () => {
     const pre = await fetch(srv.url + "/api/query", {
       method: "OPTIONS",
       headers: {
@@ -217,11 +217,14 @@ describe("CORS", () => {
     expect(pre.status).toBeLessThan(300);
     expect(pre.headers.get("access-control-allow-origin")).toBe("*");
     const allowed = pre.headers.get("access-control-allow-headers")!.toLowerCase();
-    for (const h of ["authorization", "x-api-key", "content-type"]) expect(allowed).toContain(h);
+    for (const h of ["authorization", "x-api-key", "content-type", "idempotency-key", "last-event-id"])
+      expect(allowed).toContain(h);
     expect(pre.headers.get("access-control-allow-credentials")).toBeNull();
     const res = await query(srv.url, key, { query: "q" }, { origin: "https://app.example" }, "/api/query/stream");
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     expect(res.headers.get("access-control-allow-credentials")).toBeNull();
+    const exposed = res.headers.get("access-control-expose-headers")!.toLowerCase();
+    for (const h of ["x-request-id", "retry-after", "idempotent-replayed"]) expect(exposed).toContain(h);
     await res.text();
   });
 

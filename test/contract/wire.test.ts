@@ -162,7 +162,12 @@ describe("the running service answers what the contract says", () => {
       "post",
       200,
     );
-    const replayed = await query(srv.url, created.key, { query: "What is base editing?" }, { "idempotency-key": "wire" });
+    const replayed = await query(
+      srv.url,
+      created.key,
+      { query: "What is base editing?" },
+      { "idempotency-key": "wire" },
+    );
     expect(replayed.headers.get("idempotent-replayed")).toBe("true");
     expect(await conforms(replayed, "/api/query", "post", 200)).toEqual(first);
     await conforms(

@@ -1,6 +1,7 @@
 import { parseHTML } from "linkedom";
 import { stripBoilerplate } from "./html-clean.ts";
 import { type PageMeta, readMeta } from "./html-meta.ts";
+import { repairShell } from "./html-repair.ts";
 import { bestContainer, linkDensity } from "./html-score.ts";
 import { blockText } from "./html-text.ts";
 
@@ -88,9 +89,7 @@ function deeperThan(root: Element, limit: number): boolean {
  * the site's name from the article's in <title>.
  */
 export function extractMainText(html: string, url?: string): Extracted {
-  const { document } = parseHTML(
-    html.includes("<html") || html.includes("<body") ? html : `<!doctype html><html><body>${html}</body></html>`,
-  );
+  const { document } = parseHTML(repairShell(html));
   const doc = document as unknown as Document;
   const meta = readMeta(doc, url);
   const body = doc.body ?? doc.documentElement;

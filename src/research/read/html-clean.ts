@@ -23,13 +23,26 @@ function hidden(el: Element): boolean {
   return !!style && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style);
 }
 
+function dropComments(root: Element): void {
+  for (const el of Array.from(root.querySelectorAll("[class],[id]"))) {
+    if (!el.parentNode || el.tagName === "BODY" || el.tagName === "HTML") continue;
+    if (
+      COMMENT_SECTION.test(`${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`) &&
+      !el.querySelector("[itemprop=articleBody],h1")
+    )
+      el.remove();
+  }
+}
+
 /**
  * Removes what is never the article: non-text elements, hidden ones, page chrome
  * (nav, aside, footer, role=navigation/complementary…) and blocks whose class or id names
  * boilerplate, unless the name also reads like content.
  */
-export function stripBoilerplate(root: Element): void {
-  for (const el of Array.from(root.querySelectorAll(DROP_TAGS))) el.remove();
+export function stripBoilerplate(root: Element, byName = true): void {
+  // Without name rules (the second pass) a <noscript> copy of the article may be all there is.
+  for (const el of Array.from(root.querySelectorAll(byName ? DROP_TAGS : DROP_TAGS.replace(",noscript", ""))))
+    el.remove();
   // Figures are illustrations with captions and credits, not the article's prose.
   for (const el of Array.from(root.querySelectorAll("figure,figcaption,picture"))) el.remove();
   const proseLength = measureProse(root);
@@ -51,14 +64,7 @@ export function stripBoilerplate(root: Element): void {
   };
   // Comments go first: each comment is often an <article>, which would otherwise make its
   // whole thread (and the footer around it) look like "the article" to holdsArticle.
-  for (const el of Array.from(root.querySelectorAll("[class],[id]"))) {
-    if (!el.parentNode || el.tagName === "BODY" || el.tagName === "HTML") continue;
-    if (
-      COMMENT_SECTION.test(`${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`) &&
-      !el.querySelector("[itemprop=articleBody],h1")
-    )
-      el.remove();
-  }
+  if (byName) dropComments(root);
   // An <article> inside a larger one is another post (a "read next" card), not a section.
   for (const el of Array.from(root.querySelectorAll("article article"))) {
     const outer = el.parentElement?.closest("article");
@@ -87,7 +93,8 @@ export function stripBoilerplate(root: Element): void {
       continue;
     }
     const names = `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`;
-    if (names.length > 1 && ((UNLIKELY.test(names) && !MAYBE.test(names)) || FURNITURE.test(names))) named.push(el);
+    if (byName && names.length > 1 && ((UNLIKELY.test(names) && !MAYBE.test(names)) || FURNITURE.test(names)))
+      named.push(el);
   }
   // One name repeated down the page that together holds much of its prose is the article's
   // own structure (a story told as "gallery" sections), whatever that name suggests.

@@ -1,71 +1,18 @@
 import { parseHTML } from "linkedom";
 import { stripBoilerplate } from "./html-clean.ts";
+import { baselineText, plainBody } from "./html-fallback.ts";
 import { type PageMeta, readMeta } from "./html-meta.ts";
+import { textProse } from "./html-prose-text.ts";
 import { repairShell } from "./html-repair.ts";
-import { bestContainer, linkDensity } from "./html-score.ts";
+import { bestContainer } from "./html-score.ts";
+import { withSiblings, withTwins } from "./html-siblings.ts";
+import { structuredBody } from "./html-structured.ts";
 import { blockText } from "./html-text.ts";
+import { trimFurniture } from "./html-trim.ts";
 
 /** The main text of a page (one block per line) with its metadata. */
 export interface Extracted extends PageMeta {
   text: string;
-}
-
-/** Siblings of the best container that belong to the article too (Readability's rule). */
-function withSiblings(top: Element, scores: Map<Element, number>): Element[] {
-  const parent = top.parentElement;
-  if (!parent) return [top];
-  const topScore = scores.get(top) ?? 0;
-  const threshold = Math.max(10, topScore * 0.2);
-  const out: Element[] = [];
-  for (let s = parent.firstElementChild; s; s = s.nextElementSibling) {
-    if (s === top) {
-      out.push(s);
-      continue;
-    }
-    const score = scores.get(s);
-    if (score !== undefined && score >= threshold) {
-      out.push(s);
-      continue;
-    }
-    if (s.tagName === "P") {
-      const text = (s.textContent ?? "").trim();
-      const ld = linkDensity(s, text.length);
-      if (
-        (text.length > 80 && ld < 0.25) ||
-        (text.length > 0 && text.length <= 80 && ld === 0 && /[.!?。]$/.test(text))
-      )
-        out.push(s);
-    }
-  }
-  return out;
-}
-
-/**
- * Publishers often split one article into several containers of the same kind, with ads
- * or widgets between them ("article__body" repeated down the page). Elements sharing the
- * best container's tag and class, scoring well and not link lists, belong with it; kept in
- * document order.
- */
-function withTwins(top: Element, body: Element, scores: Map<Element, number>, siblings: Element[]): Element[] {
-  const cls = top.getAttribute("class")?.trim();
-  if (!cls || top === body) return siblings;
-  const topScore = scores.get(top) ?? 0;
-  const out: Element[] = [];
-  for (const el of Array.from(body.getElementsByTagName(top.tagName))) {
-    if (el === top) {
-      out.push(...siblings);
-      continue;
-    }
-    if (
-      el.getAttribute("class")?.trim() !== cls ||
-      el.contains(top) ||
-      top.contains(el) ||
-      siblings.some((s) => s.contains(el))
-    )
-      continue;
-    if ((scores.get(el) ?? 0) >= Math.max(5, topScore * 0.15) && linkDensity(el) < 0.3) out.push(el);
-  }
-  return out;
 }
 
 // Real pages nest a few dozen levels (at most 50 on the benchmark's 120). Scoring costs
@@ -83,19 +30,11 @@ function deeperThan(root: Element, limit: number): boolean {
   return false;
 }
 
-/**
- * The main text of an HTML page, with its title, date, author and language. Used by the
- * engine's reading stage and by `research-query extract`. `url`, when known, helps tell
- * the site's name from the article's in <title>.
- */
-export function extractMainText(html: string, url?: string): Extracted {
-  const { document } = parseHTML(repairShell(html));
-  const doc = document as unknown as Document;
-  const meta = readMeta(doc, url);
-  const body = doc.body ?? doc.documentElement;
-  if (!body) return { ...meta, text: "" };
-  if (deeperThan(body, MAX_DEPTH)) return { ...meta, text: (body.textContent ?? "").replace(/\s+/g, " ").trim() };
-  stripBoilerplate(body);
+// Below this much prose (a short paragraph or two) the first pass is in doubt.
+const ENOUGH_PROSE = 300;
+
+/** The best container with the siblings and twins that belong to it, as text. */
+function articleText(body: Element): string {
   const article = body.querySelectorAll("article");
   const { top, scores } = bestContainer(body);
   let roots = withTwins(top, body, scores, withSiblings(top, scores));
@@ -111,7 +50,38 @@ export function extractMainText(html: string, url?: string): Extracted {
     const all = blockText([body]);
     if (all.length > text.length * 2) text = all;
   }
-  return { ...meta, text: withoutHeadline(text, [meta.title, headline(doc)]) };
+  return text;
+}
+
+/**
+ * The main text of an HTML page, with its title, date, author and language. Used by the
+ * engine's reading stage and by `research-query extract`. `url`, when known, helps tell
+ * the site's name from the article's in <title>.
+ */
+export function extractMainText(html: string, url?: string): Extracted {
+  const repaired = repairShell(html);
+  const { document } = parseHTML(repaired);
+  const doc = document as unknown as Document;
+  const meta = readMeta(doc, url);
+  const body = doc.body ?? doc.documentElement;
+  if (!body) return { ...meta, text: "" };
+  if (deeperThan(body, MAX_DEPTH)) return { ...meta, text: (body.textContent ?? "").replace(/\s+/g, " ").trim() };
+  const structured = structuredBody(doc);
+  stripBoilerplate(body);
+  let text = articleText(body);
+  // Too little prose means the layout defeated the first pass (the article's container
+  // named like furniture, the text only in data or <noscript>). Candidates that real
+  // extractors fall back to are then compared by the prose each yields.
+  if (textProse(text) < ENOUGH_PROSE) {
+    const plain = plainBody(repaired);
+    const candidates = [text, structured];
+    if (plain) candidates.push(articleText(plain), baselineText(plain));
+    // A fallback replaces the first pass only with clearly more prose: short articles are
+    // real, and every fallback also reads more of the page's furniture.
+    const floor = textProse(text) * 2;
+    for (const c of candidates) if (textProse(c) > Math.max(floor, textProse(text))) text = c;
+  }
+  return { ...meta, text: trimFurniture(withoutHeadline(text, [meta.title, headline(doc)])) };
 }
 
 /** The page's own <h1> text, if it has exactly one (more are section titles, not a headline). */

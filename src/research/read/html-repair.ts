@@ -10,9 +10,8 @@
 
 const HTML_OPEN = /<html\b[^>]*>/gi;
 const BODY_OPEN = /<body\b[^>]*>/gi;
-const SHELL_CLOSE = /<\/(?:html|body)\s*>/gi;
-const HEAD_TAG = /<\/?head\b[^>]*>/gi;
-const DOCTYPE = /<!doctype[^>]*>/gi;
+// Every shell tag in one pass: a page is scanned once, whatever its size.
+const SHELL_TAG = /<!doctype[^>]*>|<\/?(?:html|body|head)\b[^>]*>/gi;
 
 // Attributes of a start tag, from the first one that has any (lang lives on <html>).
 function attrsOf(html: string, re: RegExp): string {
@@ -42,11 +41,6 @@ export function repairShell(html: string): string {
       rest = html.slice(0, open.index) + html.slice(end + 1);
     }
   }
-  const body = rest
-    .replace(DOCTYPE, "")
-    .replace(HTML_OPEN, "")
-    .replace(BODY_OPEN, "")
-    .replace(SHELL_CLOSE, "")
-    .replace(HEAD_TAG, "");
+  const body = rest.replace(SHELL_TAG, "");
   return `<!doctype html><html${htmlAttrs}><head>${head}</head><body${bodyAttrs}>${body}</body></html>`;
 }

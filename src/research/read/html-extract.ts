@@ -1,33 +1,17 @@
 import { parseHTML } from "linkedom";
 import { stripBoilerplate } from "./html-clean.ts";
-import { baselineText, plainBody } from "./html-fallback.ts";
+import { baselineText, plainBody, structuredBody } from "./html-fallback.ts";
 import { type PageMeta, readMeta } from "./html-meta.ts";
-import { textProse } from "./html-prose-text.ts";
-import { repairShell } from "./html-repair.ts";
+import { textProse } from "./html-prose.ts";
+import { repairShell, tooDeep } from "./html-repair.ts";
 import { bestContainer } from "./html-score.ts";
 import { withSiblings, withTwins } from "./html-siblings.ts";
-import { structuredBody } from "./html-structured.ts";
 import { blockText } from "./html-text.ts";
-import { trimFurniture } from "./html-trim.ts";
+import { headline, trimFurniture, withoutHeadline } from "./html-trim.ts";
 
 /** The main text of a page (one block per line) with its metadata. */
 export interface Extracted extends PageMeta {
   text: string;
-}
-
-// Real pages nest a few dozen levels (at most 50 on the benchmark's 120). Scoring costs
-// grow with depth times size and the text walk recurses, so a page nested far deeper is
-// hostile or broken: it gets its plain text instead of minutes of CPU or a stack overflow.
-const MAX_DEPTH = 400;
-
-function deeperThan(root: Element, limit: number): boolean {
-  const stack: [Element, number][] = [[root, 0]];
-  while (stack.length) {
-    const [el, d] = stack.pop()!;
-    if (d > limit) return true;
-    for (let c = el.firstElementChild; c; c = c.nextElementSibling) stack.push([c, d + 1]);
-  }
-  return false;
 }
 
 // Below this much prose (a short paragraph or two) the first pass is in doubt.
@@ -65,7 +49,7 @@ export function extractMainText(html: string, url?: string): Extracted {
   const meta = readMeta(doc, url);
   const body = doc.body ?? doc.documentElement;
   if (!body) return { ...meta, text: "" };
-  if (deeperThan(body, MAX_DEPTH)) return { ...meta, text: (body.textContent ?? "").replace(/\s+/g, " ").trim() };
+  if (tooDeep(body)) return { ...meta, text: (body.textContent ?? "").replace(/\s+/g, " ").trim() };
   const structured = structuredBody(doc);
   stripBoilerplate(body);
   let text = articleText(body);
@@ -82,30 +66,4 @@ export function extractMainText(html: string, url?: string): Extracted {
     for (const c of candidates) if (textProse(c) > Math.max(floor, textProse(text))) text = c;
   }
   return { ...meta, text: trimFurniture(withoutHeadline(text, [meta.title, headline(doc)])) };
-}
-
-/** The page's own <h1> text, if it has exactly one (more are section titles, not a headline). */
-function headline(doc: Document): string | undefined {
-  const h1s = doc.querySelectorAll("h1");
-  return h1s.length === 1 ? (h1s[0]!.textContent ?? undefined) : undefined;
-}
-
-const squash = (s: string) =>
-  s
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, " ")
-    .trim();
-
-/**
- * Drops the headline where it opens the text: it is the source's `title`, returned on its
- * own, and repeated in the body it would be quoted to the writer as if it were content.
- */
-function withoutHeadline(text: string, titles: (string | undefined)[]): string {
-  const known = new Set(titles.filter((t): t is string => !!t && t.trim().length > 0).map(squash));
-  if (!known.size) return text;
-  const lines = text.split("\n");
-  // Among the first three lines: what stands above the headline is a kicker or a date line.
-  const head = lines.slice(0, 3).findIndex((l) => known.has(squash(l)));
-  if (head >= 0) lines.splice(0, head + 1);
-  return lines.join("\n").replace(/^\n+/, "");
 }

@@ -44,3 +44,20 @@ export function repairShell(html: string): string {
   const body = rest.replace(SHELL_TAG, "");
   return `<!doctype html><html${htmlAttrs}><head>${head}</head><body${bodyAttrs}>${body}</body></html>`;
 }
+
+// The other way a document is unfit to read as it stands: nesting no page needs.
+// Real pages nest a few dozen levels (at most 50 on the benchmark's 120). Scoring costs
+// grow with depth times size and the text walk recurses, so a page nested far deeper is
+// hostile or broken: it gets its plain text instead of minutes of CPU or a stack overflow.
+const MAX_DEPTH = 400;
+
+/** Whether a tree nests deeper than a real page would. */
+export function tooDeep(root: Element, limit = MAX_DEPTH): boolean {
+  const stack: [Element, number][] = [[root, 0]];
+  while (stack.length) {
+    const [el, d] = stack.pop()!;
+    if (d > limit) return true;
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) stack.push([c, d + 1]);
+  }
+  return false;
+}

@@ -41,10 +41,9 @@ function dropComments(root: Element): void {
  */
 export function stripBoilerplate(root: Element, byName = true): void {
   // Without name rules (the second pass) a <noscript> copy of the article may be all there is.
-  for (const el of Array.from(root.querySelectorAll(byName ? DROP_TAGS : DROP_TAGS.replace(",noscript", ""))))
-    el.remove();
   // Figures are illustrations with captions and credits, not the article's prose.
-  for (const el of Array.from(root.querySelectorAll("figure,figcaption,picture"))) el.remove();
+  const never = `${byName ? DROP_TAGS : DROP_TAGS.replace(",noscript", "")},figure,figcaption,picture`;
+  for (const el of Array.from(root.querySelectorAll(never))) el.remove();
   const proseLength = measureProse(root);
   const total = proseLength(root) || 1;
   // Class names lie ("ad-margins", "advertisement-pusher" wrapping the whole page): a block
@@ -72,14 +71,11 @@ export function stripBoilerplate(root: Element, byName = true): void {
   }
   for (const el of Array.from(
     root.querySelectorAll(
-      'nav,aside,footer,[role="navigation"],[role="complementary"],[role="contentinfo"],[role="banner"],[role="dialog"],[role="alert"]',
+      'nav,aside,footer,header,[role="navigation"],[role="complementary"],[role="contentinfo"],[role="banner"],[role="dialog"],[role="alert"]',
     ),
   )) {
-    if (el.parentNode) drop(el);
-  }
-  for (const el of Array.from(root.querySelectorAll("header"))) {
     // A page header is chrome; an article's own header may hold its title and byline.
-    if (el.parentNode && !el.closest("article")) drop(el);
+    if (el.parentNode && !(el.tagName === "HEADER" && el.closest("article"))) drop(el);
   }
   const named: Element[] = [];
   for (const el of Array.from(root.querySelectorAll("[class],[id],[hidden],[aria-hidden],[style]"))) {

@@ -53,11 +53,22 @@ const MAX_DEPTH = 400;
 
 /** Whether a tree nests deeper than a real page would. */
 export function tooDeep(root: Element, limit = MAX_DEPTH): boolean {
-  const stack: [Element, number][] = [[root, 0]];
-  while (stack.length) {
-    const [el, d] = stack.pop()!;
-    if (d > limit) return true;
-    for (let c = el.firstElementChild; c; c = c.nextElementSibling) stack.push([c, d + 1]);
+  // Walks by the tree's own links (child, sibling, parent): no stack to allocate per element.
+  let el: Element | null = root;
+  let depth = 0;
+  while (el) {
+    const child: Element | null = el.firstElementChild;
+    if (child) {
+      if (++depth > limit) return true;
+      el = child;
+      continue;
+    }
+    while (el && el !== root && !el.nextElementSibling) {
+      el = el.parentElement;
+      depth--;
+    }
+    if (!el || el === root) return false;
+    el = el.nextElementSibling;
   }
   return false;
 }

@@ -2,7 +2,7 @@ import { parseHTML } from "linkedom";
 import { stripBoilerplate } from "./html-clean.ts";
 import { baselineText, plainBody, structuredBody } from "./html-fallback.ts";
 import { type PageMeta, readMeta } from "./html-meta.ts";
-import { textProse } from "./html-prose.ts";
+import { measureProse, textProse } from "./html-prose.ts";
 import { repairShell, tooDeep } from "./html-repair.ts";
 import { bestContainer } from "./html-score.ts";
 import { withSiblings, withTwins } from "./html-siblings.ts";
@@ -14,8 +14,10 @@ export interface Extracted extends PageMeta {
   text: string;
 }
 
-// Below this much prose (a short paragraph or two) the first pass is in doubt.
+// The first pass is in doubt below a short paragraph or two of prose, or when it holds
+// under a third of what the cleaned page still has (it may have picked the wrong block).
 const ENOUGH_PROSE = 300;
+const ENOUGH_SHARE = 0.3;
 
 /** The best container with the siblings and twins that belong to it, as text. */
 function articleText(body: Element): string {
@@ -52,11 +54,13 @@ export function extractMainText(html: string, url?: string): Extracted {
   if (tooDeep(body)) return { ...meta, text: (body.textContent ?? "").replace(/\s+/g, " ").trim() };
   const structured = structuredBody(doc);
   stripBoilerplate(body);
+  const pageProse = measureProse(body)(body);
   let text = articleText(body);
   // Too little prose means the layout defeated the first pass (the article's container
-  // named like furniture, the text only in data or <noscript>). Candidates that real
-  // extractors fall back to are then compared by the prose each yields.
-  if (textProse(text) < ENOUGH_PROSE) {
+  // named like furniture, the text only in data or <noscript>, a compact box outscoring an
+  // article spread thin). Candidates that real extractors fall back to are then compared
+  // by the prose each yields.
+  if (textProse(text) < Math.max(ENOUGH_PROSE, pageProse * ENOUGH_SHARE)) {
     const plain = plainBody(repaired);
     const candidates = [text, structured];
     if (plain) candidates.push(articleText(plain), baselineText(plain));

@@ -42,6 +42,22 @@ describe("fallbacks when the first pass finds little prose", () => {
     for (const p of parts.flat()) expect(x.text).toContain(p);
   });
 
+  test("a first pass holding under a third of the page's prose is in doubt: the fallbacks are tried", () => {
+    // Eight one-paragraph rows outweigh a compact box only taken together.
+    const rows = Array.from(
+      { length: 8 },
+      (_, i) => `<div class="row"><div class="col"><p>Part ${i + 1}. ${ARTICLE[i % 3]}</p></div></div>`,
+    );
+    const about = `<div class="about">${paras([
+      "Our newsroom has covered the city and its districts since 1952 with a team of twelve reporters.",
+      "We are funded by our readers and never by the companies or the parties we write about in our pages.",
+      "Letters to the editor are welcome and are published every Saturday in print and in the online edition.",
+      "Corrections are listed on a page of their own with the date and the nature of every change that we make.",
+    ])}</div>`;
+    const x = extractMainText(page(`${nav}${rows.join("")}${about}`));
+    for (let i = 1; i <= 8; i++) expect(x.text).toContain(`Part ${i}. `);
+  });
+
   test("a short article stays short: a fallback must offer clearly more prose, not the comments too", () => {
     const comment = "<p>Great news, finally some buses for our part of town, thanks to the council!</p>";
     const x = extractMainText(

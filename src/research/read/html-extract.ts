@@ -5,7 +5,7 @@ import { type PageMeta, readMeta } from "./html-meta.ts";
 import { measureProse, textProse } from "./html-prose.ts";
 import { repairShell, tooDeep } from "./html-repair.ts";
 import { bestContainer } from "./html-score.ts";
-import { withSiblings, withTwins } from "./html-siblings.ts";
+import { withLead, withSiblings, withTwins } from "./html-siblings.ts";
 import { blockText } from "./html-text.ts";
 import { headline, trimFurniture, withoutHeadline } from "./html-trim.ts";
 
@@ -23,7 +23,7 @@ const ENOUGH_SHARE = 0.3;
 function articleText(body: Element): string {
   const article = body.querySelectorAll("article");
   const { top, scores } = bestContainer(body);
-  let roots = withTwins(top, body, scores, withSiblings(top, scores));
+  let roots = withLead(withTwins(top, body, scores, withSiblings(top, scores)), body);
   // A lone <article> that holds most of the text is the publisher saying where the article is.
   if (
     article.length === 1 &&

@@ -66,6 +66,17 @@ describe("furniture is judged by what a block is, not by its name", () => {
     for (const p of [...ARTICLE, ...more]) expect(x.text).toContain(p);
   });
 
+  test("the lead, set in its own box between the headline and the body, belongs to the article", () => {
+    const lead = "The city will spend twelve million euros on three new bus lines, the council decided on Tuesday.";
+    const x = extractMainText(
+      page(`<div class="head"><h1>Bus plan approved</h1><div class="intro"><p>${lead}</p></div><p class="by">By Ana Lima</p></div>
+      <div class="body"><div class="text">${paras(ARTICLE)}</div></div>`),
+    );
+    expect(x.text.startsWith(lead)).toBe(true);
+    for (const p of ARTICLE) expect(x.text).toContain(p);
+    expect(x.text).not.toContain("By Ana Lima");
+  });
+
   test('a paragraph that is a link with a label ("read also") is not the article\'s text', () => {
     const x = extractMainText(
       page(

@@ -35,6 +35,13 @@ describe("malformed documents are read whole", () => {
     for (const p of P) expect(x.text).toContain(p);
   });
 
+  test("a template that opens <html><body> again after its own header still yields the article", () => {
+    const html = `<!DOCTYPE html><head><title>Fernwärme</title></head><header class="top">Menü</header>
+      <html><body><main>${paras(P)}</main></body></html></body></html>`;
+    const x = extractMainText(html);
+    for (const p of P) expect(x.text).toContain(p);
+  });
+
   test("the repaired page has one html, head and body, the first head's content kept", () => {
     const out = repairShell(
       `<html lang="pl"><head><title>T</title></head><body a="1">x</body></html><html><body b="2">y</body>`,

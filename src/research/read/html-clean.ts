@@ -37,7 +37,8 @@ function dropComments(root: Element): void {
 /**
  * Removes what is never the article: non-text elements, hidden ones, page chrome
  * (nav, aside, footer, role=navigation/complementary…) and blocks whose class or id names
- * boilerplate, unless the name also reads like content.
+ * boilerplate, unless the name also reads like content or the block holds the prose.
+ * `byName` off is the second pass for pages whose names mislead: structure and visibility only.
  */
 export function stripBoilerplate(root: Element, byName = true): void {
   // Without name rules (the second pass) a <noscript> copy of the article may be all there is.

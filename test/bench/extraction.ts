@@ -5,6 +5,7 @@ import { JSDOM } from "jsdom";
 import { parseHTML } from "linkedom";
 import { extractMainText } from "../../src/research/read/html-extract.ts";
 import { aggregate, pageScore } from "./extraction-metric.ts";
+import { benchMultilingual } from "./extraction-multilingual.ts";
 
 type Extractor = (html: string) => string;
 const readabilityOn =
@@ -72,7 +73,8 @@ export async function benchExtraction(): Promise<string> {
       `| ${f.replace(/\.json$/, "")} (committed output) | ${ps.f1.toFixed(3)} | ${ps.precision.toFixed(3)} | ${ps.recall.toFixed(3)} | — |`,
     );
   }
-  return `Extraction on ${pages.length} pages (${(bytes / 1e6).toFixed(1)} MB). Throughput ours ÷ Readability-on-linkedom: ${(speed[0]! / speed[1]!).toFixed(2)}×\n\n${rows.join("\n")}`;
+  const first = `Extraction on ${pages.length} pages (${(bytes / 1e6).toFixed(1)} MB). Throughput ours ÷ Readability-on-linkedom: ${(speed[0]! / speed[1]!).toFixed(2)}×\n\n${rows.join("\n")}`;
+  return `${first}\n\n${await benchMultilingual()}`;
 }
 
 if (import.meta.main) console.log(await benchExtraction());

@@ -1,4 +1,4 @@
-import { linkDensity } from "./html-score.ts";
+import { measureProse } from "./html-prose.ts";
 
 /** Elements that never hold article text. */
 const DROP_TAGS =
@@ -23,35 +23,7 @@ function hidden(el: Element): boolean {
   return !!style && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style);
 }
 
-/**
- * Removes what is never the article: non-text elements, hidden ones, page chrome
- * (nav, aside, footer, role=navigation/complementary…) and blocks whose class or id names
- * boilerplate, unless the name also reads like content.
- */
-export function stripBoilerplate(root: Element): void {
-  for (const el of Array.from(root.querySelectorAll(DROP_TAGS))) el.remove();
-  // Figures are illustrations with captions and credits, not the article's prose.
-  for (const el of Array.from(root.querySelectorAll("figure,figcaption,picture"))) el.remove();
-  const total = (root.textContent ?? "").length || 1;
-  // Class names lie ("ad-margins", "advertisement-pusher" wrapping the whole page): a block
-  // holding much of the page's prose, or the article itself, is never boilerplate.
-  const holdsArticle = (el: Element): boolean => {
-    if (el.querySelector("main,[itemprop=articleBody]")) return true;
-    // Sidebars list teaser cards as <article>s too: only a sizeable one is the article.
-    if (Array.from(el.querySelectorAll("article")).some((a) => (a.textContent ?? "").length >= total * 0.15))
-      return true;
-    // Reader comments can outweigh a short article; their names are honest.
-    if (COMMENTS.test(`${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`)) return false;
-    const length = (el.textContent ?? "").length;
-    // <aside>, <nav> and <footer> are the author's own word; a class name is a guess.
-    const share = /^(ASIDE|NAV|FOOTER)$/.test(el.tagName) ? 0.5 : 0.3;
-    return length >= total * share && linkDensity(el, length) < 0.5;
-  };
-  const drop = (el: Element) => {
-    if (!holdsArticle(el)) el.remove();
-  };
-  // Comments go first: each comment is often an <article>, which would otherwise make its
-  // whole thread (and the footer around it) look like "the article" to holdsArticle.
+function dropComments(root: Element): void {
   for (const el of Array.from(root.querySelectorAll("[class],[id]"))) {
     if (!el.parentNode || el.tagName === "BODY" || el.tagName === "HTML") continue;
     if (
@@ -60,6 +32,39 @@ export function stripBoilerplate(root: Element): void {
     )
       el.remove();
   }
+}
+
+/**
+ * Removes what is never the article: non-text elements, hidden ones, page chrome
+ * (nav, aside, footer, role=navigation/complementary…) and blocks whose class or id names
+ * boilerplate, unless the name also reads like content or the block holds the prose.
+ * `byName` off is the second pass for pages whose names mislead: structure and visibility only.
+ */
+export function stripBoilerplate(root: Element, byName = true): void {
+  // Without name rules (the second pass) a <noscript> copy of the article may be all there is.
+  // Figures are illustrations with captions and credits, not the article's prose.
+  const never = `${byName ? DROP_TAGS : DROP_TAGS.replace(",noscript", "")},figure,figcaption,picture`;
+  for (const el of Array.from(root.querySelectorAll(never))) el.remove();
+  const proseLength = measureProse(root);
+  const total = proseLength(root) || 1;
+  // Class names lie ("ad-margins", "advertisement-pusher" wrapping the whole page): a block
+  // holding much of the page's prose, or the article itself, is never boilerplate.
+  const holdsArticle = (el: Element): boolean => {
+    if (el.querySelector("main,[itemprop=articleBody]")) return true;
+    // Sidebars list teaser cards as <article>s too: only a sizeable one is the article.
+    if (Array.from(el.querySelectorAll("article")).some((a) => proseLength(a) >= total * 0.15)) return true;
+    // Reader comments can outweigh a short article; their names are honest.
+    if (COMMENTS.test(`${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`)) return false;
+    // <aside>, <nav> and <footer> are the author's own word; a class name is a guess.
+    const share = /^(ASIDE|NAV|FOOTER)$/.test(el.tagName) ? 0.5 : 0.3;
+    return proseLength(el) >= total * share;
+  };
+  const drop = (el: Element) => {
+    if (!holdsArticle(el)) el.remove();
+  };
+  // Comments go first: each comment is often an <article>, which would otherwise make its
+  // whole thread (and the footer around it) look like "the article" to holdsArticle.
+  if (byName) dropComments(root);
   // An <article> inside a larger one is another post (a "read next" card), not a section.
   for (const el of Array.from(root.querySelectorAll("article article"))) {
     const outer = el.parentElement?.closest("article");
@@ -67,15 +72,13 @@ export function stripBoilerplate(root: Element): void {
   }
   for (const el of Array.from(
     root.querySelectorAll(
-      'nav,aside,footer,[role="navigation"],[role="complementary"],[role="contentinfo"],[role="banner"],[role="dialog"],[role="alert"]',
+      'nav,aside,footer,header,[role="navigation"],[role="complementary"],[role="contentinfo"],[role="banner"],[role="dialog"],[role="alert"]',
     ),
   )) {
-    if (el.parentNode) drop(el);
-  }
-  for (const el of Array.from(root.querySelectorAll("header"))) {
     // A page header is chrome; an article's own header may hold its title and byline.
-    if (el.parentNode && !el.closest("article")) drop(el);
+    if (el.parentNode && !(el.tagName === "HEADER" && el.closest("article"))) drop(el);
   }
+  const named: Element[] = [];
   for (const el of Array.from(root.querySelectorAll("[class],[id],[hidden],[aria-hidden],[style]"))) {
     if (!el.parentNode) continue;
     const tag = el.tagName;
@@ -83,10 +86,21 @@ export function stripBoilerplate(root: Element): void {
     // Hidden copies (microdata twins of the article, print versions) would double the text;
     // only a page that hides most of its prose (revealed by script) keeps it.
     if (hidden(el)) {
-      if ((el.textContent ?? "").length < total * 0.5) el.remove();
+      if (proseLength(el) <= total * 0.5) el.remove();
       continue;
     }
     const names = `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`;
-    if (names.length > 1 && ((UNLIKELY.test(names) && !MAYBE.test(names)) || FURNITURE.test(names))) drop(el);
+    if (byName && names.length > 1 && ((UNLIKELY.test(names) && !MAYBE.test(names)) || FURNITURE.test(names)))
+      named.push(el);
+  }
+  // One name repeated down the page that together holds much of its prose is the article's
+  // own structure (a story told as "gallery" sections), whatever that name suggests.
+  // The first class is the block's kind; later ones are often states ("hidden", "active").
+  const kind = (el: Element) => el.getAttribute("class")?.trim().split(/\s+/)[0] ?? "";
+  const byKind = new Map<string, number>();
+  for (const el of named) byKind.set(kind(el), (byKind.get(kind(el)) ?? 0) + proseLength(el));
+  for (const el of named) {
+    const k = kind(el);
+    if (el.parentNode && !(k && byKind.get(k)! >= total * 0.3)) drop(el);
   }
 }

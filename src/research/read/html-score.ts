@@ -3,12 +3,14 @@ const POSITIVE = /article|body|content|entry|main|page|post|text|blog|story|hent
 const NEGATIVE =
   /hidden|combx|comment|com-|contact|foot|footer|footnote|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tool|widget|byline|caption/i;
 
+const PART_ONLY = new Set(["UL", "OL", "DL", "TR", "TBODY", "THEAD"]);
+
 function classWeight(el: Element): number {
   let w = 0;
   for (const v of [el.getAttribute("class"), el.getAttribute("id")]) {
     if (!v) continue;
-    if (NEGATIVE.test(v)) w -= 25;
-    if (POSITIVE.test(v)) w += 25;
+    if (NEGATIVE.test(v)) w -= 10;
+    if (POSITIVE.test(v)) w += 10;
   }
   return w;
 }
@@ -94,6 +96,9 @@ export function bestContainer(body: Element): { top: Element; scores: Map<Elemen
   for (const [el, s] of scores) {
     const final = s * (1 - linkDensity(el));
     scores.set(el, final);
+    // A list or a table row is a part of a text (references, comments, a signatory table),
+    // never the whole of it: it votes for its container but does not compete with it.
+    if (PART_ONLY.has(el.tagName)) continue;
     if (final > best) {
       best = final;
       top = el;

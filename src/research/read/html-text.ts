@@ -35,7 +35,9 @@ const BLOCK = new Set([
   "CENTER",
   "HEADER",
 ]);
-const LIST_LIKE = new Set(["UL", "OL", "DL", "TABLE", "DIV", "SECTION"]);
+// Blocks that, made mostly of links, point elsewhere: menus, "read next" boxes, and the
+// "Read also: <a>another story</a>" paragraph set between an article's own paragraphs.
+const LINK_BLOCKS = new Set(["UL", "OL", "DL", "TABLE", "DIV", "SECTION", "P"]);
 
 /**
  * Plain text of a subtree with one line per block (paragraph, heading, list item, table
@@ -62,7 +64,7 @@ export function blockText(roots: Element[]): string {
       return;
     }
     const block = BLOCK.has(tag);
-    if (block && LIST_LIKE.has(tag)) {
+    if (block && LINK_BLOCKS.has(tag)) {
       const len = (el.textContent ?? "").trim().length;
       if (len > 0 && linkDensity(el, len) > 0.6) return;
     }

@@ -86,7 +86,7 @@ export function eventId(requestId: string, seq: number): string {
 
 /** The run and sequence a Last-Event-ID names, or null if it isn't one of ours. */
 export function parseEventId(id: string): { requestId: string; seq: number } | null {
-  const m = /^([0-9a-f-]{36}):(\d{1,9})$/i.exec(id.trim());
+  const m = /^([0-9a-f-]{36}):(\d{1,9})$/i.exec(id);
   return m ? { requestId: m[1]!.toLowerCase(), seq: Number(m[2]) } : null;
 }
 

@@ -16,15 +16,15 @@ export interface TimelineAs {
 /**
  * The events of one run in the order they were sent, numbered from 1, kept in memory while
  * the run lives so a reconnecting client can resume after any of them (README "Safe
- * retries"). It also builds the run's timeline: every event but the answer deltas, which
- * become one `answer` entry holding the text and where each delta ended (`parts`), so a
- * stream can be replayed exactly from the store once the run has ended.
+ * retries"). The run's timeline is derived from them once, when the run ends: every event
+ * but the answer deltas, which become one `answer` entry holding the text and where each
+ * delta ended (`parts`), so a stream can be replayed exactly from the store.
  */
 export class RunLog {
   readonly events: Sequenced[] = [];
+  /** When each event was sent (ms from acceptance), and how it is kept if not as itself. */
+  private readonly kept: { atMs: number; as?: TimelineAs }[] = [];
   private readonly listeners = new Set<(e: Sequenced) => void>();
-  private readonly timeline: TimelineEvent[] = [];
-  private answer: { index: number; atMs: number; text: string; parts: [number, number][] } | null = null;
 
   constructor(private readonly startedAt: number) {}
 
@@ -40,7 +40,7 @@ export class RunLog {
   push(event: StreamEvent, as?: TimelineAs): Sequenced {
     const s = { seq: this.events.length + 1, event };
     this.events.push(s);
-    this.record(s, as);
+    this.kept.push({ atMs: this.at(), as });
     for (const on of this.listeners) {
       try {
         on(s);
@@ -61,27 +61,28 @@ export class RunLog {
     return () => this.listeners.delete(on);
   }
 
-  /** The timeline as it stands plus `tail` (the events about to be pushed), for the store. */
+  /** The timeline of the events so far plus `tail` (the events about to be pushed), for the store. */
   timelineWith(tail: StreamEvent[]): TimelineEvent[] {
-    const out = this.snapshot();
-    let seq = this.events.length;
-    for (const event of tail) {
-      const e = entry({ seq: ++seq, event }, this.at());
-      if (e) out.push(e);
-    }
-    return out;
-  }
-
-  private snapshot(): TimelineEvent[] {
-    const out = [...this.timeline];
-    if (this.answer) {
-      const a = this.answer;
-      const first = a.parts[0]![0];
-      out.splice(a.index, 0, {
-        atMs: a.atMs,
-        type: "answer",
-        data: { seq: first, chars: a.text.length, text: a.text, parts: a.parts },
-      });
+    const now = this.at();
+    const all = [
+      ...this.events.map((s, i) => ({ ...s, ...this.kept[i]! })),
+      ...tail.map((event, i) => ({ seq: this.events.length + i + 1, event, atMs: now, as: undefined })),
+    ];
+    const out: TimelineEvent[] = [];
+    // The answer entry, in the timeline where its first delta was; its later deltas extend it.
+    let answer: { seq: number; chars: number; text: string; parts: [number, number][] } | null = null;
+    for (const { seq, event, atMs, as } of all) {
+      if (as) out.push({ atMs, type: as.type, data: { ...as.data, seq } });
+      else if (event.event !== "answer") out.push(entry(seq, event, atMs));
+      else {
+        if (!answer) {
+          answer = { seq, chars: 0, text: "", parts: [] };
+          out.push({ atMs, type: "answer", data: answer });
+        }
+        answer.text += event.data.delta;
+        answer.chars = answer.text.length;
+        answer.parts.push([seq, answer.chars]);
+      }
     }
     return out;
   }
@@ -89,36 +90,18 @@ export class RunLog {
   private at(): number {
     return Math.round(performance.now() - this.startedAt);
   }
-
-  private record(s: Sequenced, as?: TimelineAs): void {
-    if (as) {
-      this.timeline.push({ atMs: this.at(), type: as.type, data: { ...as.data, seq: s.seq } });
-      return;
-    }
-    if (s.event.event === "answer") {
-      this.answer ??= { index: this.timeline.length, atMs: this.at(), text: "", parts: [] };
-      this.answer.text += s.event.data.delta;
-      this.answer.parts.push([s.seq, this.answer.text.length]);
-      return;
-    }
-    const e = entry(s, this.at());
-    if (e) this.timeline.push(e);
-  }
 }
 
-/** The timeline entry of one event (answer deltas excepted). */
-function entry(s: Sequenced, atMs: number): TimelineEvent | null {
-  const e = s.event;
+/** The timeline entry of one event other than an answer delta. */
+function entry(seq: number, e: Exclude<StreamEvent, { event: "answer" }>, atMs: number): TimelineEvent {
   switch (e.event) {
     case "progress":
-      return { atMs, type: "progress", data: { ...e.data, seq: s.seq } };
+      return { atMs, type: "progress", data: { ...e.data, seq } };
     case "source":
-      return { atMs, type: "source", data: { source: e.data, seq: s.seq } };
+      return { atMs, type: "source", data: { source: e.data, seq } };
     case "error":
-      return { atMs, type: "error", data: { ...e.data, seq: s.seq } };
+      return { atMs, type: "error", data: { ...e.data, seq } };
     case "final":
-      return { atMs, type: "final", data: { status: e.data.status, latency_ms: e.data.usage.latency_ms, seq: s.seq } };
-    case "answer":
-      return null;
+      return { atMs, type: "final", data: { status: e.data.status, latency_ms: e.data.usage.latency_ms, seq } };
   }
 }

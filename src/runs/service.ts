@@ -15,7 +15,7 @@ import { allowanceFor } from "./allowance.ts";
 import { attacher, INTERRUPTED } from "./attach.ts";
 import type { AdmittedRun } from "./execute.ts";
 import { type Follow, liveFollow } from "./follow.ts";
-import { RunRegistry } from "./registry.ts";
+import { type LiveRun, RunRegistry } from "./registry.ts";
 import { runToEnd } from "./run-to-end.ts";
 
 /** Who asks: an API key (the query endpoints) or a session (the web client's /api/v1/research). */
@@ -67,6 +67,12 @@ export function createRunService(deps: RunServiceDeps) {
 
   const toEnd = runToEnd({ store, engine: deps.engine, config, logger, metrics: deps.metrics, writer });
   const attach = attacher({ store, registry, writer, runTimeoutMs: config.RUN_TIMEOUT_MS });
+  /** Runs a run (registered at admission, or now for `ask`) to its end, in the background. */
+  const begin = (run: AdmittedRun): LiveRun => {
+    const live = registry.get(run.id) ?? registry.open(run.id, run.accountId, run.startedAt);
+    void toEnd(run, live);
+    return live;
+  };
 
   return {
     get inFlight(): number {
@@ -174,22 +180,17 @@ export function createRunService(deps: RunServiceDeps) {
     },
 
     /** Starts an admitted run (it runs to its end whatever its callers do) and returns a view of it. */
-    start(run: AdmittedRun): Follow {
-      const live = registry.get(run.id) ?? registry.open(run.id, run.accountId, run.startedAt);
-      void toEnd(run, live);
-      return liveFollow(run.id, live);
-    },
+    start: (run: AdmittedRun): Follow => liveFollow(run.id, begin(run)),
 
     /** Starts a run and resolves its envelope (never rejects); `onEvent` hears every event. */
     async run(run: AdmittedRun, opts: RunOptions = {}): Promise<Envelope> {
-      const follow = this.start(run);
-      const live = registry.get(run.id);
-      const stop = () => live?.stop.abort("shutdown");
+      const live = begin(run);
+      const stop = () => live.stop.abort("shutdown");
       if (opts.signal?.aborted) stop();
       else opts.signal?.addEventListener("abort", stop, { once: true });
       const onEvent = opts.onEvent;
-      if (onEvent) await follow.stream(0, (s) => onEvent(s.event));
-      const envelope = await follow.result();
+      if (onEvent) await liveFollow(run.id, live).stream(0, (s) => onEvent(s.event));
+      const envelope = await live.done;
       opts.signal?.removeEventListener("abort", stop);
       return envelope;
     },

@@ -61,11 +61,23 @@ export class Client {
     if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${await res.text()}`);
     return { email, password, account: (await res.json()) as { id: string; plan: string } };
   }
+  /** This month's runs counted against the account's allowance (the Console's usage). */
+  async used(): Promise<number> {
+    const usage = (await (await this.req("GET", "/api/console/usage")).json()) as { allowance: { used: number } };
+    return usage.allowance.used;
+  }
   async createKey(name?: string): Promise<{ id: string; key: string; prefix: string }> {
     const res = await this.req("POST", "/api/console/keys", name === undefined ? {} : { name });
     if (res.status !== 201) throw new Error(`key create failed: ${res.status} ${await res.text()}`);
     return res.json() as Promise<{ id: string; key: string; prefix: string }>;
   }
+}
+
+/** A new account on the server at `url`, signed in, with one key. */
+export async function keyedClient(url: string): Promise<{ c: Client; key: string }> {
+  const c = new Client(url);
+  await c.signup();
+  return { c, key: (await c.createKey()).key };
 }
 
 /** POST /api/query with a key (Bearer by default). */

@@ -30,3 +30,11 @@ export async function readSse(
   }
   return out;
 }
+
+/** The answer text a stream's `answer` deltas add up to. */
+export function answerOf(events: { event: string; data: any }[]): string {
+  return events
+    .filter((e) => e.event === "answer")
+    .map((e) => e.data.delta)
+    .join("");
+}

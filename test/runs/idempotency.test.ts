@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
-import { Client, query, startTestServer } from "../helpers/server.ts";
+import { keyedClient, query, startTestServer } from "../helpers/server.ts";
 import { readSse } from "../helpers/sse.ts";
 import { useLongTimeout } from "../setup.ts";
 
@@ -13,22 +13,12 @@ interface Env {
   errors: { code: string }[];
 }
 
-async function used(c: Client): Promise<number> {
-  return ((await (await c.req("GET", "/api/console/usage")).json()) as { allowance: { used: number } }).allowance.used;
-}
-
-async function keyed(url: string): Promise<{ c: Client; key: string }> {
-  const c = new Client(url);
-  await c.signup();
-  return { c, key: (await c.createKey()).key };
-}
-
 describe("Idempotency-Key", () => {
   test("a JSON client that gave up after 1 s retries with its key and gets the finished envelope; one run charged", async () => {
     const eng = scriptedEngine({ delayMs: 1500 });
     const s = startTestServer(eng);
     try {
-      const { c, key } = await keyed(s.url);
+      const { c, key } = await keyedClient(s.url);
       const h = { authorization: `Bearer ${key}`, "content-type": "application/json", "idempotency-key": "job-1" };
       const gaveUp = await fetch(`${s.url}/api/query`, {
         method: "POST",
@@ -48,7 +38,7 @@ describe("Idempotency-Key", () => {
       const again = (await (await query(s.url, key, { query: "q" }, { "idempotency-key": "job-1" })).json()) as Env;
       expect(again).toEqual(env);
       expect(eng.calls).toBe(1);
-      expect(await used(c)).toBe(1);
+      expect(await c.used()).toBe(1);
     } finally {
       await s.stop(100);
     }
@@ -58,7 +48,7 @@ describe("Idempotency-Key", () => {
     const eng = scriptedEngine({ delayMs: 100 });
     const s = startTestServer(eng, { PLAN_RUNS_FREE: "1000" });
     try {
-      const { c, key } = await keyed(s.url);
+      const { c, key } = await keyedClient(s.url);
       const answers = await Promise.all(
         Array.from({ length: 50 }, (_, i) =>
           query(
@@ -77,7 +67,7 @@ describe("Idempotency-Key", () => {
       expect(new Set(answers.map((a) => a.request_id)).size).toBe(1);
       expect(answers.every((a) => a.status === "ok")).toBe(true);
       expect(eng.calls).toBe(1);
-      expect(await used(c)).toBe(1);
+      expect(await c.used()).toBe(1);
     } finally {
       await s.stop(100);
     }
@@ -87,7 +77,7 @@ describe("Idempotency-Key", () => {
     const eng = scriptedEngine();
     const s = startTestServer(eng);
     try {
-      const { c, key } = await keyed(s.url);
+      const { c, key } = await keyedClient(s.url);
       await (await query(s.url, key, { query: "first" }, { "idempotency-key": "k" })).json();
       for (const path of ["/api/query", "/api/query/stream"]) {
         const res = await query(s.url, key, { query: "second" }, { "idempotency-key": "k" }, path);
@@ -95,7 +85,7 @@ describe("Idempotency-Key", () => {
         expect(((await res.json()) as Env).errors[0]!.code).toBe("idempotency_key_reused");
       }
       expect(eng.calls).toBe(1);
-      expect(await used(c)).toBe(1);
+      expect(await c.used()).toBe(1);
     } finally {
       await s.stop(100);
     }
@@ -105,8 +95,8 @@ describe("Idempotency-Key", () => {
     const eng = scriptedEngine();
     const s = startTestServer(eng);
     try {
-      const a = await keyed(s.url);
-      const b = await keyed(s.url);
+      const a = await keyedClient(s.url);
+      const b = await keyedClient(s.url);
       const env = (await (await query(s.url, a.key, { query: "q" }, { "idempotency-key": "shared" })).json()) as Env;
       await s.deps.runs.idle();
       const { events } = await readSse(
@@ -126,13 +116,13 @@ describe("Idempotency-Key", () => {
   test("with the allowance used up the key still answers with its run; a new key is 429", async () => {
     const s = startTestServer(scriptedEngine(), { PLAN_RUNS_FREE: "1" });
     try {
-      const { c, key } = await keyed(s.url);
+      const { c, key } = await keyedClient(s.url);
       const env = (await (await query(s.url, key, { query: "q" }, { "idempotency-key": "one" })).json()) as Env;
       const same = await query(s.url, key, { query: "q" }, { "idempotency-key": "one" });
       expect([same.status, ((await same.json()) as Env).request_id]).toEqual([200, env.request_id]);
       const fresh = await query(s.url, key, { query: "q" }, { "idempotency-key": "two" });
       expect(fresh.status).toBe(429);
-      expect(await used(c)).toBe(1);
+      expect(await c.used()).toBe(1);
     } finally {
       await s.stop(100);
     }
@@ -142,7 +132,7 @@ describe("Idempotency-Key", () => {
     const eng = scriptedEngine();
     const s = startTestServer(eng);
     try {
-      const { key } = await keyed(s.url);
+      const { key } = await keyedClient(s.url);
       const first = (await (await query(s.url, key, { query: "q" }, { "idempotency-key": "day" })).json()) as Env;
       s.sql.run("UPDATE idempotency_keys SET created_at = ?", [new Date(Date.now() - 25 * 3600_000).toISOString()]);
       const later = (await (await query(s.url, key, { query: "q" }, { "idempotency-key": "day" })).json()) as Env;

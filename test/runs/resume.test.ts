@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { createParser } from "eventsource-parser";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
-import { Client, query, startTestServer } from "../helpers/server.ts";
-import { readSse } from "../helpers/sse.ts";
+import { keyedClient, query, startTestServer } from "../helpers/server.ts";
+import { answerOf, readSse } from "../helpers/sse.ts";
 import { useLongTimeout } from "../setup.ts";
 
 useLongTimeout();
@@ -30,23 +30,12 @@ async function readEvents(res: Response, stopAfter = Infinity) {
   return { events, retry };
 }
 
-const answerOf = (events: { event: string; data: any }[]) =>
-  events
-    .filter((e) => e.event === "answer")
-    .map((e) => e.data.delta)
-    .join("");
-
-async function used(c: Client): Promise<number> {
-  return ((await (await c.req("GET", "/api/console/usage")).json()) as { allowance: { used: number } }).allowance.used;
-}
-
 describe("resumable streams (Last-Event-ID)", () => {
   test("every event has <request_id>:<n> from 1; the stream starts with a retry hint; keep-alives are lone comment lines", async () => {
     const s = startTestServer(scriptedEngine({ delayMs: 120 }), {}, 20);
     try {
-      const c = new Client(s.url);
-      await c.signup();
-      const res = await query(s.url, (await c.createKey()).key, { query: "q" }, {}, "/api/query/stream");
+      const { key } = await keyedClient(s.url);
+      const res = await query(s.url, key, { query: "q" }, {}, "/api/query/stream");
       const raw = await res.text();
       expect(raw.startsWith("retry: 1000\nid: ")).toBe(true);
       expect(raw).toContain(": keep-alive\n");
@@ -66,9 +55,7 @@ describe("resumable streams (Last-Event-ID)", () => {
     const eng = scriptedEngine({ gate: gate.promise, deltas: ["one ", "two ", "three [S1]."], deltaMs: 20 });
     const s = startTestServer(eng);
     try {
-      const c = new Client(s.url);
-      await c.signup();
-      const key = (await c.createKey()).key;
+      const { c, key } = await keyedClient(s.url);
       const first = await readEvents(await query(s.url, key, { query: "q" }, {}, "/api/query/stream"), 2);
       expect(first.retry).toBe(1000);
       const last = first.events.at(-1)!.id;
@@ -82,7 +69,7 @@ describe("resumable streams (Last-Event-ID)", () => {
       expect(answerOf(all)).toBe("one two three [S1].");
       expect(all.at(-1)!.data.answer).toBe("one two three [S1].");
       expect(eng.calls).toBe(1);
-      expect(await used(c)).toBe(1);
+      expect(await c.used()).toBe(1);
     } finally {
       await s.stop(100);
     }
@@ -91,9 +78,7 @@ describe("resumable streams (Last-Event-ID)", () => {
   test("after the run ends the stored timeline replays the same events and ids, answer deltas included; after final, 204", async () => {
     const s = startTestServer(scriptedEngine({ deltas: ["a ", "b ", "c [S1]."] }));
     try {
-      const c = new Client(s.url);
-      await c.signup();
-      const key = (await c.createKey()).key;
+      const { c, key } = await keyedClient(s.url);
       const live = await readEvents(await query(s.url, key, { query: "q" }, {}, "/api/query/stream"));
       await s.deps.runs.idle();
       for (const cut of [0, 3, live.events.length - 2]) {
@@ -104,7 +89,7 @@ describe("resumable streams (Last-Event-ID)", () => {
       }
       const res = await query(s.url, key, null, { "last-event-id": live.events.at(-1)!.id }, "/api/query/stream");
       expect(res.status).toBe(204);
-      expect(await used(c)).toBe(1);
+      expect(await c.used()).toBe(1);
     } finally {
       await s.stop(100);
     }
@@ -114,12 +99,8 @@ describe("resumable streams (Last-Event-ID)", () => {
     const eng = scriptedEngine();
     const s = startTestServer(eng);
     try {
-      const a = new Client(s.url);
-      await a.signup();
-      const b = new Client(s.url);
-      await b.signup();
-      const keyA = (await a.createKey()).key;
-      const keyB = (await b.createKey()).key;
+      const { key: keyA } = await keyedClient(s.url);
+      const { c: b, key: keyB } = await keyedClient(s.url);
       const { events } = await readSse(await query(s.url, keyA, { query: "q" }, {}, "/api/query/stream"));
       const rid = events.at(-1)!.data.request_id as string;
       await s.deps.runs.idle();
@@ -134,7 +115,7 @@ describe("resumable streams (Last-Event-ID)", () => {
         expect(env.errors[0]!.code).toBe(code);
       }
       expect(eng.calls).toBe(1);
-      expect(await used(b)).toBe(0);
+      expect(await b.used()).toBe(0);
     } finally {
       await s.stop(100);
     }

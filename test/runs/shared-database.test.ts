@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
-import { Client, query, startTestServer } from "../helpers/server.ts";
-import { readSse } from "../helpers/sse.ts";
+import { keyedClient, query, startTestServer } from "../helpers/server.ts";
+import { answerOf, readSse } from "../helpers/sse.ts";
 import { useLongTimeout } from "../setup.ts";
 
 useLongTimeout();
@@ -16,9 +16,7 @@ describe("two servers on one SQLite file", () => {
     const a = startTestServer(engA, { DATABASE_PATH: path });
     const b = startTestServer(engB, { DATABASE_PATH: path });
     try {
-      const c = new Client(a.url);
-      await c.signup();
-      const key = (await c.createKey()).key;
+      const { key } = await keyedClient(a.url);
       const res = await query(a.url, key, { query: "q" }, { "idempotency-key": "k1" }, "/api/query/stream");
       const reader = res.body!.getReader();
       await reader.read();
@@ -34,12 +32,7 @@ describe("two servers on one SQLite file", () => {
       expect(env).toMatchObject({ request_id: rid, answer: "a b c [S1]." });
       const { events } = await resumed;
       expect(events.at(-1)!.data).toEqual(env);
-      expect(
-        events
-          .filter((e) => e.event === "answer")
-          .map((e) => e.data.delta)
-          .join(""),
-      ).toBe("a b c [S1].");
+      expect(answerOf(events)).toBe("a b c [S1].");
       expect([engA.calls, engB.calls]).toEqual([1, 0]);
       expect(a.sql.query("SELECT COUNT(*) AS n FROM runs").get()).toEqual({ n: 1 });
     } finally {

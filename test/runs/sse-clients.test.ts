@@ -3,7 +3,7 @@ import { fetchEventSource } from "@microsoft/fetch-event-source";
 import { EventSource } from "eventsource";
 import { cuttingProxy } from "../helpers/cutting-proxy.ts";
 import { type Script, scriptedEngine } from "../helpers/scripted-engine.ts";
-import { Client, startTestServer } from "../helpers/server.ts";
+import { keyedClient, startTestServer } from "../helpers/server.ts";
 import { useLongTimeout } from "../setup.ts";
 
 useLongTimeout();
@@ -21,11 +21,8 @@ async function setUp(script: Script, keepAliveMs?: number) {
   const eng = scriptedEngine({ deltas: DELTAS, deltaMs: 80, ...script });
   const srv = startTestServer(eng, {}, keepAliveMs);
   const proxy = await cuttingProxy(srv.url);
-  const c = new Client(srv.url);
-  await c.signup();
-  const key = (await c.createKey()).key;
-  const used = async () =>
-    ((await (await c.req("GET", "/api/console/usage")).json()) as { allowance: { used: number } }).allowance.used;
+  const { c, key } = await keyedClient(srv.url);
+  const used = () => c.used();
   return {
     eng,
     srv,

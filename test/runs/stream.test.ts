@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { expectEnvelope } from "../helpers/expect-envelope.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
-import { Client, query, startTestServer, type TestServer, useKeyedServer } from "../helpers/server.ts";
-import { readSse } from "../helpers/sse.ts";
+import { Client, keyedClient, query, startTestServer, type TestServer, useKeyedServer } from "../helpers/server.ts";
+import { answerOf, readSse } from "../helpers/sse.ts";
 import { useLongTimeout } from "../setup.ts";
 
 useLongTimeout();
@@ -24,12 +24,7 @@ describe("POST /api/query/stream", () => {
     expect(events.filter((e) => e.event === "final")).toHaveLength(1);
     const stages = events.filter((e) => e.event === "progress").map((e) => e.data.stage);
     for (const st of ["planning", "searching", "reading", "writing"]) expect(stages).toContain(st);
-    expect(
-      events
-        .filter((e) => e.event === "answer")
-        .map((e) => e.data.delta)
-        .join(""),
-    ).toBe("Answer text [S1].");
+    expect(answerOf(events)).toBe("Answer text [S1].");
     expect(events.find((e) => e.event === "source")!.data).toMatchObject({ id: "S1", url: "https://example.org/a" });
     expectEnvelope(events.at(-1)!.data, { status: "ok", answer: "Answer text [S1]." });
   });
@@ -90,19 +85,15 @@ describe("POST /api/query/stream", () => {
     const eng = scriptedEngine({ delayMs: 200 });
     const s = startTestServer(eng);
     try {
-      const c = new Client(s.url);
-      await c.signup();
-      const res = await query(s.url, (await c.createKey()).key, { query: "q" }, {}, "/api/query/stream");
+      const { c, key } = await keyedClient(s.url);
+      const res = await query(s.url, key, { query: "q" }, {}, "/api/query/stream");
       const reader = res.body!.getReader();
       await reader.read();
       await reader.cancel();
       await eng.started;
       await s.deps.runs.idle();
-      const usage = (await (await c.req("GET", "/api/console/usage")).json()) as {
-        allowance: { used: number };
-        recent: { request_id: string }[];
-      };
-      expect(usage.allowance.used).toBe(1);
+      expect(await c.used()).toBe(1);
+      const usage = (await (await c.req("GET", "/api/console/usage")).json()) as { recent: { request_id: string }[] };
       const run = (await (await c.req("GET", `/api/console/runs/${usage.recent[0]!.request_id}`)).json()) as {
         status: string;
         answer: string;

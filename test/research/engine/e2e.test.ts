@@ -13,7 +13,7 @@ import {
 import { type PageServer, startPageServer } from "../../fixtures/page-server.ts";
 import { PROVIDERS, type SearchFixtures, startSearchFixtures } from "../../fixtures/search-servers.ts";
 import { Client, query, startTestServer, type TestServer } from "../../helpers/server.ts";
-import { readSse } from "../../helpers/sse.ts";
+import { answerOf, readSse } from "../../helpers/sse.ts";
 import { useLongTimeout } from "../../setup.ts";
 
 useLongTimeout();
@@ -147,12 +147,7 @@ describe("end to end with an LLM (OpenAI-compatible fixture)", () => {
       const final = events.at(-1)!.data;
       expect(final.status).toBe("ok");
       checkCitations(final);
-      expect(
-        events
-          .filter((e) => e.event === "answer")
-          .map((e) => e.data.delta)
-          .join(""),
-      ).toContain("Base editing converts single bases");
+      expect(answerOf(events)).toContain("Base editing converts single bases");
       // The never-answering page was cut at the reading deadline, not waited for.
       expect(
         events.some((e) => e.event === "progress" && e.data.url?.endsWith("/hang") && e.data.used === "none"),

@@ -1,9 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
-import { Readability } from "@mozilla/readability";
-import { parseHTML } from "linkedom";
 import { decodeText } from "../../src/research/read/charset.ts";
 import { extractMainText } from "../../src/research/read/html-extract.ts";
+import { onLinkedom, timed } from "./extractors.ts";
 
 // trafilatura's evaluation pages: multilingual, mixed kinds, some malformed; snippet-based
 // ground truth scored by the set's own score.ts (read from the data directory, never copied).
@@ -37,26 +36,6 @@ export async function scoreMultilingual(out: Record<string, string | null>): Pro
   return scoreAll(JSON.parse(readFileSync(DATA + "ground-truth.json", "utf8")), out);
 }
 
-function timed(pages: { id: string; html: string }[], fn: (html: string) => string | null, rounds: number) {
-  const out: Record<string, string | null> = {};
-  const times: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    const t0 = performance.now();
-    for (const p of pages) out[p.id] = fn(p.html);
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  return { out, ms: times[Math.floor(times.length / 2)]! };
-}
-
-const readability = (html: string): string | null => {
-  try {
-    return new Readability(parseHTML(html).document as unknown as Document).parse()?.textContent ?? null;
-  } catch {
-    return null;
-  }
-};
-
 /** Ours and Readability-on-linkedom on the second set, F1 (P, R) and MB/s from the same run. */
 export async function benchMultilingual(): Promise<string> {
   if (!existsSync(DATA)) return `extraction-2: skipped — ${DATA} is missing`;
@@ -68,10 +47,10 @@ export async function benchMultilingual(): Promise<string> {
   const speed: number[] = [];
   for (const [name, fn, rounds] of [
     ["research-query (ours, linkedom)", (h: string) => extractMainText(h).text, 3],
-    ["Mozilla Readability 0.6 on linkedom (same process)", readability, 1],
+    ["Mozilla Readability 0.6 on linkedom (same process)", onLinkedom, 1],
   ] as const) {
-    const { out, ms } = timed(pages, fn, rounds);
-    speed.push(bytes / 1e6 / (ms / 1000));
+    const { out, mbps } = timed(pages, bytes, fn, rounds);
+    speed.push(mbps);
     rows.push(row(name, await scoreMultilingual(out), speed.at(-1)));
   }
   const peer = DATA + "peers/readability_js.json.gz";

@@ -1,37 +1,12 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
-import { Readability } from "@mozilla/readability";
 import { JSDOM } from "jsdom";
-import { parseHTML } from "linkedom";
 import { extractMainText } from "../../src/research/read/html-extract.ts";
 import { aggregate, pageScore } from "./extraction-metric.ts";
 import { benchMultilingual } from "./extraction-multilingual.ts";
+import { type Extractor, onLinkedom, readabilityOn, timed } from "./extractors.ts";
 
-type Extractor = (html: string) => string;
-const readabilityOn =
-  (parse: (html: string) => Document): Extractor =>
-  (html) => {
-    try {
-      return new Readability(parse(html)).parse()?.textContent ?? "";
-    } catch {
-      return "";
-    }
-  };
-const onLinkedom = readabilityOn((html) => parseHTML(html).document as unknown as Document);
 const onJsdom = readabilityOn((html) => new JSDOM(html).window.document);
-
-/** Runs an extractor over all pages `rounds` times; outputs and the median MB/s. */
-function timed(pages: { id: string; html: string }[], bytes: number, fn: Extractor, rounds: number) {
-  const out: Record<string, string> = {};
-  const times: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    const t0 = performance.now();
-    for (const p of pages) out[p.id] = fn(p.html);
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  return { out, mbps: bytes / 1e6 / (times[Math.floor(times.length / 2)]! / 1000) };
-}
 
 const DATA = new URL("../../../shared/data/extraction/", import.meta.url).pathname;
 
@@ -47,7 +22,7 @@ export async function benchExtraction(): Promise<string> {
     }));
   const bytes = pages.reduce((a, p) => a + Buffer.byteLength(p.html), 0);
   const rows = [`| system | F1 | precision | recall | MB/s (median) |`, `|---|---|---|---|---|`];
-  const score = (out: Record<string, string>) =>
+  const score = (out: Record<string, string | null>) =>
     aggregate(pages.map((p) => pageScore(gold[p.id]?.articleBody ?? "", out[p.id] ?? "")));
   const runs: [string, Extractor, number][] = [
     ["research-query (ours, linkedom)", (h) => extractMainText(h).text, 5],

@@ -52,6 +52,13 @@ export const ConfigSchema = T.Object({
   OPENAI_API_KEY: T.Optional(T.String({ minLength: 1, description: "key for OPENAI_BASE_URL, when it wants one" })),
   LLM_MODEL: T.String({ minLength: 1, default: "openai/gpt-oss-120b", description: "the writer's model" }),
   LLM_FAST_MODEL: T.String({ minLength: 1, default: "openai/gpt-oss-20b", description: "the planner's model" }),
+  LLM_TOKEN_BUDGET: T.Integer({
+    minimum: 1500,
+    maximum: 1_000_000,
+    default: 4000,
+    description:
+      "tokens one answer-writing call may reserve (prompt + max_tokens); 4000 fits two runs a minute in Groq's free 8,000 TPM",
+  }),
   SEARXNG_URL: T.Optional(
     T.String({ pattern: "^https?://", description: "SearXNG instance (JSON API) as web search provider" }),
   ),

@@ -15,7 +15,20 @@ import type { Engine } from "./types.ts";
  */
 export function buildEngine(cfg: Config, logger: Logger, metrics?: Metrics, timings?: TimingsOverride): Engine {
   const t = resolveTimings(timings);
-  const llm = buildLlm(cfg, { retry: retryPolicy(t), attemptMs: t.llmAttemptMs });
+  const retry = {
+    ...retryPolicy(t),
+    // The upstream's own reason, so an operator tells a per-minute cap from a daily one from a too-large request.
+    onRetry: (r: { attempt: number; delayMs: number; error: Error & { status?: number } }) =>
+      logger.warn("llm_retry", {
+        attempt: r.attempt,
+        delay_ms: r.delayMs,
+        status: r.error.status,
+        error: r.error.message,
+      }),
+    onGiveUp: (e: Error & { status?: number; reason?: string }) =>
+      logger.warn("llm_call_failed", { reason: e.reason, status: e.status, error: e.message }),
+  };
+  const llm = buildLlm(cfg, { retry, attemptMs: t.llmAttemptMs });
   const search = buildSearchProviders(cfg, t.searchTimeoutMs);
   logger.info("engine", {
     llm: llm ? `${llm.client.provider}:${llm.model}` : "none (extractive answers)",
@@ -34,6 +47,7 @@ export function buildEngine(cfg: Config, logger: Logger, metrics?: Metrics, timi
   );
   return createEngine({
     llm,
+    tokenBudget: cfg.LLM_TOKEN_BUDGET,
     search,
     allowPrivate: cfg.FETCH_ALLOW_PRIVATE,
     parser,

@@ -27,6 +27,8 @@ export interface EngineResult {
 export interface RunContext {
   /** Aborted when the client goes away, the deadline passes or the server shuts down. */
   signal: AbortSignal;
+  /** When the run's deadline falls (epoch ms): model calls don't start waits that end past it. */
+  deadline?: number;
   emit(event: RunEvent): void;
 }
 

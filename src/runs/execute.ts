@@ -68,7 +68,14 @@ export async function executeRun(
 
   let envelope: Envelope;
   try {
-    const r = await Promise.race([deps.engine.run(run.query, { signal: stop.signal, emit }), aborted]);
+    const r = await Promise.race([
+      deps.engine.run(run.query, {
+        signal: stop.signal,
+        deadline: Date.now() + Math.max(0, deps.runTimeoutMs - at()),
+        emit,
+      }),
+      aborted,
+    ]);
     envelope = {
       request_id: run.id,
       status: "ok",

@@ -1,5 +1,6 @@
 import { AppError } from "../../contract/errors.ts";
 import type { Llm } from "../llm/factory.ts";
+import { promptTokens } from "../llm/token-estimate.ts";
 import { heuristicPlan } from "../plan/heuristic.ts";
 import { planQuery } from "../plan/plan-query.ts";
 import { selectPassages } from "../rank/select.ts";
@@ -10,6 +11,7 @@ import { mergeAndRank } from "../search/merge.ts";
 import type { SearchProviders } from "../search/registry.ts";
 import { type ProviderAttempt, type QuestionKind, type SearchAllResult, searchAll } from "../search/run-search.ts";
 import type { Engine, EngineResult, RunContext, Source } from "../types.ts";
+import { writerBudget } from "../write/budget.ts";
 import { finalizeCitations } from "../write/citations.ts";
 import { writeExtractive } from "../write/extractive-writer.ts";
 import { writeWithLlm } from "../write/llm-writer.ts";
@@ -21,6 +23,8 @@ import { type EngineTimings, resolveTimings } from "./timings.ts";
 /** Everything the engine needs, built from the config by build-engine.ts (tests build their own). */
 export interface EngineDeps {
   llm: Llm | null;
+  /** Tokens one writer call may reserve, prompt + max_tokens (LLM_TOKEN_BUDGET; default 4,000). */
+  tokenBudget?: number;
   search: SearchProviders;
   allowPrivate: boolean;
   lookup?: Lookup;
@@ -38,6 +42,9 @@ export interface EngineDeps {
   /** Where pages and PDFs become text (the server: worker threads); default this thread. */
   parser?: DocParser;
 }
+
+/** Half of Groq's free-tier 8,000 tokens a minute: two runs a minute fit (README "Token budget"). */
+export const DEFAULT_TOKEN_BUDGET = 4000;
 
 /**
  * The research engine: plan → search → read → rank → write → cite. The question itself
@@ -75,7 +82,7 @@ export function createEngine(deps: EngineDeps): Engine {
         [quick.queries[0]!],
         quick.kind === "general" || quick.kind === "news" ? quick.kind : "mixed",
       );
-      const planned = await planQuery(question, { llm: deps.llm, signal });
+      const planned = await planQuery(question, { llm: deps.llm, signal, deadline: ctx.deadline });
       tokensIn += planned.tokens_in;
       tokensOut += planned.tokens_out;
       const { plan } = planned;
@@ -151,10 +158,14 @@ export function createEngine(deps: EngineDeps): Engine {
       if (!docs.length)
         throw new AppError("no_sources", `none of the ${candidates.length} sources found could be read`);
 
+      // The model writer's sources are counted in prompt tokens, so the call fits its budget whatever the script.
+      const tokenBudget = deps.tokenBudget ?? DEFAULT_TOKEN_BUDGET;
       const chosen = selectPassages(docs, question, plan.queries, {
         maxSources: 5,
-        charBudget: 12_000,
         perSourceMax: 3,
+        ...(deps.llm
+          ? { budget: writerBudget(tokenBudget, question, plan.language, 5).passageTokens, cost: promptTokens }
+          : { budget: 12_000 }),
       });
       const byKey = new Map(docs.map((d) => [d.key, d]));
       const provided: Source[] = [];
@@ -196,7 +207,9 @@ export function createEngine(deps: EngineDeps): Engine {
           language: plan.language,
           sources: writerSources,
           llm: deps.llm,
+          tokenBudget,
           signal,
+          deadline: ctx.deadline,
           onDelta: (delta) => emit({ type: "answer", delta }),
         });
         deps.onUpstream?.("llm", "ok");

@@ -1,7 +1,10 @@
 import Groq from "groq-sdk";
-import { LlmError, parseRetryAfter } from "./llm-error.ts";
+import { readChatStream, wholeAnswer } from "./chat-stream.ts";
+import { LlmError, parseRetryAfter, upstreamError } from "./llm-error.ts";
 import { DEFAULT_RETRY, type RetryPolicy, withRetry } from "./retry.ts";
+import { TokenWindows } from "./token-window.ts";
 import type { ChatRequest, ChatResult, LlmClient } from "./types.ts";
+import { cleanReason, upstreamReason } from "./upstream-message.ts";
 
 /** Settings of the Groq client. */
 export interface GroqOptions {
@@ -14,25 +17,27 @@ export interface GroqOptions {
 }
 
 export const GROQ_ATTEMPT_MS = 120_000;
+const WHO = "Groq";
 
 function toLlmError(e: unknown, signal: AbortSignal): LlmError {
   if (signal.aborted) return new LlmError("aborted", "aborted");
   if (e instanceof LlmError) return e;
-  if (e instanceof Groq.APIError && typeof e.status === "number") {
-    return new LlmError(
-      "http_status",
-      `Groq answered HTTP ${e.status}`,
+  if (e instanceof Groq.APIError && typeof e.status === "number")
+    return upstreamError(
+      WHO,
       e.status,
+      upstreamReason(e.error),
       parseRetryAfter(e.headers?.get("retry-after")) ?? undefined,
     );
-  }
-  // Connection errors, timeouts and in-stream {"error": …} events (APIError without status).
-  return new LlmError("network", `the Groq call failed: ${(e as Error)?.message ?? String(e)}`);
+  // Connection errors and timeouts (APIError without a status).
+  return new LlmError("network", `the Groq call failed: ${cleanReason((e as Error)?.message ?? String(e))}`);
 }
 
 /**
- * Groq through groq-sdk; the SDK's own retries are off so both providers retry alike,
- * through withRetry.
+ * Groq through groq-sdk, which sends the request and types HTTP errors; the stream is read
+ * by our own reader (chat-stream.ts) so both providers hold answers to one rule, and the
+ * SDK's own retries are off so both retry alike, through withRetry. Every answer's
+ * rate-limit headers pace the next calls of its model (token-window.ts).
  */
 export function createGroqClient(o: GroqOptions): LlmClient {
   const sdk = new Groq({
@@ -41,6 +46,8 @@ export function createGroqClient(o: GroqOptions): LlmClient {
     maxRetries: 0,
     timeout: o.timeoutMs ?? GROQ_ATTEMPT_MS,
   });
+  const policy: RetryPolicy = o.retry ?? DEFAULT_RETRY;
+  const windows = new TokenWindows();
   const once = async (req: ChatRequest): Promise<ChatResult> => {
     const params = {
       model: req.model,
@@ -48,28 +55,25 @@ export function createGroqClient(o: GroqOptions): LlmClient {
       temperature: req.temperature ?? 0.2,
       max_tokens: req.maxTokens,
     };
+    const read = { who: WHO, maxTokens: req.maxTokens };
     try {
+      await windows.admit(req, policy.maxRetryAfterMs ?? DEFAULT_RETRY.maxRetryAfterMs, policy.sleep);
       if (!req.onDelta) {
-        const r = await sdk.chat.completions.create({ ...params, stream: false }, { signal: req.signal });
-        const text = r.choices[0]?.message?.content;
-        if (typeof text !== "string") throw new LlmError("bad_payload", "Groq answered without message content");
-        return { text };
+        const { data, response } = await sdk.chat.completions
+          .create({ ...params, stream: false }, { signal: req.signal })
+          .withResponse();
+        windows.note(req.model, response.headers);
+        return { text: wholeAnswer(data as Parameters<typeof wholeAnswer>[0], read) };
       }
-      const stream = await sdk.chat.completions.create({ ...params, stream: true }, { signal: req.signal });
-      let text = "";
-      for await (const chunk of stream) {
-        const d = chunk.choices[0]?.delta?.content;
-        if (d) {
-          text += d;
-          req.onDelta(d);
-        }
-      }
-      // groq-sdk ends an aborted stream quietly; a cut-off answer must not pass as whole.
-      if (req.signal.aborted) throw new LlmError("aborted", "aborted");
+      const res = await sdk.chat.completions.create({ ...params, stream: true }, { signal: req.signal }).asResponse();
+      windows.note(req.model, res.headers);
+      if (!res.body) throw new LlmError("bad_payload", "Groq answered a stream without a body");
+      const text = await readChatStream(res.body, req.onDelta, read);
       return { text };
     } catch (e) {
+      if (e instanceof Groq.APIError) windows.note(req.model, e.headers);
       throw toLlmError(e, req.signal);
     }
   };
-  return { provider: "groq", chat: (req) => withRetry(req, o.retry ?? DEFAULT_RETRY, once) };
+  return { provider: "groq", chat: (req) => withRetry(req, policy, once) };
 }

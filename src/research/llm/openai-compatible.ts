@@ -1,12 +1,10 @@
-import { LlmError, parseRetryAfter } from "./llm-error.ts";
+import { readBodyCapped } from "../../util/read-capped.ts";
+import { readChatStream, wholeAnswer } from "./chat-stream.ts";
+import { LlmError, parseRetryAfter, upstreamError } from "./llm-error.ts";
 import { DEFAULT_RETRY, type RetryPolicy, withRetry } from "./retry.ts";
-import { sseData } from "./sse-data.ts";
+import { TokenWindows } from "./token-window.ts";
 import type { ChatRequest, ChatResult, LlmClient } from "./types.ts";
-
-interface Chunk {
-  choices?: { delta?: { content?: string | null }; message?: { content?: string | null } }[];
-  error?: { message?: string } | string;
-}
+import { cleanReason, upstreamReason } from "./upstream-message.ts";
 
 /** Settings of an OpenAI-compatible server. */
 export interface OpenAiCompatibleOptions {
@@ -20,15 +18,28 @@ export interface OpenAiCompatibleOptions {
 
 /** Local models can be slow: three minutes for one attempt. */
 export const OPENAI_ATTEMPT_MS = 180_000;
+const WHO = "the LLM server";
+/** An error body is read this far for its reason; the rest is not worth buffering. */
+const ERROR_BODY_MAX = 16 * 1024;
 
-// Servers report a failure inside a 200 stream as {"error": …}; that is a failed call.
-const errorOf = (c: Chunk): string | null =>
-  c.error === undefined ? null : typeof c.error === "string" ? c.error : (c.error.message ?? "unknown error");
+async function errorReason(res: Response): Promise<string | null> {
+  try {
+    const bytes = await readBodyCapped(res, ERROR_BODY_MAX, () => new Error("long"));
+    return upstreamReason(new TextDecoder().decode(bytes));
+  } catch {
+    await res.body?.cancel().catch(() => {});
+    return null;
+  }
+}
 
 /** Any OpenAI-compatible chat server (Ollama, vLLM, llama.cpp): POST {baseUrl}/chat/completions. */
 export function createOpenAiCompatibleClient(o: OpenAiCompatibleOptions): LlmClient {
   const url = `${o.baseUrl.replace(/\/+$/, "")}/chat/completions`;
+  const policy: RetryPolicy = o.retry ?? DEFAULT_RETRY;
+  // Hosted OpenAI-compatible APIs send rate-limit headers; local servers don't and are never paced.
+  const windows = new TokenWindows();
   const once = async (req: ChatRequest): Promise<ChatResult> => {
+    await windows.admit(req, policy.maxRetryAfterMs ?? DEFAULT_RETRY.maxRetryAfterMs, policy.sleep);
     const signal = AbortSignal.any([req.signal, AbortSignal.timeout(o.timeoutMs ?? OPENAI_ATTEMPT_MS)]);
     let res: Response;
     try {
@@ -51,53 +62,30 @@ export function createOpenAiCompatibleClient(o: OpenAiCompatibleOptions): LlmCli
     } catch (e) {
       throw req.signal.aborted
         ? new LlmError("aborted", "aborted")
-        : new LlmError("network", `LLM server unreachable: ${(e as Error).message}`);
+        : new LlmError("network", `LLM server unreachable: ${cleanReason((e as Error).message)}`);
     }
-    if (!res.ok) {
-      await res.body?.cancel().catch(() => {});
-      throw new LlmError(
-        "http_status",
-        `LLM server answered HTTP ${res.status}`,
+    windows.note(req.model, res.headers);
+    if (!res.ok)
+      throw upstreamError(
+        WHO,
         res.status,
+        await errorReason(res),
         parseRetryAfter(res.headers.get("retry-after")) ?? undefined,
       );
-    }
+    const read = { who: WHO, maxTokens: req.maxTokens };
     try {
       // Some servers ignore stream:true and answer with one JSON body; take it as one delta.
       if (!req.onDelta || !res.body || /application\/json/i.test(res.headers.get("content-type") ?? "")) {
-        const body = (await res.json()) as Chunk;
-        const text = body.choices?.[0]?.message?.content;
-        if (typeof text !== "string")
-          throw new LlmError(
-            "bad_payload",
-            `the LLM server answered without message content${errorOf(body) ? `: ${errorOf(body)}` : ""}`,
-          );
+        const text = wholeAnswer(await res.json(), read);
         req.onDelta?.(text);
         return { text };
       }
-      let text = "";
-      for await (const data of sseData(res.body)) {
-        let chunk: Chunk;
-        try {
-          chunk = JSON.parse(data) as Chunk;
-        } catch {
-          continue;
-        }
-        const failure = errorOf(chunk);
-        if (failure !== null) throw new LlmError("network", `the LLM stream failed: ${failure}`);
-        const d = chunk.choices?.[0]?.delta?.content;
-        if (d) {
-          text += d;
-          req.onDelta(d);
-        }
-      }
-      if (req.signal.aborted) throw new LlmError("aborted", "aborted");
-      return { text };
+      return { text: await readChatStream(res.body, req.onDelta, read) };
     } catch (e) {
       if (req.signal.aborted) throw new LlmError("aborted", "aborted");
       if (e instanceof LlmError) throw e;
-      throw new LlmError("network", `the LLM stream broke: ${(e as Error).message}`);
+      throw new LlmError("network", `the LLM stream broke: ${cleanReason((e as Error).message)}`);
     }
   };
-  return { provider: "openai", chat: (req) => withRetry(req, o.retry ?? DEFAULT_RETRY, once) };
+  return { provider: "openai", chat: (req) => withRetry(req, policy, once) };
 }

@@ -1,7 +1,7 @@
 import { LlmError } from "./llm-error.ts";
 import type { ChatRequest, ChatResult } from "./types.ts";
 
-/** How a client retries 429, 5xx and network failures. */
+/** How a client retries what can succeed: 408, 429, 5xx, cut streams and network failures. */
 export interface RetryPolicy {
   /** Further attempts after the first. */
   retries: number;
@@ -9,10 +9,16 @@ export interface RetryPolicy {
   baseDelayMs: number;
   /** Ceiling of the computed backoff. */
   maxDelayMs: number;
-  /** Ceiling of a server's Retry-After (a run has a deadline; waiting minutes helps nobody). Default 20 s. */
+  /**
+   * The longest wait a server may ask for (Retry-After, "try again in …") and still be
+   * waited for; beyond it the call fails at once with the server's reason. Default 60 s:
+   * a per-minute window always reopens within it, a daily cap never does.
+   */
   maxRetryAfterMs?: number;
   /** Told before each wait (logs, tests). */
   onRetry?: (info: { attempt: number; delayMs: number; error: LlmError }) => void;
+  /** Told when a call fails for good, with the error its caller gets. */
+  onGiveUp?: (error: LlmError) => void;
   /** The wait itself; replaced in tests. Must reject with an aborted LlmError when the signal fires. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
@@ -21,8 +27,11 @@ export const DEFAULT_RETRY = {
   retries: 3,
   baseDelayMs: 250,
   maxDelayMs: 4_000,
-  maxRetryAfterMs: 20_000,
+  maxRetryAfterMs: 60_000,
 } satisfies RetryPolicy;
+
+/** A retry that would start this close to the run's deadline can't finish: it isn't made. */
+export const MIN_ATTEMPT_MS = 3_000;
 
 /** A wait that ends early, as an aborted LlmError, when the signal fires. */
 export const abortableSleep = (ms: number, signal: AbortSignal) =>
@@ -39,17 +48,34 @@ export const abortableSleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener("abort", onAbort, { once: true });
   });
 
-/** The wait before retry number `attempt` (0-based): backoff with jitter, at least Retry-After. */
-export function retryDelay(policy: RetryPolicy, attempt: number, retryAfterMs?: number, rand = Math.random()): number {
+/**
+ * The wait before retry number `attempt` (0-based): backoff with jitter, at least what the
+ * server asked; null when the server asked for longer than the policy waits.
+ */
+export function retryDelay(
+  policy: RetryPolicy,
+  attempt: number,
+  retryAfterMs?: number,
+  rand = Math.random(),
+): number | null {
+  if ((retryAfterMs ?? 0) > (policy.maxRetryAfterMs ?? DEFAULT_RETRY.maxRetryAfterMs)) return null;
   const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt) * (0.75 + rand * 0.5);
-  const asked = Math.min(policy.maxRetryAfterMs ?? 20_000, retryAfterMs ?? 0);
-  return Math.round(Math.max(backoff, asked));
+  return Math.round(Math.max(backoff, retryAfterMs ?? 0));
 }
 
+/** Whether a wait of `ms` still leaves a call time before the deadline (epoch ms). */
+export const fitsDeadline = (ms: number, deadline?: number, now = Date.now()): boolean =>
+  deadline === undefined || now + ms + MIN_ATTEMPT_MS <= deadline;
+
+/** The error with why it was not retried added to its message. */
+const final = (e: LlmError, why: string) =>
+  new LlmError(e.reason, `${e.message} (${why})`, { status: e.status, retryAfterMs: e.retryAfterMs, retryable: false });
+
 /**
- * Retries 429, 5xx and network failures with exponential backoff and jitter, waiting at
- * least what Retry-After asks (capped). Once a delta has reached the caller a retry would
- * repeat text, so from then on a failure is final.
+ * Retries only what another attempt can fix, with exponential backoff and jitter, waiting
+ * at least what the server asks — unless it asks for longer than the policy waits or
+ * than the run has left, when the call fails at once with the server's reason. Once a
+ * delta has reached the caller a retry would repeat text, so from then on a failure is final.
  */
 export async function withRetry(
   req: ChatRequest,
@@ -73,9 +99,17 @@ export async function withRetry(
       return await once(tracked);
     } catch (e) {
       if (req.signal.aborted) throw new LlmError("aborted", "aborted");
-      const err = e instanceof LlmError ? e : new LlmError("network", String((e as Error)?.message ?? e));
-      if (!err.retryable || emitted || attempt >= policy.retries) throw err;
-      const delayMs = retryDelay(policy, attempt, err.retryAfterMs);
+      let err = e instanceof LlmError ? e : new LlmError("network", String((e as Error)?.message ?? e));
+      const delayMs = err.retryable && !emitted ? retryDelay(policy, attempt, err.retryAfterMs) : null;
+      if (err.retryable && emitted) err = final(err, "not retried: part of the answer was already sent");
+      else if (err.retryable && attempt >= policy.retries) err = final(err, `after ${attempt + 1} attempts`);
+      else if (err.retryable && delayMs === null) err = final(err, "not retried: the wait asked is too long");
+      else if (delayMs !== null && !fitsDeadline(delayMs, req.deadline))
+        err = final(err, "not retried: the run's deadline comes first");
+      if (!err.retryable || delayMs === null) {
+        policy.onGiveUp?.(err);
+        throw err;
+      }
       policy.onRetry?.({ attempt: attempt + 1, delayMs, error: err });
       await sleep(delayMs, req.signal);
     }

@@ -9,6 +9,8 @@ export interface ChatRequest {
   signal: AbortSignal;
   temperature?: number;
   maxTokens?: number;
+  /** The run's deadline (epoch ms): no wait for a retry or a token window may run past it. */
+  deadline?: number;
   /** When set, the call streams and each text delta is passed here as it arrives. */
   onDelta?: (text: string) => void;
 }
@@ -19,8 +21,9 @@ export interface ChatResult {
 
 /**
  * A chat-completions client (Groq through groq-sdk, or any OpenAI-compatible server).
- * Retries 429/5xx with backoff honouring Retry-After (never after a delta was emitted);
- * then throws LlmError.
+ * An answer counts only when the model finished it (finish_reason "stop"); what another
+ * attempt can fix is retried within the run's deadline (never after a delta was emitted);
+ * anything else throws LlmError with the upstream's own reason.
  */
 export interface LlmClient {
   readonly provider: "groq" | "openai";

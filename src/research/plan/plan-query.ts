@@ -28,7 +28,7 @@ export interface PlanOutcome {
  */
 export async function planQuery(
   question: string,
-  o: { llm?: PlannerLlm | null; signal: AbortSignal },
+  o: { llm?: PlannerLlm | null; signal: AbortSignal; deadline?: number },
 ): Promise<PlanOutcome> {
   const fallback = heuristicPlan(question);
   if (!o.llm) return { plan: fallback, source: "heuristic", tokens_in: 0, tokens_out: 0 };
@@ -40,6 +40,7 @@ export async function planQuery(
     const r = await o.llm.client.chat({
       model: o.llm.fastModel ?? o.llm.model,
       signal: o.signal,
+      deadline: o.deadline,
       temperature: 0,
       maxTokens: 1500,
       messages: [

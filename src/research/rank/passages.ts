@@ -1,4 +1,9 @@
-const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
+// Scripts written without spaces between words count a character as a word, so their
+// passages stay as short as everyone else's (and within the writer's token budget).
+const DENSE = "\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\p{Script=Thai}";
+const DENSE_CHARS = new RegExp(`[${DENSE}]`, "gu");
+const UNITS = new RegExp(`[${DENSE}]|[^\\s${DENSE}]+`, "gu");
+const words = (s: string) => s.split(/\s+/).filter(Boolean).length + (s.match(DENSE_CHARS)?.length ?? 0);
 
 /**
  * Splits text into passages of about `target` words (80–150 in practice) on paragraph,
@@ -32,10 +37,14 @@ export function splitPassages(text: string, target = 110, max = 170): string[] {
   return out.filter((p) => p.length >= 40);
 }
 
+/** Cuts a run-on piece every `size` words (a dense-script character is a word), keeping its own spacing. */
 function windows(s: string, size: number): string[] {
-  const w = s.split(/\s+/).filter(Boolean);
+  const units = [...s.matchAll(UNITS)];
   const out: string[] = [];
-  for (let i = 0; i < w.length; i += size) out.push(w.slice(i, i + size).join(" "));
+  for (let i = 0; i < units.length; i += size) {
+    const last = units[Math.min(i + size, units.length) - 1]!;
+    out.push(s.slice(units[i]!.index, last.index + last[0].length));
+  }
   return out;
 }
 

@@ -18,8 +18,10 @@ export interface Selected {
 export interface SelectOptions {
   /** Sources at most (default 5: the contract's limit). */
   maxSources?: number;
-  /** Characters of passage text over all sources (default 12 000), i.e. the writer's context. */
-  charBudget?: number;
+  /** Passage text over all sources, in units of `cost` (default 12 000 characters): the writer's context. */
+  budget?: number;
+  /** What a passage counts against the budget (default its length; the model writer counts prompt tokens). */
+  cost?: (text: string) => number;
   /** Passages per source at most (default 3). */
   perSourceMax?: number;
 }
@@ -29,6 +31,8 @@ interface Passage {
   idx: number;
   text: string;
   score: number;
+  /** Its cost against the budget; -1 until asked (only candidates are costed). */
+  size: number;
 }
 
 /**
@@ -46,12 +50,13 @@ export function selectPassages(
   o: SelectOptions = {},
 ): Selected[] {
   const maxSources = o.maxSources ?? 5,
-    budget = o.charBudget ?? 12_000,
-    perSource = o.perSourceMax ?? 3;
+    budget = o.budget ?? 12_000,
+    perSource = o.perSourceMax ?? 3,
+    cost = o.cost ?? ((t: string) => t.length);
   const all: Passage[] = [];
   docs.forEach((d, doc) => {
     splitPassages(d.text).forEach((text, idx) => {
-      all.push({ doc, idx, text, score: 0 });
+      all.push({ doc, idx, text, score: 0, size: -1 });
     });
   });
   if (!all.length || maxSources < 1) return [];
@@ -74,19 +79,20 @@ export function selectPassages(
   const candidates = docs.map((_, d) => d).filter((d) => byDoc[d]!.length && (top <= 0 || matching(d)));
   const ranked = candidates.sort((a, b) => docScore[b]! - docScore[a]!).slice(0, maxSources);
 
+  const sizeOf = (p: Passage) => (p.size < 0 ? (p.size = cost(p.text)) : p.size);
   const picked = new Map<number, Passage[]>();
   let used = 0;
   const take = (p: Passage) => {
     picked.set(p.doc, [...(picked.get(p.doc) ?? []), p]);
-    used += p.text.length;
+    used += sizeOf(p);
   };
   for (const d of ranked) {
     const best = byDoc[d]![0]!;
-    if (used + best.text.length <= budget || used === 0) take(best);
+    if (used + sizeOf(best) <= budget || used === 0) take(best);
   }
   const rest = [...picked.keys()].flatMap((d) => byDoc[d]!.slice(1)).sort((a, b) => b.score - a.score);
   for (const p of rest) {
-    if (p.score <= 0 || (picked.get(p.doc)?.length ?? 0) >= perSource || used + p.text.length > budget) continue;
+    if (p.score <= 0 || (picked.get(p.doc)?.length ?? 0) >= perSource || used + sizeOf(p) > budget) continue;
     take(p);
   }
   return ranked

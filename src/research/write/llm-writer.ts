@@ -3,6 +3,7 @@ import { estimateTokens } from "../engine/estimate.ts";
 import type { Llm } from "../llm/factory.ts";
 import { LlmError } from "../llm/llm-error.ts";
 import { createThinkFilter, stripThinking } from "../llm/think-filter.ts";
+import { fitSources, writerBudget } from "./budget.ts";
 import { type WriterSource, writerMessages } from "./prompt.ts";
 
 /** The answer text (reasoning removed) and the token estimates of the call. */
@@ -18,7 +19,11 @@ export interface WriteOptions {
   language: string;
   sources: WriterSource[];
   llm: Pick<Llm, "client" | "model">;
+  /** Tokens the call may reserve, prompt + max_tokens (LLM_TOKEN_BUDGET). */
+  tokenBudget: number;
   signal: AbortSignal;
+  /** The run's deadline (epoch ms): no retry or rate-limit wait runs past it. */
+  deadline?: number;
   /** Visible answer text as it streams (never what is inside <think>). */
   onDelta: (text: string) => void;
 }
@@ -29,17 +34,19 @@ export interface WriteOptions {
  * client's LlmError (reason "aborted") so the caller can tell a deadline from a failure.
  */
 export async function writeWithLlm(o: WriteOptions): Promise<Written> {
-  const messages = writerMessages(o.question, o.language, o.sources);
+  const { maxTokens } = writerBudget(o.tokenBudget, o.question, o.language, o.sources.length);
+  const sources = fitSources(o.question, o.language, o.sources, o.tokenBudget - maxTokens);
+  const messages = writerMessages(o.question, o.language, sources);
   const filter = createThinkFilter(o.onDelta);
   let raw: string;
   try {
-    // Room for reasoning models, whose thinking counts against the output limit.
     const r = await o.llm.client.chat({
       model: o.llm.model,
       messages,
       signal: o.signal,
+      deadline: o.deadline,
       temperature: 0.2,
-      maxTokens: 4096,
+      maxTokens,
       onDelta: (t) => filter.push(t),
     });
     filter.end();

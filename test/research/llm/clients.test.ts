@@ -76,12 +76,16 @@ describe("LLM clients over real HTTP", () => {
     }
   });
 
-  test("a huge Retry-After is capped", async () => {
+  test("a Retry-After longer than the policy waits fails at once (a retry before it would fail again)", async () => {
     srv = startChatServer(sequence({ status: 429, retryAfter: "3600" }, { text: "ok" }));
     const policy = recordingPolicy({ maxRetryAfterMs: 20_000 });
     const c = createOpenAiCompatibleClient({ baseUrl: srv.openaiBase, retry: policy });
-    expect((await c.chat({ model: "m", messages: msgs, signal: signal() })).text).toBe("ok");
-    expect(policy.waits).toEqual([20_000]);
+    const e = await c.chat({ model: "m", messages: msgs, signal: signal() }).catch((x) => x);
+    expect(e).toBeInstanceOf(LlmError);
+    expect(e.status).toBe(429);
+    expect(e.message).toContain("the wait asked is too long");
+    expect(policy.waits).toEqual([]);
+    expect(srv.requests).toHaveLength(1);
   });
 
   test("repeated 500s → llm_failed after 3 retries with growing backoff", async () => {

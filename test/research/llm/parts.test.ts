@@ -3,7 +3,7 @@ import { loadConfig } from "../../../src/config/load.ts";
 import { buildLlm } from "../../../src/research/llm/factory.ts";
 import { parseRetryAfter } from "../../../src/research/llm/llm-error.ts";
 import { DEFAULT_RETRY, retryDelay } from "../../../src/research/llm/retry.ts";
-import { sseData } from "../../../src/research/llm/sse-data.ts";
+import { sseEvents } from "../../../src/research/llm/sse-events.ts";
 import { createThinkFilter, stripThinking } from "../../../src/research/llm/think-filter.ts";
 
 describe("<think> blocks", () => {
@@ -36,7 +36,7 @@ describe("<think> blocks", () => {
   });
 });
 
-describe("SSE data lines", () => {
+describe("SSE events", () => {
   const body = (parts: string[]) =>
     new ReadableStream<Uint8Array>({
       start(c) {
@@ -46,18 +46,26 @@ describe("SSE data lines", () => {
     });
   const all = async (parts: string[]) => {
     const out: string[] = [];
-    for await (const d of sseData(body(parts))) out.push(d);
+    for await (const e of sseEvents(body(parts))) out.push(e.event ? `${e.event}=${e.data}` : e.data);
     return out;
   };
 
-  test("split across chunks, CRLF, comments and event names; stops at [DONE]", async () => {
+  test("split across chunks, CRLF, comments, ids and event names; [DONE] is passed on for the reader", async () => {
     expect(
-      await all(['data: {"a"', ":1}\r\n\r", "\n: keep-alive\n\nevent: x\ndata: 2\n\n", "data: [DONE]\n\ndata: 3\n\n"]),
-    ).toEqual(['{"a":1}', "2"]);
+      await all(['data: {"a"', ":1}\r\n\r", "\n: keep-alive\n\nid: 7\nevent: x\ndata: 2\n\n", "data: [DONE]\n\n"]),
+    ).toEqual(['{"a":1}', "x=2", "[DONE]"]);
   });
 
   test("multi-line data joins with a newline; a last event without a blank line still counts", async () => {
     expect(await all(["data: a\ndata: b\n\n", "data:c"])).toEqual(["a\nb", "c"]);
+  });
+
+  test("llama.cpp's non-SSE `error:` line and an empty `event: error` come out as error events", async () => {
+    expect(await all(['data: {"x":1}\n\nerror: {"detail":"failed to decode"}\n'])).toEqual([
+      '{"x":1}',
+      'error={"detail":"failed to decode"}',
+    ]);
+    expect(await all(["event: error\n\n"])).toEqual(["error="]);
   });
 });
 
@@ -71,7 +79,7 @@ describe("retry timing rules", () => {
     expect(parseRetryAfter(null, now)).toBeNull();
   });
 
-  test("backoff doubles with jitter and a cap; Retry-After wins up to its own cap", () => {
+  test("backoff doubles with jitter and a cap; Retry-After wins, unless it asks longer than the policy waits", () => {
     const p = { ...DEFAULT_RETRY, baseDelayMs: 250, maxDelayMs: 4000, maxRetryAfterMs: 20_000 };
     expect(retryDelay(p, 0, undefined, 0.5)).toBe(250);
     expect(retryDelay(p, 2, undefined, 0.5)).toBe(1000);
@@ -79,7 +87,8 @@ describe("retry timing rules", () => {
     expect(retryDelay(p, 0, undefined, 1)).toBe(313);
     expect(retryDelay(p, 10, undefined, 0.5)).toBe(4000);
     expect(retryDelay(p, 0, 5000, 0.5)).toBe(5000);
-    expect(retryDelay(p, 0, 3_600_000, 0.5)).toBe(20_000);
+    expect(retryDelay(p, 0, 20_000, 0.5)).toBe(20_000);
+    expect(retryDelay(p, 0, 20_001, 0.5)).toBeNull();
   });
 });
 

@@ -108,7 +108,7 @@ describe("selectPassages", () => {
     }));
     for (const budget of [1500, 4000, 12_000]) {
       const sel = selectPassages(docs, "prime editing reverse transcriptase", [], {
-        charBudget: budget,
+        budget,
         perSourceMax: 2,
       });
       const used = sel.reduce((a, s) => a + s.passages.join("").length, 0);

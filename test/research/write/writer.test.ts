@@ -136,6 +136,7 @@ describe("LLM writer over real HTTP", () => {
         language: "en",
         sources: [good, evil],
         llm: { client, model: "writer" },
+        tokenBudget: 4000,
         signal: AbortSignal.timeout(5000),
         onDelta: (d) => deltas.push(d),
       });
@@ -169,6 +170,7 @@ describe("LLM writer over real HTTP", () => {
         language: "en",
         sources: [good],
         llm: { client, model },
+        tokenBudget: 4000,
         signal,
         onDelta: () => {},
       }).catch((x) => x);

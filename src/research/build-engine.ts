@@ -4,6 +4,8 @@ import type { Logger } from "../util/logger.ts";
 import { createEngine } from "./engine/engine.ts";
 import { resolveTimings, retryPolicy, type TimingsOverride } from "./engine/timings.ts";
 import { buildLlm } from "./llm/factory.ts";
+import type { LlmError } from "./llm/llm-error.ts";
+import type { RetryPolicy } from "./llm/retry.ts";
 import { inlineParser } from "./read/doc-parser.ts";
 import { createParsePool } from "./read/parse-pool.ts";
 import { buildSearchProviders } from "./search/registry.ts";

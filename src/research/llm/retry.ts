@@ -102,7 +102,8 @@ export async function withRetry(
       let err = e instanceof LlmError ? e : new LlmError("network", String((e as Error)?.message ?? e));
       const delayMs = err.retryable && !emitted ? retryDelay(policy, attempt, err.retryAfterMs) : null;
       if (err.retryable && emitted) err = final(err, "not retried: part of the answer was already sent");
-      else if (err.retryable && attempt >= policy.retries) err = final(err, `after ${attempt + 1} attempts`);
+      else if (err.retryable && attempt >= policy.retries)
+        err = attempt > 0 ? final(err, `after ${attempt + 1} attempts`) : final(err, "retries are off");
       else if (err.retryable && delayMs === null) err = final(err, "not retried: the wait asked is too long");
       else if (delayMs !== null && !fitsDeadline(delayMs, req.deadline))
         err = final(err, "not retried: the run's deadline comes first");

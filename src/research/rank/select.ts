@@ -79,7 +79,10 @@ export function selectPassages(
   const candidates = docs.map((_, d) => d).filter((d) => byDoc[d]!.length && (top <= 0 || matching(d)));
   const ranked = candidates.sort((a, b) => docScore[b]! - docScore[a]!).slice(0, maxSources);
 
-  const sizeOf = (p: Passage) => (p.size < 0 ? (p.size = cost(p.text)) : p.size);
+  const sizeOf = (p: Passage) => {
+    if (p.size < 0) p.size = cost(p.text);
+    return p.size;
+  };
   const picked = new Map<number, Passage[]>();
   let used = 0;
   const take = (p: Passage) => {

@@ -13,7 +13,7 @@ describe("engine timings", () => {
       parseJobMs: 20_000,
       llmRetryBaseMs: 250,
       llmRetryCapMs: 4_000,
-      llmRetryAfterCapMs: 20_000,
+      llmRetryAfterCapMs: 60_000,
       llmAttemptMs: { openai: 180_000, groq: 120_000 },
       searchTimeoutMs: {
         searxng: 8_000,

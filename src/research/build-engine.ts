@@ -17,19 +17,14 @@ import type { Engine } from "./types.ts";
  */
 export function buildEngine(cfg: Config, logger: Logger, metrics?: Metrics, timings?: TimingsOverride): Engine {
   const t = resolveTimings(timings);
-  const retry = {
+  // The upstream's own reason, so an operator tells a per-minute cap from a daily one from a too-large request.
+  const retry: RetryPolicy = {
     ...retryPolicy(t),
-    // The upstream's own reason, so an operator tells a per-minute cap from a daily one from a too-large request.
-    onRetry: (r: { attempt: number; delayMs: number; error: Error & { status?: number } }) =>
-      logger.warn("llm_retry", {
-        attempt: r.attempt,
-        delay_ms: r.delayMs,
-        status: r.error.status,
-        error: r.error.message,
-      }),
-    onGiveUp: (e: Error & { status?: number; reason?: string }) =>
-      logger.warn("llm_call_failed", { reason: e.reason, status: e.status, error: e.message }),
+    onRetry: ({ attempt, delayMs, error }) =>
+      logger.warn("llm_retry", { attempt, delay_ms: delayMs, status: error.status, error: error.message }),
+    onGiveUp: (e: LlmError) => logger.warn("llm_call_failed", { reason: e.reason, status: e.status, error: e.message }),
   };
+
   const llm = buildLlm(cfg, { retry, attemptMs: t.llmAttemptMs });
   const search = buildSearchProviders(cfg, t.searchTimeoutMs);
   logger.info("engine", {

@@ -11,11 +11,17 @@ export class SearchError extends Error {
   readonly reason: SearchFailure;
   /** The upstream HTTP status, for reason "http_status". */
   readonly status?: number;
-  constructor(provider: string, reason: SearchFailure, message: string, status?: number) {
+  /**
+   * The upstream's own account of the failure (its error text),
+   * already trimmed and scrubbed of secrets; absent when it said nothing usable.
+   */
+  readonly detail?: string;
+  constructor(provider: string, reason: SearchFailure, message: string, status?: number, detail?: string) {
     super(`${provider}: ${message}`);
     this.name = "SearchError";
     this.provider = provider;
     this.reason = reason;
     this.status = status;
+    this.detail = detail;
   }
 }

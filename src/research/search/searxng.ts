@@ -36,8 +36,9 @@ export function createSearxng(o: SearxngOptions): SearchProvider {
           throw new SearchError(
             "searxng",
             "http_status",
-            "HTTP 403 (is json enabled in search.formats of settings.yml?)",
+            `HTTP 403${e.detail ? `: ${e.detail}` : ""} (is json enabled in search.formats of settings.yml?)`,
             403,
+            e.detail,
           );
         throw e;
       });

@@ -134,8 +134,8 @@ describe("search_failed and aborts", () => {
     );
     expect(e).toBeInstanceOf(AppError);
     expect((e as AppError).code).toBe("search_failed");
-    expect((e as AppError).message).toContain("searxng (http_status 500)");
-    expect((e as AppError).message).toContain("crossref (http_status 500)");
+    expect((e as AppError).message).toContain("searxng (http_status 500: upstream broke)");
+    expect((e as AppError).message).toContain("crossref (http_status 500: upstream broke)");
   });
 
   test("no provider configured → search_failed naming the variables, before any request", async () => {

@@ -13,7 +13,7 @@ export interface ProviderAttempt {
   ok: boolean;
   count: number;
   ms: number;
-  /** SearchError reason ("http_status", "timeout", "bad_payload", …: SearchFailure), or "error" for anything else. */
+  /** SearchError reason ("http_status", "timeout", "unavailable", …: SearchFailure), or "error" for anything else. */
   error?: string;
   /** Upstream HTTP status when error is "http_status". */
   status?: number;
@@ -143,9 +143,9 @@ export async function searchAll(
 const SUMMARY_MAX = 270;
 
 /**
- * "searxng (http_status 500: upstream broke), brave (http_status 422: The provided
- * subscription token is invalid.)": each provider once (its first failure), with what the upstream said,
- * so a user sees why nothing answered.
+ * "searxng (unavailable: no results; engines failed: startpage (Suspended: CAPTCHA)), brave
+ * (http_status 429: Request rate limit exceeded for plan.)": each provider once (its first
+ * failure), with what the upstream said, so a user sees why nothing answered.
  */
 function failureSummary(attempts: ProviderAttempt[]): string {
   const first: ProviderAttempt[] = [];

@@ -1,5 +1,6 @@
-import { isoDate } from "./clean.ts";
+import { collapse, isoDate } from "./clean.ts";
 import { providerFetch } from "./http-json.ts";
+import { scrubSecrets } from "./scrub-secrets.ts";
 import { SearchError } from "./search-error.ts";
 import type { SearchProvider } from "./types.ts";
 import { webHits } from "./web-hits.ts";
@@ -13,10 +14,31 @@ interface SearxResult {
   engines?: string[];
 }
 
+interface SearxAnswer {
+  results?: SearxResult[];
+  /** [engine, reason] pairs, e.g. ["startpage", "Suspended: CAPTCHA"]. */
+  unresponsive_engines?: unknown;
+}
+
 /** Settings of a SearXNG instance. */
 export interface SearxngOptions {
   baseUrl: string;
   timeoutMs?: number;
+}
+
+/** Engines listed at most in a failure message; the rest are counted. */
+const ENGINES_SHOWN = 6;
+
+/** "startpage (Suspended: CAPTCHA), duckduckgo (timeout)" from SearXNG's unresponsive_engines. */
+function unresponsiveEngines(list: unknown): string[] {
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((e) => {
+    const [name, why] = Array.isArray(e) ? e : [e];
+    const n = collapse(name, 40);
+    if (!n) return [];
+    const w = collapse(why, 80);
+    return [w ? `${n} (${w})` : n];
+  });
 }
 
 /** SearXNG's JSON API (`format: json` must be listed under `search.formats` in the instance's settings). */
@@ -27,7 +49,7 @@ export function createSearxng(o: SearxngOptions): SearchProvider {
     kind: "web",
     async search(query, { signal, limit, topic }) {
       const params = new URLSearchParams({ q: query, format: "json", categories: topic ?? "general", safesearch: "1" });
-      const body = await providerFetch<{ results?: SearxResult[] }>("searxng", `${base}/search?${params}`, {
+      const body = await providerFetch<SearxAnswer>("searxng", `${base}/search?${params}`, {
         signal,
         timeoutMs: o.timeoutMs,
       }).catch((e: unknown) => {
@@ -44,6 +66,15 @@ export function createSearxng(o: SearxngOptions): SearchProvider {
       });
       if (!body || typeof body !== "object" || !Array.isArray(body.results))
         throw new SearchError("searxng", "bad_payload", "no results array");
+      // Blocked engines (CAPTCHAs, rate limits) still make an HTTP 200; nothing found while
+      // engines failed is SearXNG unable to search, not a query without results.
+      const down = unresponsiveEngines(body.unresponsive_engines);
+      if (!body.results.length && down.length) {
+        const more = down.length > ENGINES_SHOWN ? ` and ${down.length - ENGINES_SHOWN} more` : "";
+        const list = `${down.slice(0, ENGINES_SHOWN).join(", ")}${more}`;
+        const detail = collapse(`no results; engines failed: ${scrubSecrets(list)}`, 300);
+        throw new SearchError("searxng", "unavailable", detail, undefined, detail);
+      }
       return webHits("searxng", body.results, limit, (r) => ({
         snippet: r.content,
         published: isoDate(r.publishedDate ?? undefined),

@@ -83,6 +83,29 @@ describe("web providers", () => {
     expect((e as Error).message).not.toContain("tvly-wrong");
   });
 
+  test("SearXNG: no results while its engines were blocked is a failure naming each engine's reason", async () => {
+    fx.setMode("searxng", "blocked");
+    const e = await byName("searxng")
+      .search("base editing", opts())
+      .catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(SearchError);
+    expect(e).toMatchObject({
+      provider: "searxng",
+      reason: "unavailable",
+      message:
+        "searxng: no results; engines failed: startpage (Suspended: CAPTCHA), duckduckgo (Suspended: CAPTCHA), brave (Suspended: too many requests)",
+      detail:
+        "no results; engines failed: startpage (Suspended: CAPTCHA), duckduckgo (Suspended: CAPTCHA), brave (Suspended: too many requests)",
+    });
+  });
+
+  test("SearXNG: results while some engines were blocked are a success; no results and no failed engine are zero hits", async () => {
+    fx.setMode("searxng", "partial");
+    expect(await byName("searxng").search("base editing", opts())).toHaveLength(3);
+    fx.setMode("searxng", "empty");
+    expect(await byName("searxng").search("base editing", opts())).toEqual([]);
+  });
+
   test("Brave without matches leaves out `web`: zero hits, not an error", async () => {
     fx.setMode("brave", "empty");
     expect(await byName("brave").search("x", opts())).toEqual([]);

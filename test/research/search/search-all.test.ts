@@ -56,8 +56,8 @@ describe("web fallback chain", () => {
     expect(asked().has("tavily")).toBe(false);
   });
 
-  test("SearXNG answering nothing (engines blocked) and Brave timing out hand over to Tavily", async () => {
-    fx.setMode("searxng", "empty");
+  test("SearXNG with every engine blocked and Brave timing out hand over to Tavily; the attempts say why", async () => {
+    fx.setMode("searxng", "blocked");
     fx.setMode("brave", "hang");
     // A short timeout for the hanging provider keeps the test fast; the chain is the real one.
     const p = {
@@ -68,12 +68,20 @@ describe("web fallback chain", () => {
       ],
       academic: [],
     };
-    const { lists, attempts } = await searchAll(["q"], "news", p, { signal: signal() });
+    const seen: ProviderAttempt[] = [];
+    const { lists, attempts } = await searchAll(["q"], "news", p, {
+      signal: signal(),
+      onProviderDone: (a) => seen.push(a),
+    });
     expect(attempts.map((a) => [a.provider, a.ok, a.error])).toEqual([
-      ["searxng", true, undefined],
+      ["searxng", false, "unavailable"],
       ["brave", false, "timeout"],
       ["tavily", true, undefined],
     ]);
+    expect(seen[0]!.detail).toBe(
+      "no results; engines failed: startpage (Suspended: CAPTCHA), duckduckgo (Suspended: CAPTCHA), brave (Suspended: too many requests)",
+    );
+    expect(seen[2]!.detail).toBeUndefined();
     expect(lists.map((l) => l[0]!.provider)).toEqual(["tavily"]);
     expect(fx.requests.find((r) => r.provider === "searxng")!.url.searchParams.get("categories")).toBe("news");
   });
@@ -136,6 +144,38 @@ describe("search_failed and aborts", () => {
     expect((e as AppError).code).toBe("search_failed");
     expect((e as AppError).message).toContain("searxng (http_status 500: upstream broke)");
     expect((e as AppError).message).toContain("crossref (http_status 500: upstream broke)");
+  });
+
+  test("a lone SearXNG whose engines are all blocked → search_failed naming each engine's reason", async () => {
+    fx.setMode("searxng", "blocked");
+    const e = await searchAll(
+      ["q"],
+      "general",
+      buildSearchProviders(cfg({ ...NO_WEB, SEARXNG_URL: fx.urls.searxng, ACADEMIC_PROVIDERS: "none" })),
+      { signal: signal() },
+    ).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(AppError);
+    expect(e).toMatchObject({
+      code: "search_failed",
+      message:
+        "no search provider answered: searxng (unavailable: no results; engines failed: startpage (Suspended: CAPTCHA), duckduckgo (Suspended: CAPTCHA), brave (Suspended: too many requests))",
+    });
+  });
+
+  test("every web provider refusing → search_failed gives each one's words, the whole near 300 characters", async () => {
+    fx.setMode("searxng", "blocked");
+    fx.setMode("brave", "refused");
+    fx.setMode("tavily", "refused");
+    const e = await searchAll(["q"], "general", buildSearchProviders(cfg({ ACADEMIC_PROVIDERS: "none" })), {
+      signal: signal(),
+    }).catch((x: unknown) => x);
+    const message = (e as AppError).message;
+    expect(message).toStartWith(
+      "no search provider answered: searxng (unavailable: no results; engines failed: startpage (Suspended: CAPTCHA)",
+    );
+    expect(message).toContain("brave (http_status 429: Request rate limit exceeded for plan.)");
+    expect(message).toContain("tavily (http_status 400: Query is too short.");
+    expect(message.length).toBeLessThanOrEqual(300);
   });
 
   test("no provider configured → search_failed naming the variables, before any request", async () => {

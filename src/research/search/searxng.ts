@@ -1,8 +1,8 @@
-import { collapse, isoDate } from "./clean.ts";
+import { cleanText, collapse, isHttpUrl, isoDate, normalizeDoi } from "./clean.ts";
 import { providerFetch } from "./http-json.ts";
 import { scrubSecrets } from "./scrub-secrets.ts";
 import { SearchError } from "./search-error.ts";
-import type { SearchProvider } from "./types.ts";
+import type { SearchHit, SearchProvider } from "./types.ts";
 import { webHits } from "./web-hits.ts";
 
 interface SearxResult {
@@ -12,6 +12,13 @@ interface SearxResult {
   publishedDate?: string | null;
   engine?: string;
   engines?: string[];
+  // Science engines (arxiv, pubmed, crossref, google scholar) fill these; template "paper.html".
+  template?: string;
+  type?: string;
+  doi?: string | null;
+  pdf_url?: string | null;
+  journal?: string | null;
+  authors?: unknown;
 }
 
 interface SearxAnswer {
@@ -39,6 +46,23 @@ function unresponsiveEngines(list: unknown): string[] {
     const w = collapse(why, 80);
     return [w ? `${n} (${w})` : n];
   });
+}
+
+/** A result relayed from a paper database, with what lets it merge with the databases' own hits. */
+function paperOf(r: SearxResult): Pick<SearchHit, "doi" | "pdf_url" | "authors" | "venue"> | undefined {
+  const doi = normalizeDoi(r.doi);
+  const pdf = isHttpUrl(r.pdf_url) ? r.pdf_url : undefined;
+  if (!doi && !pdf && r.template !== "paper.html" && r.type !== "paper") return undefined;
+  const authors = (Array.isArray(r.authors) ? r.authors : typeof r.authors === "string" ? [r.authors] : [])
+    .map((a: unknown) => cleanText(a, 120))
+    .filter(Boolean)
+    .slice(0, 20);
+  return {
+    doi,
+    pdf_url: pdf,
+    authors: authors.length ? authors : undefined,
+    venue: cleanText(r.journal, 200) || undefined,
+  };
 }
 
 /** SearXNG's JSON API (`format: json` must be listed under `search.formats` in the instance's settings). */
@@ -78,6 +102,7 @@ export function createSearxng(o: SearxngOptions): SearchProvider {
       return webHits("searxng", body.results, limit, (r) => ({
         snippet: r.content,
         published: isoDate(r.publishedDate ?? undefined),
+        paper: paperOf(r),
       }));
     },
   };

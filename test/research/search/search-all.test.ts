@@ -109,6 +109,39 @@ describe("academic providers and kinds", () => {
     expect(nature[0]!.pdf_url).toBe(`${PAGE}/paper/nature17946.pdf`);
   });
 
+  test("SearXNG's science papers carry DOI, PDF, authors and journal, and merge with the databases' hits by DOI", async () => {
+    const science = await createSearxng({ baseUrl: fx.urls.searxng }).search("base editing", {
+      signal: signal(),
+      limit: 8,
+      topic: "science",
+    });
+    expect(science[0]).toMatchObject({
+      provider: "searxng",
+      type: "academic",
+      url: `${PAGE}/articles/nature17946`,
+      doi: "10.1038/nature17946",
+      venue: "Nature",
+      authors: ["Alexis C. Komor", "Yongjoo B. Kim", "Michael S. Packer", "John A. Zuris", "David R. Liu"],
+    });
+    expect(science[1]).toMatchObject({
+      doi: "10.1038/s41586-019-1711-4",
+      pdf_url: `${PAGE}/pdf/2101.00001v1`,
+      authors: ["Andrew V. Anzalone", "David R. Liu"],
+      published_at: "2021-01-01",
+      venue: undefined,
+    });
+    const p = {
+      web: [],
+      academic: [createOpenAlex({ baseUrl: fx.urls.openalex }), createCrossref({ baseUrl: fx.urls.crossref })],
+    };
+    const { lists } = await searchAll(["base editing"], "academic", p, { signal: signal() });
+    // The publisher's page, OpenAlex's landing page and Crossref's doi.org link share only the DOI.
+    const nature = mergeAndRank([science, ...lists], "base editing").filter((h) => h.doi === "10.1038/nature17946");
+    expect(nature).toHaveLength(1);
+    expect(nature[0]!.providers.sort()).toEqual(["crossref", "openalex", "searxng"]);
+    expect(nature[0]!.pdf_url).toBe(`${PAGE}/paper/nature17946.pdf`);
+  });
+
   test("general questions use the web only; academic ones the web and every database, in parallel", async () => {
     await searchAll(["q"], "general", buildSearchProviders(cfg()), { signal: signal() });
     expect(asked()).toEqual(new Set(["searxng"]));

@@ -21,20 +21,33 @@ export interface ArxivOptions {
 // arXiv's own links say http; only its hosts get upgraded (fixtures and mirrors keep theirs).
 const upgrade = (u: string) => u.replace(/^http:\/\/((export\.)?arxiv\.org)\//i, "https://$1/");
 
+const parseXml = (xml: string) => new DOMParser().parseFromString(xml, "text/xml") as unknown as Document;
+const childText = (el: Element, tag: string) => el.getElementsByTagName(tag)[0]?.textContent ?? "";
+
+/** The summary of arXiv's error entry (id …/api/errors#…, title "Error"), if the feed is one. */
+function errorEntry(doc: Document): string | undefined {
+  const entry = Array.from(doc.getElementsByTagName("entry")).find((e) => /\/api\/errors/.test(childText(e, "id")));
+  return entry ? collapse(childText(entry, "summary"), 200) || "error" : undefined;
+}
+
+/** What arXiv says in an error answer: the error entry of its Atom feed (sent with HTTP 400). */
+export function arxivErrorText(body: string): string | undefined {
+  return /<feed[\s>]/.test(body) ? errorEntry(parseXml(body)) : undefined;
+}
+
 /**
- * Parses arXiv's Atom feed. arXiv reports a bad query as HTTP 200 with a single entry
- * titled "Error" (id …/api/errors#…), and throttling as a plain-text body; both are
- * bad_payload rather than a quiet zero-hit search.
+ * Parses arXiv's Atom feed. arXiv has reported a bad query both as HTTP 400 and as HTTP
+ * 200 with a single entry titled "Error" (id …/api/errors#…), and throttling as a
+ * plain-text body; at 200 both are bad_payload rather than a quiet zero-hit search.
  */
 export function parseArxivFeed(xml: string, limit: number): SearchHit[] {
   if (!/<feed[\s>]/.test(xml)) throw new SearchError("arxiv", "bad_payload", `not an Atom feed: ${collapse(xml, 80)}`);
-  const doc = new DOMParser().parseFromString(xml, "text/xml") as unknown as Document;
-  const entries = Array.from(doc.getElementsByTagName("entry"));
+  const doc = parseXml(xml);
+  const error = errorEntry(doc);
+  if (error !== undefined) throw new SearchError("arxiv", "bad_payload", `arXiv error: ${error}`, undefined, error);
   const hits: SearchHit[] = [];
-  for (const entry of entries) {
-    const text = (tag: string) => entry.getElementsByTagName(tag)[0]?.textContent ?? "";
-    if (/\/api\/errors/.test(text("id")))
-      throw new SearchError("arxiv", "bad_payload", `arXiv error: ${collapse(text("summary"), 200)}`);
+  for (const entry of Array.from(doc.getElementsByTagName("entry"))) {
+    const text = (tag: string) => childText(entry, tag);
     if (hits.length >= limit) break;
     const links = Array.from(entry.getElementsByTagName("link"));
     const abs = links.find((l) => l.getAttribute("rel") === "alternate")?.getAttribute("href") ?? text("id").trim();
@@ -109,6 +122,7 @@ export function createArxiv(o: ArxivOptions): SearchProvider {
         signal,
         timeoutMs: o.timeoutMs ?? SLOW_PROVIDER_TIMEOUT_MS,
         as: "text",
+        errorText: arxivErrorText,
       });
       return parseArxivFeed(xml, limit);
     },

@@ -1,5 +1,7 @@
 import { readBodyCapped } from "../../util/read-capped.ts";
+import { scrubSecrets } from "./scrub-secrets.ts";
 import { SearchError } from "./search-error.ts";
+import { readBodyPrefix, trimUpstream, upstreamMessage } from "./upstream-error.ts";
 
 export const USER_AGENT = "research-query/0.1";
 /** A provider that hasn't answered in this long is treated as down for this query. */
@@ -19,11 +21,14 @@ export interface ProviderRequest {
   body?: unknown;
   /** "text" for XML feeds (arXiv); "json" parses. */
   as?: "json" | "text";
+  /** The provider's own reading of an error body (arXiv's Atom error entry); JSON and plain text are read without it. */
+  errorText?: (body: string) => string | undefined;
 }
 
 /**
  * One provider API call under the run's signal and the provider's own timeout, with
- * every failure typed as a SearchError. Provider addresses are the operator's
+ * every failure typed as a SearchError; a non-2xx answer's error body is read (capped)
+ * for the upstream's own message, scrubbed of secrets. Provider addresses are the operator's
  * configuration (SearXNG often runs on localhost), so they don't pass through the
  * page-fetch SSRF guard.
  */
@@ -54,8 +59,20 @@ export async function providerFetch<T = unknown>(provider: string, url: string, 
     throw failure(e, new SearchError(provider, "network", e instanceof Error ? e.message : String(e)));
   }
   if (!res.ok) {
-    await res.body?.cancel().catch(() => {});
-    throw new SearchError(provider, "http_status", `HTTP ${res.status}`, res.status);
+    // The upstream's own words say why (bad query, key refused, quota spent); the status alone rarely does.
+    const said = await readBodyPrefix(res).then(
+      (body) => o.errorText?.(body) ?? upstreamMessage(body, res.headers.get("content-type")),
+      () => undefined,
+    );
+    if (o.signal.aborted) throw new SearchError(provider, "aborted", "the run was aborted");
+    const detail = said ? trimUpstream(scrubSecrets(said, Object.values(o.headers ?? {}))) || undefined : undefined;
+    throw new SearchError(
+      provider,
+      "http_status",
+      `HTTP ${res.status}${detail ? `: ${detail}` : ""}`,
+      res.status,
+      detail,
+    );
   }
   let text: string;
   try {

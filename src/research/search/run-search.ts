@@ -1,4 +1,5 @@
 import { AppError } from "../../contract/errors.ts";
+import { collapse } from "./clean.ts";
 import type { SearchProviders } from "./registry.ts";
 import { SearchError } from "./search-error.ts";
 import type { SearchHit, SearchOptions, SearchProvider } from "./types.ts";
@@ -12,10 +13,12 @@ export interface ProviderAttempt {
   ok: boolean;
   count: number;
   ms: number;
-  /** SearchError reason ("http_status", "timeout", "bad_payload", "network"), or "error" for anything else. */
+  /** SearchError reason ("http_status", "timeout", "unavailable", …: SearchFailure), or "error" for anything else. */
   error?: string;
   /** Upstream HTTP status when error is "http_status". */
   status?: number;
+  /** What the upstream said about the failure, trimmed and scrubbed (SearchError.detail), when it said anything. */
+  detail?: string;
 }
 
 export interface SearchAllOptions {
@@ -112,6 +115,7 @@ export async function searchAll(
         ms: ms(),
         error: se?.reason ?? "error",
         ...(se?.status ? { status: se.status } : {}),
+        ...(se?.detail ? { detail: se.detail } : {}),
       });
       return null;
     }
@@ -130,13 +134,27 @@ export async function searchAll(
     if (use.academic) for (const p of providers.academic) jobs.push(call(p, q).then((h) => h ?? []));
   }
   const lists = await untilAborted(Promise.all(jobs), o.signal);
-  if (attempts.length && !attempts.some((a) => a.ok)) {
-    const failed = [
-      ...new Set(attempts.map((a) => `${a.provider} (${a.error}${a.status ? ` ${a.status}` : ""})`)),
-    ].join(", ");
-    throw new AppError("search_failed", `no search provider answered: ${failed}`);
-  }
+  if (attempts.length && !attempts.some((a) => a.ok))
+    throw new AppError("search_failed", `no search provider answered: ${failureSummary(attempts)}`);
   return { lists: lists.filter((l) => l.length > 0), attempts };
+}
+
+/** Longest failure summary, so search_failed's message stays near 300 characters; details share what the names leave. */
+const SUMMARY_MAX = 270;
+
+/**
+ * "searxng (unavailable: no results; engines failed: startpage (Suspended: CAPTCHA)), brave
+ * (http_status 429: Request rate limit exceeded for plan.)": each provider once (its first
+ * failure), with what the upstream said, so a user sees why nothing answered.
+ */
+function failureSummary(attempts: ProviderAttempt[]): string {
+  const first: ProviderAttempt[] = [];
+  for (const a of attempts) if (!first.some((f) => f.provider === a.provider)) first.push(a);
+  const heads = first.map((a) => `${a.provider} (${a.error}${a.status ? ` ${a.status}` : ""}`);
+  const withDetail = first.filter((a) => a.detail).length;
+  const room = SUMMARY_MAX - heads.reduce((n, h) => n + h.length + 3, 0);
+  const each = withDetail ? Math.max(40, Math.floor(room / withDetail) - 2) : 0;
+  return first.map((a, i) => `${heads[i]}${a.detail ? `: ${collapse(a.detail, each)}` : ""})`).join(", ");
 }
 
 /** Rejects as soon as the signal aborts, even if a provider ignores it. */

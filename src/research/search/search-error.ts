@@ -1,9 +1,17 @@
 /**
  * Why a provider call failed: a non-2xx answer, no answer in time, an answer we
- * can't read, a connection failure, the run itself being aborted, or our own pacing of
- * a provider whose terms limit the request rate (the call was not made).
+ * can't read, a connection failure, the run itself being aborted, our own pacing of
+ * a provider whose terms limit the request rate (the call was not made), or a
+ * provider that answered but could not search (a SearXNG whose every engine failed).
  */
-export type SearchFailure = "http_status" | "timeout" | "bad_payload" | "network" | "aborted" | "rate_limited";
+export type SearchFailure =
+  | "http_status"
+  | "timeout"
+  | "bad_payload"
+  | "network"
+  | "aborted"
+  | "rate_limited"
+  | "unavailable";
 
 /** A search provider's failure; one provider failing never fails a run by itself. */
 export class SearchError extends Error {
@@ -11,11 +19,17 @@ export class SearchError extends Error {
   readonly reason: SearchFailure;
   /** The upstream HTTP status, for reason "http_status". */
   readonly status?: number;
-  constructor(provider: string, reason: SearchFailure, message: string, status?: number) {
+  /**
+   * The upstream's own account of the failure (its error text, SearXNG's engine reasons),
+   * already trimmed and scrubbed of secrets; absent when it said nothing usable.
+   */
+  readonly detail?: string;
+  constructor(provider: string, reason: SearchFailure, message: string, status?: number, detail?: string) {
     super(`${provider}: ${message}`);
     this.name = "SearchError";
     this.provider = provider;
     this.reason = reason;
     this.status = status;
+    this.detail = detail;
   }
 }

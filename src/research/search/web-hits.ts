@@ -6,6 +6,11 @@ interface WebResultParts {
   snippet: unknown;
   /** Already an ISO date (clean.ts isoDate), or undefined. */
   published: string | undefined;
+  /**
+   * Set when the result is a paper a web provider relays from a database (SearXNG's
+   * science engines): the hit is academic and its DOI merges it with the databases' hits.
+   */
+  paper?: Pick<SearchHit, "doi" | "pdf_url" | "authors" | "venue">;
 }
 
 /**
@@ -22,15 +27,16 @@ export function webHits<R extends { url?: string; title?: string }>(
     .filter((r) => isHttpUrl(r?.url))
     .slice(0, limit)
     .map((r) => {
-      const { snippet, published } = parts(r);
+      const { snippet, published, paper } = parts(r);
       const url = r.url as string;
       return {
         url,
         title: cleanText(r.title, 300) || url,
         snippet: cleanText(snippet, SNIPPET_MAX),
         provider,
-        type: "web",
+        type: paper ? "academic" : "web",
         published_at: published,
+        ...paper,
       };
     });
 }

@@ -45,7 +45,7 @@ describe("web providers", () => {
     expect(r.headers.get("user-agent")).toBe("research-query/0.1");
   });
 
-  test("Brave: X-Subscription-Token and count sent; description and page_age read; a wrong key is http_status 401", async () => {
+  test("Brave: X-Subscription-Token and count sent; description and page_age read; a wrong key is its 422 with Brave's words", async () => {
     const hits = await byName("brave").search("base editing", { ...opts(), limit: 2 });
     expect(hits).toHaveLength(2);
     expect(hits[1]).toMatchObject({
@@ -62,7 +62,48 @@ describe("web providers", () => {
       .search("x", opts())
       .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(SearchError);
-    expect(e).toMatchObject({ provider: "brave", reason: "http_status", status: 401 });
+    expect(e).toMatchObject({
+      provider: "brave",
+      reason: "http_status",
+      status: 422,
+      message: "brave: HTTP 422: The provided subscription token is invalid.",
+      detail: "The provided subscription token is invalid.",
+    });
+  });
+
+  test("Tavily: a wrong key is its 401 with Tavily's words, and the key we sent is not in them", async () => {
+    const e = await byName("tavily", { TAVILY_API_KEY: "tvly-wrong-key-0000" })
+      .search("x", opts())
+      .catch((x: unknown) => x);
+    expect(e).toMatchObject({
+      reason: "http_status",
+      status: 401,
+      message: "tavily: HTTP 401: Unauthorized: missing or invalid API key.",
+    });
+    expect((e as Error).message).not.toContain("tvly-wrong");
+  });
+
+  test("SearXNG: no results while its engines were blocked is a failure naming each engine's reason", async () => {
+    fx.setMode("searxng", "blocked");
+    const e = await byName("searxng")
+      .search("base editing", opts())
+      .catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(SearchError);
+    expect(e).toMatchObject({
+      provider: "searxng",
+      reason: "unavailable",
+      message:
+        "searxng: no results; engines failed: startpage (Suspended: CAPTCHA), duckduckgo (Suspended: CAPTCHA), brave (Suspended: too many requests)",
+      detail:
+        "no results; engines failed: startpage (Suspended: CAPTCHA), duckduckgo (Suspended: CAPTCHA), brave (Suspended: too many requests)",
+    });
+  });
+
+  test("SearXNG: results while some engines were blocked are a success; no results and no failed engine are zero hits", async () => {
+    fx.setMode("searxng", "partial");
+    expect(await byName("searxng").search("base editing", opts())).toHaveLength(3);
+    fx.setMode("searxng", "empty");
+    expect(await byName("searxng").search("base editing", opts())).toEqual([]);
   });
 
   test("Brave without matches leaves out `web`: zero hits, not an error", async () => {
@@ -218,16 +259,63 @@ describe("academic providers", () => {
 });
 
 describe("failures are typed", () => {
-  test.each(PROVIDERS.map((p) => [p]))("%s: HTTP 500 → http_status, garbage → bad_payload", async (name) => {
-    const p = byName(name);
-    fx.setMode(name, "500");
-    const e1 = await p.search("base editing", opts()).catch((e: unknown) => e);
-    expect(e1).toBeInstanceOf(SearchError);
-    expect(e1).toMatchObject({ provider: name, reason: "http_status", status: 500 });
-    fx.setMode(name, "garbage");
-    expect(await p.search("base editing", opts()).catch((e: unknown) => e)).toMatchObject({
-      provider: name,
-      reason: "bad_payload",
-    });
+  test.each(PROVIDERS.map((p) => [p]))(
+    "%s: HTTP 500 → http_status with its text, garbage → bad_payload",
+    async (name) => {
+      const p = byName(name);
+      fx.setMode(name, "500");
+      const e1 = await p.search("base editing", opts()).catch((e: unknown) => e);
+      expect(e1).toBeInstanceOf(SearchError);
+      expect(e1).toMatchObject({
+        provider: name,
+        reason: "http_status",
+        status: 500,
+        message: `${name}: HTTP 500: upstream broke`,
+        detail: "upstream broke",
+      });
+      fx.setMode(name, "garbage");
+      expect(await p.search("base editing", opts()).catch((e: unknown) => e)).toMatchObject({
+        provider: name,
+        reason: "bad_payload",
+      });
+    },
+  );
+});
+
+describe("failures keep the upstream's own words", () => {
+  // Each provider's recorded refusal (test/fixtures/search-servers.ts refusal()) and what we say of it.
+  const said: [string, number, string][] = [
+    ["searxng", 403, "searxng: HTTP 403 (is json enabled in search.formats of settings.yml?)"],
+    ["brave", 429, "brave: HTTP 429: Request rate limit exceeded for plan."],
+    ["tavily", 400, "tavily: HTTP 400: Query is too short. Min query length is 2 characters."],
+    ["openalex", 400, "openalex: HTTP 400: Invalid query parameters error: foo is not a valid field for select."],
+    ["arxiv", 400, "arxiv: HTTP 400: incorrect id format for 1234"],
+    [
+      "crossref",
+      400,
+      "crossref: HTTP 400: Integer specified as 2000 but must be a positive integer less than or equal to 1000.",
+    ],
+    [
+      "semantic_scholar",
+      429,
+      "semantic_scholar: HTTP 429: Too Many Requests. Please wait and try again or apply for a key for higher rate limits. https://www.semanticscholar.org/product/api#api-key-form",
+    ],
+  ];
+  test.each(said)("%s: its refusal (HTTP %d) reads as what it said", async (name, status, message) => {
+    fx.setMode(name as (typeof PROVIDERS)[number], "refused");
+    const e = await byName(name)
+      .search("base editing", opts())
+      .catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(SearchError);
+    expect(e).toMatchObject({ provider: name, reason: "http_status", status, message });
+  });
+
+  test.each(PROVIDERS.map((p) => [p]))("%s: a proxy's HTML error page is the status alone", async (name) => {
+    fx.setMode(name, "html");
+    const e = await byName(name)
+      .search("base editing", opts())
+      .catch((x: unknown) => x);
+    expect(e).toMatchObject({ provider: name, reason: "http_status", status: 502, message: `${name}: HTTP 502` });
+    expect((e as SearchError).detail).toBeUndefined();
   });
 });

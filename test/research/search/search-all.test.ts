@@ -56,8 +56,8 @@ describe("web fallback chain", () => {
     expect(asked().has("tavily")).toBe(false);
   });
 
-  test("SearXNG answering nothing (engines blocked) and Brave timing out hand over to Tavily", async () => {
-    fx.setMode("searxng", "empty");
+  test("SearXNG with every engine blocked and Brave timing out hand over to Tavily; the attempts say why", async () => {
+    fx.setMode("searxng", "blocked");
     fx.setMode("brave", "hang");
     // A short timeout for the hanging provider keeps the test fast; the chain is the real one.
     const p = {
@@ -68,12 +68,20 @@ describe("web fallback chain", () => {
       ],
       academic: [],
     };
-    const { lists, attempts } = await searchAll(["q"], "news", p, { signal: signal() });
+    const seen: ProviderAttempt[] = [];
+    const { lists, attempts } = await searchAll(["q"], "news", p, {
+      signal: signal(),
+      onProviderDone: (a) => seen.push(a),
+    });
     expect(attempts.map((a) => [a.provider, a.ok, a.error])).toEqual([
-      ["searxng", true, undefined],
+      ["searxng", false, "unavailable"],
       ["brave", false, "timeout"],
       ["tavily", true, undefined],
     ]);
+    expect(seen[0]!.detail).toBe(
+      "no results; engines failed: startpage (Suspended: CAPTCHA), duckduckgo (Suspended: CAPTCHA), brave (Suspended: too many requests)",
+    );
+    expect(seen[2]!.detail).toBeUndefined();
     expect(lists.map((l) => l[0]!.provider)).toEqual(["tavily"]);
     expect(fx.requests.find((r) => r.provider === "searxng")!.url.searchParams.get("categories")).toBe("news");
   });
@@ -98,6 +106,39 @@ describe("academic providers and kinds", () => {
     const nature = mergeAndRank(lists, "base editing").filter((h) => h.doi === "10.1038/nature17946");
     expect(nature).toHaveLength(1);
     expect(nature[0]!.providers.sort()).toEqual(["crossref", "openalex"]);
+    expect(nature[0]!.pdf_url).toBe(`${PAGE}/paper/nature17946.pdf`);
+  });
+
+  test("SearXNG's science papers carry DOI, PDF, authors and journal, and merge with the databases' hits by DOI", async () => {
+    const science = await createSearxng({ baseUrl: fx.urls.searxng }).search("base editing", {
+      signal: signal(),
+      limit: 8,
+      topic: "science",
+    });
+    expect(science[0]).toMatchObject({
+      provider: "searxng",
+      type: "academic",
+      url: `${PAGE}/articles/nature17946`,
+      doi: "10.1038/nature17946",
+      venue: "Nature",
+      authors: ["Alexis C. Komor", "Yongjoo B. Kim", "Michael S. Packer", "John A. Zuris", "David R. Liu"],
+    });
+    expect(science[1]).toMatchObject({
+      doi: "10.1038/s41586-019-1711-4",
+      pdf_url: `${PAGE}/pdf/2101.00001v1`,
+      authors: ["Andrew V. Anzalone", "David R. Liu"],
+      published_at: "2021-01-01",
+      venue: undefined,
+    });
+    const p = {
+      web: [],
+      academic: [createOpenAlex({ baseUrl: fx.urls.openalex }), createCrossref({ baseUrl: fx.urls.crossref })],
+    };
+    const { lists } = await searchAll(["base editing"], "academic", p, { signal: signal() });
+    // The publisher's page, OpenAlex's landing page and Crossref's doi.org link share only the DOI.
+    const nature = mergeAndRank([science, ...lists], "base editing").filter((h) => h.doi === "10.1038/nature17946");
+    expect(nature).toHaveLength(1);
+    expect(nature[0]!.providers.sort()).toEqual(["crossref", "openalex", "searxng"]);
     expect(nature[0]!.pdf_url).toBe(`${PAGE}/paper/nature17946.pdf`);
   });
 
@@ -134,8 +175,40 @@ describe("search_failed and aborts", () => {
     );
     expect(e).toBeInstanceOf(AppError);
     expect((e as AppError).code).toBe("search_failed");
-    expect((e as AppError).message).toContain("searxng (http_status 500)");
-    expect((e as AppError).message).toContain("crossref (http_status 500)");
+    expect((e as AppError).message).toContain("searxng (http_status 500: upstream broke)");
+    expect((e as AppError).message).toContain("crossref (http_status 500: upstream broke)");
+  });
+
+  test("a lone SearXNG whose engines are all blocked → search_failed naming each engine's reason", async () => {
+    fx.setMode("searxng", "blocked");
+    const e = await searchAll(
+      ["q"],
+      "general",
+      buildSearchProviders(cfg({ ...NO_WEB, SEARXNG_URL: fx.urls.searxng, ACADEMIC_PROVIDERS: "none" })),
+      { signal: signal() },
+    ).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(AppError);
+    expect(e).toMatchObject({
+      code: "search_failed",
+      message:
+        "no search provider answered: searxng (unavailable: no results; engines failed: startpage (Suspended: CAPTCHA), duckduckgo (Suspended: CAPTCHA), brave (Suspended: too many requests))",
+    });
+  });
+
+  test("every web provider refusing → search_failed gives each one's words, the whole near 300 characters", async () => {
+    fx.setMode("searxng", "blocked");
+    fx.setMode("brave", "refused");
+    fx.setMode("tavily", "refused");
+    const e = await searchAll(["q"], "general", buildSearchProviders(cfg({ ACADEMIC_PROVIDERS: "none" })), {
+      signal: signal(),
+    }).catch((x: unknown) => x);
+    const message = (e as AppError).message;
+    expect(message).toStartWith(
+      "no search provider answered: searxng (unavailable: no results; engines failed: startpage (Suspended: CAPTCHA)",
+    );
+    expect(message).toContain("brave (http_status 429: Request rate limit exceeded for plan.)");
+    expect(message).toContain("tavily (http_status 400: Query is too short.");
+    expect(message.length).toBeLessThanOrEqual(300);
   });
 
   test("no provider configured → search_failed naming the variables, before any request", async () => {

@@ -64,7 +64,7 @@ export function createEngine(deps: EngineDeps): Engine {
         emit({
           type: "progress",
           stage: "searching",
-          message: `${a.provider}: ${a.ok ? `${a.count} results` : `failed (${a.error})`}`,
+          message: `${a.provider}: ${a.ok ? `${a.count} results` : `failed (${a.error}${a.detail ? `: ${a.detail}` : ""})`}`,
           ...a,
         });
       };

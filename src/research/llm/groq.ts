@@ -19,18 +19,18 @@ export interface GroqOptions {
 export const GROQ_ATTEMPT_MS = 120_000;
 const WHO = "Groq";
 
-function toLlmError(e: unknown, signal: AbortSignal): LlmError {
+function toLlmError(e: unknown, signal: AbortSignal, apiKey: string): LlmError {
   if (signal.aborted) return new LlmError("aborted", "aborted");
   if (e instanceof LlmError) return e;
   if (e instanceof Groq.APIError && typeof e.status === "number")
     return upstreamError(
       WHO,
       e.status,
-      upstreamReason(e.error),
+      upstreamReason(e.error, [apiKey]),
       parseRetryAfter(e.headers?.get("retry-after")) ?? undefined,
     );
   // Connection errors and timeouts (APIError without a status).
-  return new LlmError("network", `the Groq call failed: ${cleanReason((e as Error)?.message ?? String(e))}`);
+  return new LlmError("network", `the Groq call failed: ${cleanReason((e as Error)?.message ?? String(e), [apiKey])}`);
 }
 
 /**
@@ -72,7 +72,7 @@ export function createGroqClient(o: GroqOptions): LlmClient {
       return { text };
     } catch (e) {
       if (e instanceof Groq.APIError) windows.note(req.model, e.headers);
-      throw toLlmError(e, req.signal);
+      throw toLlmError(e, req.signal, o.apiKey);
     }
   };
   return { provider: "groq", chat: (req) => withRetry(req, policy, once) };

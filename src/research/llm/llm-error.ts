@@ -1,4 +1,4 @@
-import { limitFacts } from "./upstream-message.ts";
+import { limitFacts } from "./limit-facts.ts";
 
 /**
  * Why a model call failed: an HTTP error status (before or inside the stream), a broken

@@ -1,4 +1,4 @@
-import { readBodyCapped } from "../../util/read-capped.ts";
+import { readBodyPrefix } from "../../util/upstream-text.ts";
 import { readChatStream, wholeAnswer } from "./chat-stream.ts";
 import { LlmError, parseRetryAfter, upstreamError } from "./llm-error.ts";
 import { DEFAULT_RETRY, type RetryPolicy, withRetry } from "./retry.ts";
@@ -19,18 +19,12 @@ export interface OpenAiCompatibleOptions {
 /** Local models can be slow: three minutes for one attempt. */
 export const OPENAI_ATTEMPT_MS = 180_000;
 const WHO = "the LLM server";
-/** An error body is read this far for its reason; the rest is not worth buffering. */
-const ERROR_BODY_MAX = 16 * 1024;
-
-async function errorReason(res: Response): Promise<string | null> {
-  try {
-    const bytes = await readBodyCapped(res, ERROR_BODY_MAX, () => new Error("long"));
-    return upstreamReason(new TextDecoder().decode(bytes));
-  } catch {
-    await res.body?.cancel().catch(() => {});
-    return null;
-  }
-}
+/** What an error answer says, from the first 16 KB of its body (our key masked if echoed). */
+const errorReason = (res: Response, sent: string[]): Promise<string | null> =>
+  readBodyPrefix(res).then(
+    (body) => upstreamReason(body, sent),
+    () => null,
+  );
 
 /** Any OpenAI-compatible chat server (Ollama, vLLM, llama.cpp): POST {baseUrl}/chat/completions. */
 export function createOpenAiCompatibleClient(o: OpenAiCompatibleOptions): LlmClient {
@@ -69,7 +63,7 @@ export function createOpenAiCompatibleClient(o: OpenAiCompatibleOptions): LlmCli
       throw upstreamError(
         WHO,
         res.status,
-        await errorReason(res),
+        await errorReason(res, o.apiKey ? [o.apiKey] : []),
         parseRetryAfter(res.headers.get("retry-after")) ?? undefined,
       );
     const read = { who: WHO, maxTokens: req.maxTokens };

@@ -1,8 +1,8 @@
+import { durationMs } from "./limit-facts.ts";
 import { LlmError } from "./llm-error.ts";
 import { abortableSleep, fitsDeadline } from "./retry.ts";
 import { messagesTokens } from "./token-estimate.ts";
 import type { ChatRequest } from "./types.ts";
-import { durationMs } from "./upstream-message.ts";
 
 interface Window {
   limit: number;

@@ -1,7 +1,7 @@
 import { readBodyCapped } from "../../util/read-capped.ts";
-import { scrubSecrets } from "./scrub-secrets.ts";
+import { scrubSecrets } from "../../util/scrub-secrets.ts";
+import { readBodyPrefix, trimUpstream, upstreamMessage } from "../../util/upstream-text.ts";
 import { SearchError } from "./search-error.ts";
-import { readBodyPrefix, trimUpstream, upstreamMessage } from "./upstream-error.ts";
 
 export const USER_AGENT = "research-query/0.1";
 /** A provider that hasn't answered in this long is treated as down for this query. */

@@ -1,6 +1,6 @@
+import { scrubSecrets } from "../../util/scrub-secrets.ts";
 import { cleanText, collapse, isHttpUrl, isoDate, normalizeDoi } from "./clean.ts";
 import { providerFetch } from "./http-json.ts";
-import { scrubSecrets } from "./scrub-secrets.ts";
 import { SearchError } from "./search-error.ts";
 import type { SearchHit, SearchProvider } from "./types.ts";
 import { webHits } from "./web-hits.ts";

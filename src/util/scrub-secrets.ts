@@ -14,6 +14,8 @@ const NAMED =
   /\b((?:x-)?api[_-]?key|apikey|access[_-]?token|auth[_-]?token|refresh[_-]?token|subscription[_-]?token|client[_-]?secret|secret|password|token|authorization)(["']?\s*[=:]\s*["']?)[^\s"',;&<>]+/gi;
 // Key shapes of the services we call or that upstreams commonly name (Tavily, OpenAI-style, Brave, Groq).
 const KNOWN_SHAPES = /\b(?:tvly-|sk-|gsk_|BSA)[A-Za-z0-9_-]{8,}/g;
+// Account and organisation ids (Groq's "organization `org_01h…`"): not credentials, but the operator's to share.
+const ACCOUNT_IDS = /\b(org|user|proj)_[A-Za-z0-9]{6,}/g;
 // Any long opaque run mixing letters and digits (hex keys, base64url tokens); words and DOIs don't match.
 const OPAQUE = /\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{32,}\b/g;
 
@@ -35,5 +37,6 @@ export function scrubSecrets(text: string, sent: readonly string[] = []): string
     .replace(AUTH_SCHEME, (_, scheme: string) => `${scheme} ${MASK}`)
     .replace(NAMED, (_, name: string, sep: string) => `${name}${sep}${MASK}`)
     .replace(KNOWN_SHAPES, MASK)
+    .replace(ACCOUNT_IDS, (_, kind: string) => `${kind}_${MASK}`)
     .replace(OPAQUE, MASK);
 }

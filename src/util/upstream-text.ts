@@ -1,4 +1,4 @@
-import { collapse } from "./clean.ts";
+import { collapse } from "../research/search/clean.ts";
 
 /** An error body is read this far for its message; the rest is cancelled. */
 export const MAX_ERROR_BODY_BYTES = 16 * 1024;
@@ -55,7 +55,10 @@ const looksLikeMarkup = (s: string) => /<(!doctype|\?xml|\/?[a-z][\w:-]*[\s>/])/
  * body as it is. HTML pages (proxies', frameworks' error pages) and other markup say
  * nothing we can pass on; undefined then, and the status alone is reported.
  */
-export function upstreamMessage(body: string, contentType: string | null): string | undefined {
+export function upstreamMessage(body: unknown, contentType: string | null = null): string | undefined {
+  // An SDK hands over the error body already parsed.
+  if (body !== null && typeof body === "object") return collapse(fromJson(body)) || undefined;
+  if (typeof body !== "string") return undefined;
   const text = body.trim();
   if (!text) return undefined;
   const ct = (contentType ?? "").toLowerCase();
@@ -71,5 +74,5 @@ export function upstreamMessage(body: string, contentType: string | null): strin
   return collapse(text) || undefined;
 }
 
-/** Upstream text as it is kept: one line, cut near UPSTREAM_TEXT_MAX. */
-export const trimUpstream = (s: string) => collapse(s, UPSTREAM_TEXT_MAX);
+/** Upstream text as it is kept: one line, cut near `max` (default UPSTREAM_TEXT_MAX). */
+export const trimUpstream = (s: string, max = UPSTREAM_TEXT_MAX) => collapse(s, max);

@@ -21,13 +21,16 @@ export interface ReadOptions {
   maxTokens?: number;
 }
 
+// Hugging Face TGI names the same natural end by its cause; everything else is a cut.
+const NATURAL_END = new Set(["stop", "eos_token", "stop_sequence"]);
+
 /**
  * An answer is whole only when the model said it stopped on its own (finish_reason
- * "stop"). "length" is the output limit reached — a reasoning model can spend it all
- * thinking — and is final: the same call would stop at the same place.
+ * "stop", or TGI's names for it). "length" is the output limit reached — a reasoning
+ * model can spend it all thinking — and is final: the same call would stop at the same place.
  */
 export function checkFinish(finish: string | null | undefined, text: string, o: ReadOptions): void {
-  if (finish === "stop") return;
+  if (finish && NATURAL_END.has(finish)) return;
   if (finish === "length")
     throw new LlmError(
       "incomplete",
@@ -91,6 +94,6 @@ export function wholeAnswer(body: Chunk, o: ReadOptions): string {
     throw new LlmError("bad_payload", `${o.who} answered without message content${why ? `: ${why}` : ""}`);
   }
   // Some servers leave finish_reason out of whole answers; only a stated cut is a failure.
-  if (c?.finish_reason && c.finish_reason !== "stop") checkFinish(c.finish_reason, text, o);
+  if (c?.finish_reason) checkFinish(c.finish_reason, text, o);
   return text;
 }

@@ -104,11 +104,15 @@ describe("an answer counts only when the model finished it", () => {
   });
 
   test("[DONE] without a finish_reason, or a finish other than stop, is not a whole answer", async () => {
-    for (const finish of [null, "content_filter"]) {
+    for (const finish of [null, "content_filter", "tool_calls"]) {
       for (const r of await streamed({ text: "Some text.", finish })) {
         expect(r.e?.reason, `${r.name} ${finish}`).toBe("incomplete");
       }
     }
+    // TGI's names for a natural end are one.
+    for (const finish of ["eos_token", "stop_sequence"])
+      for (const r of await streamed({ text: "Some text.", finish }))
+        expect(r.text, `${r.name} ${finish}`).toBe("Some text.");
   });
 
   test("a whole (non-streamed) answer that stopped at its limit fails too", async () => {

@@ -1,23 +1,20 @@
 import { AppError } from "../../contract/errors.ts";
 import type { Llm } from "../llm/factory.ts";
-import { promptTokens } from "../llm/token-estimate.ts";
 import { heuristicPlan } from "../plan/heuristic.ts";
 import { planQuery } from "../plan/plan-query.ts";
-import { selectPassages } from "../rank/select.ts";
 import type { DocParser } from "../read/doc-parser.ts";
 import { readCandidates } from "../read/read-all.ts";
 import type { Lookup } from "../read/url-guard.ts";
 import { mergeAndRank } from "../search/merge.ts";
 import type { SearchProviders } from "../search/registry.ts";
 import { type ProviderAttempt, type QuestionKind, type SearchAllResult, searchAll } from "../search/run-search.ts";
-import type { Engine, EngineResult, RunContext, Source } from "../types.ts";
-import { writerBudget } from "../write/budget.ts";
+import type { Engine, EngineResult, RunContext } from "../types.ts";
 import { finalizeCitations } from "../write/citations.ts";
 import { writeExtractive } from "../write/extractive-writer.ts";
 import { writeWithLlm } from "../write/llm-writer.ts";
-import type { WriterSource } from "../write/prompt.ts";
+import { chooseSources } from "./choose-sources.ts";
 import { hostOf, since } from "./estimate.ts";
-import { toSource, usableDocs } from "./sources.ts";
+import { usableDocs } from "./sources.ts";
 import { type EngineTimings, resolveTimings } from "./timings.ts";
 
 /** Everything the engine needs, built from the config by build-engine.ts (tests build their own). */
@@ -158,32 +155,9 @@ export function createEngine(deps: EngineDeps): Engine {
       if (!docs.length)
         throw new AppError("no_sources", `none of the ${candidates.length} sources found could be read`);
 
-      // The model writer's sources are counted in prompt tokens, so the call fits its budget whatever the script.
       const tokenBudget = deps.tokenBudget ?? DEFAULT_TOKEN_BUDGET;
-      const chosen = selectPassages(docs, question, plan.queries, {
-        maxSources: 5,
-        perSourceMax: 3,
-        ...(deps.llm
-          ? { budget: writerBudget(tokenBudget, question, plan.language, 5).passageTokens, cost: promptTokens }
-          : { budget: 12_000 }),
-      });
-      const byKey = new Map(docs.map((d) => [d.key, d]));
-      const provided: Source[] = [];
-      const writerSources: WriterSource[] = [];
-      chosen.forEach((c, i) => {
-        const d = byKey.get(c.key)!;
-        const doc = results[Number(c.key)]?.doc;
-        const src = toSource(`S${i + 1}`, d, c.passages, doc?.published_at);
-        provided.push(src);
-        writerSources.push({
-          id: src.id,
-          title: src.title,
-          url: src.url,
-          passages: c.passages,
-          published_at: src.published_at,
-        });
-        emit({ type: "source", source: src });
-      });
+      const { provided, writerSources } = chooseSources(docs, results, question, plan, deps.llm ? tokenBudget : null);
+      for (const source of provided) emit({ type: "source", source });
       emit({
         type: "progress",
         stage: "reading",

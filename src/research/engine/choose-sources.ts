@@ -1,0 +1,57 @@
+import { promptTokens } from "../llm/token-estimate.ts";
+import { selectPassages } from "../rank/select.ts";
+import type { ReadResult } from "../read/read-all.ts";
+import type { RankedHit } from "../search/merge.ts";
+import type { Source } from "../types.ts";
+import { writerBudget } from "../write/budget.ts";
+import type { WriterSource } from "../write/prompt.ts";
+import { type ReadableDoc, toSource } from "./sources.ts";
+
+/** At most this many sources reach the writer (the contract's limit), with at most PER_SOURCE passages each. */
+const MAX_SOURCES = 5;
+const PER_SOURCE = 3;
+/** The extractive writer's context, in characters: it quotes, so no model's budget applies. */
+const EXTRACTIVE_CHARS = 12_000;
+
+/** The chosen sources: as the envelope lists them, and as the writer reads them. */
+export interface Chosen {
+  provided: Source[];
+  writerSources: WriterSource[];
+}
+
+/**
+ * Picks the sources and passages the writer sees. For a model writer they are counted in
+ * prompt tokens within its call's budget (`tokenBudget`), so the call fits whatever the
+ * script; for the extractive writer (`tokenBudget` null) in characters.
+ */
+export function chooseSources(
+  docs: ReadableDoc[],
+  results: ReadResult<RankedHit>[],
+  question: string,
+  plan: { queries: string[]; language: string },
+  tokenBudget: number | null,
+): Chosen {
+  const chosen = selectPassages(docs, question, plan.queries, {
+    maxSources: MAX_SOURCES,
+    perSourceMax: PER_SOURCE,
+    ...(tokenBudget !== null
+      ? { budget: writerBudget(tokenBudget, question, plan.language, MAX_SOURCES).passageTokens, cost: promptTokens }
+      : { budget: EXTRACTIVE_CHARS }),
+  });
+  const byKey = new Map(docs.map((d) => [d.key, d]));
+  const provided: Source[] = [];
+  const writerSources: WriterSource[] = [];
+  chosen.forEach((c, i) => {
+    const d = byKey.get(c.key)!;
+    const src = toSource(`S${i + 1}`, d, c.passages, results[Number(c.key)]?.doc?.published_at);
+    provided.push(src);
+    writerSources.push({
+      id: src.id,
+      title: src.title,
+      url: src.url,
+      passages: c.passages,
+      published_at: src.published_at,
+    });
+  });
+  return { provided, writerSources };
+}

@@ -3,7 +3,7 @@ import { sseEvents } from "./sse-events.ts";
 import { statusInside, upstreamReason } from "./upstream-message.ts";
 
 interface Choice {
-  delta?: { content?: string | null; reasoning?: string | null; reasoning_content?: string | null };
+  delta?: { content?: string | null };
   message?: { content?: string | null };
   finish_reason?: string | null;
 }
@@ -52,9 +52,10 @@ function streamFailure(who: string, data: string): LlmError {
 }
 
 /**
- * Reads a chat-completions SSE body: passes each content delta to `onDelta`, counts
- * reasoning deltas (never shown), and returns the text once the stream has finished with
- * finish_reason "stop". A stream cut early, an error inside it or any other finish throws.
+ * Reads a chat-completions SSE body: passes each content delta to `onDelta` (reasoning
+ * deltas, `reasoning` / `reasoning_content`, are never shown), and returns the text once the
+ * stream has finished on its own (checkFinish). A stream cut early, an error inside it or
+ * any other finish throws.
  */
 export async function readChatStream(
   body: ReadableStream<Uint8Array>,

@@ -46,7 +46,6 @@ export function createGroqClient(o: GroqOptions): LlmClient {
     maxRetries: 0,
     timeout: o.timeoutMs ?? GROQ_ATTEMPT_MS,
   });
-  const policy: RetryPolicy = o.retry ?? DEFAULT_RETRY;
   const windows = new TokenWindows();
   const once = async (req: ChatRequest): Promise<ChatResult> => {
     const params = {
@@ -57,7 +56,6 @@ export function createGroqClient(o: GroqOptions): LlmClient {
     };
     const read = { who: WHO, maxTokens: req.maxTokens };
     try {
-      await windows.admit(req, policy.maxRetryAfterMs ?? DEFAULT_RETRY.maxRetryAfterMs, policy.sleep);
       if (!req.onDelta) {
         const { data, response } = await sdk.chat.completions
           .create({ ...params, stream: false }, { signal: req.signal })
@@ -75,5 +73,5 @@ export function createGroqClient(o: GroqOptions): LlmClient {
       throw toLlmError(e, req.signal, o.apiKey);
     }
   };
-  return { provider: "groq", chat: (req) => withRetry(req, policy, once) };
+  return { provider: "groq", chat: (req) => withRetry(req, o.retry ?? DEFAULT_RETRY, once, windows) };
 }

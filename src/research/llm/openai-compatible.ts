@@ -29,11 +29,9 @@ const errorReason = (res: Response, sent: string[]): Promise<string | null> =>
 /** Any OpenAI-compatible chat server (Ollama, vLLM, llama.cpp): POST {baseUrl}/chat/completions. */
 export function createOpenAiCompatibleClient(o: OpenAiCompatibleOptions): LlmClient {
   const url = `${o.baseUrl.replace(/\/+$/, "")}/chat/completions`;
-  const policy: RetryPolicy = o.retry ?? DEFAULT_RETRY;
   // Hosted OpenAI-compatible APIs send rate-limit headers; local servers don't and are never paced.
   const windows = new TokenWindows();
   const once = async (req: ChatRequest): Promise<ChatResult> => {
-    await windows.admit(req, policy.maxRetryAfterMs ?? DEFAULT_RETRY.maxRetryAfterMs, policy.sleep);
     const signal = AbortSignal.any([req.signal, AbortSignal.timeout(o.timeoutMs ?? OPENAI_ATTEMPT_MS)]);
     let res: Response;
     try {
@@ -81,5 +79,5 @@ export function createOpenAiCompatibleClient(o: OpenAiCompatibleOptions): LlmCli
       throw new LlmError("network", `the LLM stream broke: ${cleanReason((e as Error).message)}`);
     }
   };
-  return { provider: "openai", chat: (req) => withRetry(req, policy, once) };
+  return { provider: "openai", chat: (req) => withRetry(req, o.retry ?? DEFAULT_RETRY, once, windows) };
 }

@@ -1,4 +1,5 @@
 import { LlmError } from "./llm-error.ts";
+import type { TokenWindows } from "./token-window.ts";
 import type { ChatRequest, ChatResult } from "./types.ts";
 
 /** How a client retries what can succeed: 408, 429, 5xx, cut streams and network failures. */
@@ -30,6 +31,9 @@ export const DEFAULT_RETRY = {
   maxRetryAfterMs: 60_000,
 } satisfies RetryPolicy;
 
+/** The longest wait the policy grants a server (or a token window). */
+const longestWait = (policy: RetryPolicy) => policy.maxRetryAfterMs ?? DEFAULT_RETRY.maxRetryAfterMs;
+
 /** A retry that would start this close to the run's deadline can't finish: it isn't made. */
 export const MIN_ATTEMPT_MS = 3_000;
 
@@ -58,7 +62,7 @@ export function retryDelay(
   retryAfterMs?: number,
   rand = Math.random(),
 ): number | null {
-  if ((retryAfterMs ?? 0) > (policy.maxRetryAfterMs ?? DEFAULT_RETRY.maxRetryAfterMs)) return null;
+  if ((retryAfterMs ?? 0) > longestWait(policy)) return null;
   const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt) * (0.75 + rand * 0.5);
   return Math.round(Math.max(backoff, retryAfterMs ?? 0));
 }
@@ -76,11 +80,13 @@ const final = (e: LlmError, why: string) =>
  * at least what the server asks — unless it asks for longer than the policy waits or
  * than the run has left, when the call fails at once with the server's reason. Once a
  * delta has reached the caller a retry would repeat text, so from then on a failure is final.
+ * Every attempt first waits for room in its model's token window (`windows`), if known.
  */
 export async function withRetry(
   req: ChatRequest,
   policy: RetryPolicy,
   once: (req: ChatRequest) => Promise<ChatResult>,
+  windows?: TokenWindows,
 ): Promise<ChatResult> {
   let emitted = false;
   const onDelta = req.onDelta;
@@ -96,6 +102,7 @@ export async function withRetry(
   const sleep = policy.sleep ?? abortableSleep;
   for (let attempt = 0; ; attempt++) {
     try {
+      await windows?.admit(tracked, longestWait(policy), sleep);
       return await once(tracked);
     } catch (e) {
       if (req.signal.aborted) throw new LlmError("aborted", "aborted");

@@ -3,8 +3,8 @@ import { createGroqClient } from "../../../src/research/llm/groq.ts";
 import { LlmError } from "../../../src/research/llm/llm-error.ts";
 import { createOpenAiCompatibleClient } from "../../../src/research/llm/openai-compatible.ts";
 import type { RetryPolicy } from "../../../src/research/llm/retry.ts";
-import type { LlmClient } from "../../../src/research/llm/types.ts";
 import { type ChatServer, sequence, startChatServer } from "../../fixtures/chat-server.ts";
+import { bothClients, HI, recordingPolicy } from "../../helpers/llm-clients.ts";
 import { useLongTimeout } from "../../setup.ts";
 
 useLongTimeout();
@@ -12,37 +12,17 @@ useLongTimeout();
 let srv: ChatServer | undefined;
 afterEach(() => srv?.stop());
 
-/** A retry policy whose waits are recorded instead of slept, so tests check them without timing. */
-function recordingPolicy(extra: Partial<RetryPolicy> = {}): RetryPolicy & { waits: number[] } {
-  const waits: number[] = [];
-  return {
-    retries: 3,
-    baseDelayMs: 10,
-    maxDelayMs: 100,
-    waits,
-    sleep: async (ms) => {
-      waits.push(ms);
-    },
-    ...extra,
-  };
-}
-
-const clients = (s: ChatServer, retry: RetryPolicy): [string, LlmClient][] => [
-  ["groq", createGroqClient({ apiKey: "gsk_test", baseUrl: s.groqBase, retry })],
-  ["openai-compatible", createOpenAiCompatibleClient({ baseUrl: s.openaiBase, apiKey: "sk-local", retry })],
-];
-const msgs = [{ role: "user" as const, content: "hi" }];
 const signal = () => AbortSignal.timeout(10_000);
 
 describe("LLM clients over real HTTP", () => {
   test("non-streaming and streaming answers, on both providers' paths", async () => {
     srv = startChatServer(() => ({ text: "Hello from the model [S1]." }));
-    for (const [name, c] of clients(srv, recordingPolicy())) {
-      expect((await c.chat({ model: "m", messages: msgs, signal: signal() })).text, name).toBe(
+    for (const [name, c] of bothClients(srv, recordingPolicy())) {
+      expect((await c.chat({ model: "m", messages: HI, signal: signal() })).text, name).toBe(
         "Hello from the model [S1].",
       );
       const deltas: string[] = [];
-      const r = await c.chat({ model: "m", messages: msgs, signal: signal(), onDelta: (d) => deltas.push(d) });
+      const r = await c.chat({ model: "m", messages: HI, signal: signal(), onDelta: (d) => deltas.push(d) });
       expect(r.text).toBe("Hello from the model [S1].");
       expect(deltas.length).toBeGreaterThan(2);
       expect(deltas.join("")).toBe(r.text);
@@ -55,7 +35,7 @@ describe("LLM clients over real HTTP", () => {
     ]);
     expect(srv.requests[0]!.headers.get("authorization")).toBe("Bearer gsk_test");
     expect(srv.requests[2]!.headers.get("authorization")).toBe("Bearer sk-local");
-    expect(srv.requests[3]!.body.messages).toEqual(msgs);
+    expect(srv.requests[3]!.body.messages).toEqual(HI);
   });
 
   test("429 with Retry-After (seconds or HTTP date), then success: the wait is at least what the server asked", async () => {
@@ -69,7 +49,7 @@ describe("LLM clients over real HTTP", () => {
         name === "groq"
           ? createGroqClient({ apiKey: "k", baseUrl: srv.groqBase, retry: policy })
           : createOpenAiCompatibleClient({ baseUrl: srv.openaiBase, retry: policy });
-      expect((await client.chat({ model: "m", messages: msgs, signal: signal() })).text, name).toBe("ok");
+      expect((await client.chat({ model: "m", messages: HI, signal: signal() })).text, name).toBe("ok");
       expect(policy.waits).toHaveLength(2);
       expect(policy.waits[0], name).toBeGreaterThanOrEqual(2000);
       expect(policy.waits[1], name).toBeGreaterThanOrEqual(3000); // the date is ~5 s ahead, minus a whole-second rounding
@@ -80,7 +60,7 @@ describe("LLM clients over real HTTP", () => {
     srv = startChatServer(sequence({ status: 429, retryAfter: "3600" }, { text: "ok" }));
     const policy = recordingPolicy({ maxRetryAfterMs: 20_000 });
     const c = createOpenAiCompatibleClient({ baseUrl: srv.openaiBase, retry: policy });
-    const e = await c.chat({ model: "m", messages: msgs, signal: signal() }).catch((x) => x);
+    const e = await c.chat({ model: "m", messages: HI, signal: signal() }).catch((x) => x);
     expect(e).toBeInstanceOf(LlmError);
     expect(e.status).toBe(429);
     expect(e.message).toContain("the wait asked is too long");
@@ -90,9 +70,9 @@ describe("LLM clients over real HTTP", () => {
 
   test("repeated 500s → llm_failed after 3 retries with growing backoff", async () => {
     srv = startChatServer(() => ({ status: 500 }));
-    for (const [name, c] of clients(srv, recordingPolicy())) {
+    for (const [name, c] of bothClients(srv, recordingPolicy())) {
       const before = srv.requests.length;
-      const e = await c.chat({ model: "m", messages: msgs, signal: signal() }).catch((x) => x);
+      const e = await c.chat({ model: "m", messages: HI, signal: signal() }).catch((x) => x);
       expect(e, name).toBeInstanceOf(LlmError);
       expect(e.code).toBe("llm_failed");
       expect(e.reason).toBe("http_status");
@@ -101,7 +81,7 @@ describe("LLM clients over real HTTP", () => {
     }
     const policy = recordingPolicy({ baseDelayMs: 100, maxDelayMs: 100_000 });
     await createOpenAiCompatibleClient({ baseUrl: srv.openaiBase, retry: policy })
-      .chat({ model: "m", messages: msgs, signal: signal() })
+      .chat({ model: "m", messages: HI, signal: signal() })
       .catch(() => {});
     expect(policy.waits).toHaveLength(3);
     // ±25 % jitter around 100, 200, 400 ms.
@@ -114,7 +94,7 @@ describe("LLM clients over real HTTP", () => {
     dead.stop(true);
     const policy = recordingPolicy({ retries: 2 });
     const e = await createOpenAiCompatibleClient({ baseUrl: url, retry: policy })
-      .chat({ model: "m", messages: msgs, signal: signal() })
+      .chat({ model: "m", messages: HI, signal: signal() })
       .catch((x) => x);
     expect(e).toBeInstanceOf(LlmError);
     expect(e.reason).toBe("network");
@@ -123,9 +103,9 @@ describe("LLM clients over real HTTP", () => {
 
   test("400 is not retried", async () => {
     srv = startChatServer(() => ({ status: 400 }));
-    for (const [name, c] of clients(srv, recordingPolicy())) {
+    for (const [name, c] of bothClients(srv, recordingPolicy())) {
       const before = srv.requests.length;
-      const e = await c.chat({ model: "m", messages: msgs, signal: signal() }).catch((x) => x);
+      const e = await c.chat({ model: "m", messages: HI, signal: signal() }).catch((x) => x);
       expect(e.status, name).toBe(400);
       expect(srv.requests.length - before, name).toBe(1);
     }
@@ -133,11 +113,11 @@ describe("LLM clients over real HTTP", () => {
 
   test("a stream that fails after deltas were emitted is not retried (it would repeat text)", async () => {
     srv = startChatServer(() => ({ text: "The first part. The second part.", chunkChars: 5, errorAfterChunks: 2 }));
-    for (const [name, c] of clients(srv, recordingPolicy())) {
+    for (const [name, c] of bothClients(srv, recordingPolicy())) {
       const before = srv.requests.length;
       const deltas: string[] = [];
       const e = await c
-        .chat({ model: "m", messages: msgs, signal: signal(), onDelta: (d) => deltas.push(d) })
+        .chat({ model: "m", messages: HI, signal: signal(), onDelta: (d) => deltas.push(d) })
         .catch((x) => x);
       expect(e, name).toBeInstanceOf(LlmError);
       expect(e.reason).not.toBe("aborted");
@@ -165,7 +145,7 @@ describe("LLM clients over real HTTP", () => {
       onRetry: () => queueMicrotask(() => ac.abort()),
     };
     const s = srv;
-    for (const [name, c] of clients(s, realWait)) {
+    for (const [name, c] of bothClients(s, realWait)) {
       for (const model of ["hang", "stall", "wait"]) {
         ac = new AbortController();
         const deltas: string[] = [];
@@ -173,7 +153,7 @@ describe("LLM clients over real HTTP", () => {
         // A stalled stream: aborted once both chunks are in and the client waits on the next.
         const p = c.chat({
           model,
-          messages: msgs,
+          messages: HI,
           signal: ac.signal,
           onDelta: (d) => {
             if (deltas.push(d) === 2) queueMicrotask(() => ac.abort());

@@ -2,36 +2,15 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { createGroqClient } from "../../../src/research/llm/groq.ts";
 import { LlmError } from "../../../src/research/llm/llm-error.ts";
 import { createOpenAiCompatibleClient } from "../../../src/research/llm/openai-compatible.ts";
-import type { RetryPolicy } from "../../../src/research/llm/retry.ts";
-import type { LlmClient } from "../../../src/research/llm/types.ts";
 import { type ChatBody, type ChatServer, type Reply, sequence, startChatServer } from "../../fixtures/chat-server.ts";
 import { groqRateLimitBody, groqTooLargeBody, tokenWindow } from "../../fixtures/groq-limits.ts";
+import { bothClients, HI, recordingPolicy } from "../../helpers/llm-clients.ts";
 import { useLongTimeout } from "../../setup.ts";
 
 useLongTimeout();
 
 let srv: ChatServer | undefined;
 afterEach(() => srv?.stop());
-
-function recordingPolicy(extra: Partial<RetryPolicy> = {}): RetryPolicy & { waits: number[] } {
-  const waits: number[] = [];
-  return {
-    retries: 3,
-    baseDelayMs: 10,
-    maxDelayMs: 100,
-    waits,
-    sleep: async (ms) => {
-      waits.push(ms);
-    },
-    ...extra,
-  };
-}
-
-const both = (s: ChatServer, retry: RetryPolicy): [string, LlmClient][] => [
-  ["groq", createGroqClient({ apiKey: "gsk_test", baseUrl: s.groqBase, retry })],
-  ["openai-compatible", createOpenAiCompatibleClient({ baseUrl: s.openaiBase, retry })],
-];
-const msgs = [{ role: "user" as const, content: "hi" }];
 
 /** One streamed call per client, each against a fresh server scripted by `reply`: the error or text, the deltas, the calls made. */
 async function streamed(reply: Reply | ((b: ChatBody, n: number) => Reply), policy = recordingPolicy) {
@@ -40,13 +19,13 @@ async function streamed(reply: Reply | ((b: ChatBody, n: number) => Reply), poli
     srv?.stop();
     srv = startChatServer(typeof reply === "function" ? reply : () => reply);
     const retry = policy();
-    const [, c] = both(srv, retry).find(([n]) => n === name)!;
+    const [, c] = bothClients(srv, retry).find(([n]) => n === name)!;
     const before = srv.requests.length;
     let deltas = "";
     const p = await c
       .chat({
         model: "m",
-        messages: msgs,
+        messages: HI,
         maxTokens: 900,
         signal: AbortSignal.timeout(10_000),
         onDelta: (d) => (deltas += d),
@@ -117,8 +96,8 @@ describe("an answer counts only when the model finished it", () => {
 
   test("a whole (non-streamed) answer that stopped at its limit fails too", async () => {
     srv = startChatServer(() => ({ text: '{"kind": "gen', finish: "length" }));
-    for (const [name, c] of both(srv, recordingPolicy())) {
-      const e = await c.chat({ model: "m", messages: msgs, signal: AbortSignal.timeout(5000) }).catch((x) => x);
+    for (const [name, c] of bothClients(srv, recordingPolicy())) {
+      const e = await c.chat({ model: "m", messages: HI, signal: AbortSignal.timeout(5000) }).catch((x) => x);
       expect(e?.reason, name).toBe("incomplete");
     }
   });
@@ -172,8 +151,8 @@ describe("upstream failures keep their reasons and are retried only when a retry
     const policy = recordingPolicy({ retries: 0 });
     srv?.stop();
     srv = startChatServer(() => ({ status: 429, body: minute, retryAfter: "15" }));
-    for (const [name, c] of both(srv, policy)) {
-      const e = await c.chat({ model: "m", messages: msgs, signal: AbortSignal.timeout(5000) }).catch((x) => x);
+    for (const [name, c] of bothClients(srv, policy)) {
+      const e = await c.chat({ model: "m", messages: HI, signal: AbortSignal.timeout(5000) }).catch((x) => x);
       expect(e.message, name).toContain("tokens per minute (TPM): Limit 8000, Used 6144, Requested 6144");
       expect(e.message, name).toContain("try again in 14.655s");
       expect(e.message, name).not.toContain("org_01hzfixture");
@@ -219,10 +198,10 @@ describe("upstream failures keep their reasons and are retried only when a retry
 
   test("a wait that would end past the run's deadline is not started", async () => {
     srv = startChatServer(() => ({ status: 429, body: minute, retryAfter: "15" }));
-    for (const [name, c] of both(srv, recordingPolicy())) {
+    for (const [name, c] of bothClients(srv, recordingPolicy())) {
       const before = srv.requests.length;
       const e = await c
-        .chat({ model: "m", messages: msgs, signal: AbortSignal.timeout(5000), deadline: Date.now() + 10_000 })
+        .chat({ model: "m", messages: HI, signal: AbortSignal.timeout(5000), deadline: Date.now() + 10_000 })
         .catch((x) => x);
       expect(e.message, name).toContain("deadline comes first");
       expect(srv.requests.length - before, name).toBe(1);
@@ -244,11 +223,11 @@ describe("upstream failures keep their reasons and are retried only when a retry
       ),
     );
     const c = createOpenAiCompatibleClient({ baseUrl: srv.openaiBase, retry: recordingPolicy({ retries: 0 }) });
-    const e1 = await c.chat({ model: "m", messages: msgs, signal: AbortSignal.timeout(5000) }).catch((x) => x);
+    const e1 = await c.chat({ model: "m", messages: HI, signal: AbortSignal.timeout(5000) }).catch((x) => x);
     expect(e1.message).toContain("Invalid API Key");
     expect(e1.message).not.toContain("abcdefghij");
     expect(e1.message).not.toContain("1234567890");
-    const e2 = await c.chat({ model: "m", messages: msgs, signal: AbortSignal.timeout(5000) }).catch((x) => x);
+    const e2 = await c.chat({ model: "m", messages: HI, signal: AbortSignal.timeout(5000) }).catch((x) => x);
     expect(e2.message).toBe("the LLM server answered HTTP 502 (retries are off)");
   });
 });
@@ -267,7 +246,7 @@ describe("token windows: calls wait for the window instead of meeting a 429", ()
     srv = startChatServer(() => ({ text: "ok" }), { window: counted });
     const c = createGroqClient({ apiKey: "gsk_test", baseUrl: srv.groqBase });
     const call = () =>
-      c.chat({ model: "openai/gpt-oss-120b", messages: msgs, maxTokens: 3900, signal: AbortSignal.timeout(10_000) });
+      c.chat({ model: "openai/gpt-oss-120b", messages: HI, maxTokens: 3900, signal: AbortSignal.timeout(10_000) });
     const t0 = performance.now();
     await call();
     await call();
@@ -286,7 +265,7 @@ describe("token windows: calls wait for the window instead of meeting a 429", ()
     const call = () =>
       c.chat({
         model: "openai/gpt-oss-120b",
-        messages: msgs,
+        messages: HI,
         maxTokens: 3900,
         signal: AbortSignal.timeout(10_000),
         deadline: Date.now() + 8_000,

@@ -1,4 +1,5 @@
 import { collapse } from "../research/search/clean.ts";
+import { scrubSecrets } from "./scrub-secrets.ts";
 
 /** An error body is read this far for its message; the rest is cancelled. */
 export const MAX_ERROR_BODY_BYTES = 16 * 1024;
@@ -74,5 +75,10 @@ export function upstreamMessage(body: unknown, contentType: string | null = null
   return collapse(text) || undefined;
 }
 
-/** Upstream text as it is kept: one line, cut near `max` (default UPSTREAM_TEXT_MAX). */
-export const trimUpstream = (s: string, max = UPSTREAM_TEXT_MAX) => collapse(s, max);
+/**
+ * Upstream text as it is kept in errors, events and logs: secrets masked (`sent`: the values
+ * of our own request headers), then one line cut near `max`. Masking comes first, so a cut
+ * never leaves half a key unmasked.
+ */
+export const keepUpstream = (s: string, sent: readonly string[] = [], max = UPSTREAM_TEXT_MAX) =>
+  collapse(scrubSecrets(s, sent), max);

@@ -1,5 +1,4 @@
-import { scrubSecrets } from "../../util/scrub-secrets.ts";
-import { trimUpstream, upstreamMessage } from "../../util/upstream-text.ts";
+import { keepUpstream, upstreamMessage } from "../../util/upstream-text.ts";
 
 /** Longest upstream reason kept in an LLM error (Groq's rate-limit sentences run ~250 characters). */
 export const UPSTREAM_MESSAGE_MAX = 300;
@@ -12,12 +11,12 @@ export const UPSTREAM_MESSAGE_MAX = 300;
  */
 export function upstreamReason(body: unknown, sent: readonly string[] = []): string | null {
   const said = upstreamMessage(body);
-  return said ? trimUpstream(scrubSecrets(said, sent), UPSTREAM_MESSAGE_MAX) || null : null;
+  return said ? keepUpstream(said, sent, UPSTREAM_MESSAGE_MAX) || null : null;
 }
 
 /** Any text of ours that quotes an upstream (a connection error's message), made as safe. */
 export const cleanReason = (text: string, sent: readonly string[] = []): string =>
-  trimUpstream(scrubSecrets(text, sent), UPSTREAM_MESSAGE_MAX);
+  keepUpstream(text, sent, UPSTREAM_MESSAGE_MAX);
 
 /** The HTTP status an in-stream error event carries (Groq: status_code beside or inside error). */
 export function statusInside(body: unknown): number | undefined {

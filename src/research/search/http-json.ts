@@ -1,6 +1,5 @@
 import { readBodyCapped } from "../../util/read-capped.ts";
-import { scrubSecrets } from "../../util/scrub-secrets.ts";
-import { readBodyPrefix, trimUpstream, upstreamMessage } from "../../util/upstream-text.ts";
+import { keepUpstream, readBodyPrefix, upstreamMessage } from "../../util/upstream-text.ts";
 import { SearchError } from "./search-error.ts";
 
 export const USER_AGENT = "research-query/0.1";
@@ -65,7 +64,7 @@ export async function providerFetch<T = unknown>(provider: string, url: string, 
       () => undefined,
     );
     if (o.signal.aborted) throw new SearchError(provider, "aborted", "the run was aborted");
-    const detail = said ? trimUpstream(scrubSecrets(said, Object.values(o.headers ?? {}))) || undefined : undefined;
+    const detail = said ? keepUpstream(said, Object.values(o.headers ?? {})) || undefined : undefined;
     throw new SearchError(
       provider,
       "http_status",

@@ -1,4 +1,4 @@
-import { scrubSecrets } from "../../util/scrub-secrets.ts";
+import { keepUpstream } from "../../util/upstream-text.ts";
 import { cleanText, collapse, isHttpUrl, isoDate, normalizeDoi } from "./clean.ts";
 import { providerFetch } from "./http-json.ts";
 import { SearchError } from "./search-error.ts";
@@ -96,7 +96,7 @@ export function createSearxng(o: SearxngOptions): SearchProvider {
       if (!body.results.length && down.length) {
         const more = down.length > ENGINES_SHOWN ? ` and ${down.length - ENGINES_SHOWN} more` : "";
         const list = `${down.slice(0, ENGINES_SHOWN).join(", ")}${more}`;
-        const detail = collapse(`no results; engines failed: ${scrubSecrets(list)}`, 300);
+        const detail = keepUpstream(`no results; engines failed: ${list}`, [], 300);
         throw new SearchError("searxng", "unavailable", detail, undefined, detail);
       }
       return webHits("searxng", body.results, limit, (r) => ({

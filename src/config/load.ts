@@ -32,14 +32,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const raw: Record<string, unknown> = {};
   for (const key of configKeys) {
     const v = env[key] ?? fromFile[key];
-    if (v !== undefined && v !== "") raw[key] = v;
+    if (v === undefined || v === "") continue;
+    const problem = notLiteral(key, v.trim());
+    if (problem) throw invalid(key, v, problem);
+    raw[key] = v.trim();
   }
   const withDefaults = Value.Default(ConfigSchema, Value.Convert(ConfigSchema, raw));
   const first = Value.Errors(ConfigSchema, withDefaults).First();
   if (first) {
     const name = first.path.replace(/^\//, "") || "configuration";
-    const shown = raw[name] === undefined ? "(unset)" : JSON.stringify(raw[name]);
-    throw new AppError("config_invalid", `invalid ${name}=${shown}: ${first.message}`, 500);
+    throw invalid(name, raw[name], first.message);
   }
   const cfg = withDefaults as Config;
   if (cfg.OIDC_ISSUER && (!cfg.OIDC_CLIENT_ID || !cfg.OIDC_CLIENT_SECRET)) {
@@ -50,6 +52,31 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   return cfg;
+}
+
+/**
+ * TypeBox's Convert truncates "2.5" to 2 for an integer and reads "1e3" as 1000 (or 1): a
+ * number setting must be written as a plain decimal, a boolean as true/false/1/0.
+ */
+function notLiteral(key: keyof Config, v: string): string | undefined {
+  const type = (ConfigSchema.properties[key] as { type?: string }).type;
+  if (type === "integer" && !/^\d+$/.test(v)) return "Expected a whole number (digits only)";
+  if (type === "number" && !/^\d+(\.\d+)?$/.test(v)) return "Expected a number";
+  if (type === "boolean" && !/^(true|false|1|0)$/i.test(v)) return "Expected true or false";
+  return undefined;
+}
+
+/** Secrets are never echoed into logs or the terminal (a start-up error is often pasted into a ticket). */
+const SECRET_NAME = /SECRET|API_KEY/;
+
+function invalid(name: string, value: unknown, why: string): AppError {
+  const shown =
+    value === undefined
+      ? "(unset)"
+      : SECRET_NAME.test(name)
+        ? `(hidden, ${String(value).length} characters)`
+        : JSON.stringify(value);
+  return new AppError("config_invalid", `invalid ${name}=${shown}: ${why}`, 500);
 }
 
 /** The address users reach: PUBLIC_URL, else http://HOST:PORT. */

@@ -56,11 +56,25 @@ describe("CLI", () => {
       ["RUN_TIMEOUT_MS", "-5"],
       ["ACADEMIC_PROVIDERS", "openalex,google"],
       ["SEARXNG_URL", "ftp://x"],
+      // Fractions and exponents were truncated into a working value before.
+      ["PLAN_RUNS_FREE", "2.5"],
+      ["RUN_TIMEOUT_MS", "1500.7"],
+      ["PORT", "3000.9"],
+      ["PORT", "1e3"],
+      ["FETCH_ALLOW_PRIVATE", "yes"],
     ]) {
       const { err, code } = await cli(["serve"], { [k!]: v! });
       expect(code, k).toBe(1);
-      expect(err, k).toContain(`invalid ${k}`);
+      expect(err, k).toContain(`invalid ${k}="${v}"`);
     }
+  });
+
+  test("a bad secret is named but never printed", async () => {
+    const v = "tooshort-zq9";
+    const { err, code } = await cli(["serve"], { SESSION_SECRET: v });
+    expect(code).toBe(1);
+    expect(err).toContain(`invalid SESSION_SECRET=(hidden, ${v.length} characters)`);
+    expect(err).not.toContain(v);
   });
 
   test(".env in the working directory is read; the environment wins over it", async () => {

@@ -1,18 +1,11 @@
 import { Value } from "@sinclair/typebox/value";
 import { AppError } from "../contract/errors.ts";
-import { MAX_BODY_BYTES, MAX_QUERY_CHARS, QueryBodySchema } from "../contract/query.ts";
+import { MAX_QUERY_CHARS, QueryBodySchema } from "../contract/query.ts";
+import { readRequestBody } from "../server/request-body.ts";
 
 /** Reads and validates the body; throws invalid_request naming the problem. */
-export async function readQueryBody(request: Request): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw bad(`the request body is too large (limit ${MAX_BODY_BYTES} bytes)`);
-  let text: string;
-  try {
-    text = await request.text();
-  } catch {
-    throw bad("the request body could not be read");
-  }
-  if (text.length > MAX_BODY_BYTES) throw bad(`the request body is too large (limit ${MAX_BODY_BYTES} bytes)`);
+export async function readQueryBody(request: Request, timeoutMs?: number): Promise<string> {
+  const text = await readRequestBody(request, timeoutMs);
   if (!text.trim()) throw bad('the request body is empty: send JSON {"query": "..."}');
   let body: unknown;
   try {
@@ -27,8 +20,13 @@ export async function readQueryBody(request: Request): Promise<string> {
   const query = (body as { query: string }).query;
   const chars = [...query].length;
   if (chars === 0 || !query.trim()) throw bad("query must not be empty or only white space");
+  // Zero-width and control characters look empty too, and would still be charged as a run.
+  if (!VISIBLE.test(query))
+    throw bad("query must contain a visible character (not only invisible or control characters)");
   if (chars > MAX_QUERY_CHARS) throw bad(`query is too long: ${chars} characters, the limit is ${MAX_QUERY_CHARS}`);
   return query;
 }
+
+const VISIBLE = /[\p{L}\p{N}\p{P}\p{S}]/u;
 
 const bad = (message: string) => new AppError("invalid_request", message);

@@ -1,7 +1,9 @@
 import { AppError } from "../contract/errors.ts";
 import { presentedKey } from "../keys/api-keys.ts";
+import { offerHold } from "../server/connection-hold.ts";
 import type { AppDeps } from "../server/deps.ts";
 import { errorResponse, json } from "../server/responses.ts";
+import { SECURITY_HEADERS } from "../server/security-headers.ts";
 import type { ServerLike } from "../server/server-like.ts";
 import { refusalEnvelope } from "./envelope.ts";
 import { runResponse } from "./run-response.ts";
@@ -13,6 +15,7 @@ export const QUERY_PATHS = new Set(["/api/query", "/api/query/stream"]);
  * in headers, not cookies), so a browser page can call the API but never ride a session.
  */
 const QUERY_CORS: Readonly<Record<string, string>> = {
+  ...SECURITY_HEADERS,
   "access-control-allow-origin": "*",
   "access-control-expose-headers": "X-Request-Id, Retry-After, Idempotent-Replayed",
 };
@@ -50,8 +53,7 @@ export function queryRoutes(deps: AppDeps, observe: Observe): Record<"/api/query
     (request, server) => {
       const t0 = performance.now();
       if (request.method === "POST") {
-        // Runs hold the connection for minutes; our own deadline (RUN_TIMEOUT_MS) bounds them.
-        server.timeout(request, 0);
+        offerHold(request, server);
         let res: Response | Promise<Response>;
         try {
           res = runResponse(

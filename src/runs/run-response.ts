@@ -1,5 +1,6 @@
 import { AppError, isAppError, KEY_FAILURE_CODES } from "../contract/errors.ts";
 import { eventId } from "../contract/events.ts";
+import { holdConnection } from "../server/connection-hold.ts";
 import { json } from "../server/responses.ts";
 import type { Logger } from "../util/logger.ts";
 import { refusalEnvelope } from "./envelope.ts";
@@ -13,6 +14,8 @@ export interface RunHttp {
   runs: RunService;
   logger: Logger;
   keepAliveMs: number;
+  /** How long a body may take to arrive (server/request-body.ts); tests shorten it. */
+  bodyTimeoutMs?: number;
 }
 
 /**
@@ -55,6 +58,8 @@ export function runResponse(
 
   /** The run's answer from event `after` on; X-Request-Id names the run followed. */
   const respond = (follow: Follow, after: number, extra: Record<string, string> = {}): Response | Promise<Response> => {
+    // Runs hold the connection for minutes; our own deadline (RUN_TIMEOUT_MS) bounds them.
+    holdConnection(request);
     const hh = { ...h, "x-request-id": follow.runId, ...extra };
     if (mode === "json") return follow.result().then((env) => json(env, 200, hh));
     // Nothing left of an ended run: 204 tells EventSource-style clients to stop reconnecting.
@@ -72,7 +77,14 @@ export function runResponse(
       return respond(follow, last.seq);
     }
     const key = idempotencyKeyOf(request.headers);
-    const admission = await http.runs.admit(who, () => readQueryBody(request), endpoint, requestId, startedAt, key);
+    const admission = await http.runs.admit(
+      who,
+      () => readQueryBody(request, http.bodyTimeoutMs),
+      endpoint,
+      requestId,
+      startedAt,
+      key,
+    );
     if ("existing" in admission) return respond(admission.existing, 0, { "idempotent-replayed": "true" });
     return respond(http.runs.start(admission.run), 0);
   };

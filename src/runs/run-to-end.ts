@@ -62,6 +62,18 @@ export function runToEnd(deps: RunToEndDeps) {
       }
     }
     for (const e of tail) log.push(e);
+    // The request line of a stream is written at its headers, of a JSON call at its answer;
+    // this line is the run's own outcome, whichever caller (or none) is still there.
+    logger.info("run_end", {
+      request_id: run.id,
+      status: envelope.status,
+      code: envelope.errors[0]?.code,
+      latency_ms: envelope.usage.latency_ms,
+      writer: envelope.writer,
+      origin: run.origin,
+      endpoint: run.endpoint,
+      sources: envelope.sources.length,
+    });
     live.settle(envelope);
   };
 }

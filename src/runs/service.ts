@@ -52,6 +52,11 @@ export type RunService = ReturnType<typeof createRunService>;
 /** How long an Idempotency-Key names its run (README "Safe retries"). */
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
 
+/** The answer to every new call while the server drains (README "Operations"). */
+export const SHUTTING_DOWN = Object.freeze(
+  new AppError("internal_error", "the server is shutting down; retry shortly", 503, { "Retry-After": "5" }),
+);
+
 /**
  * The run service every entry adapts (JSON, SSE, the web client's routes, `ask`): it
  * authenticates a caller, admits a run (credentials → body → allowance, README "The API"),
@@ -78,6 +83,10 @@ export function createRunService(deps: RunServiceDeps) {
     get inFlight(): number {
       return registry.size;
     },
+    /** True from the start of a shutdown: every new call is answered SHUTTING_DOWN. */
+    get draining(): boolean {
+      return registry.isDraining;
+    },
     /** Stops accepting; waits up to `graceMs` for runs, then aborts the rest (interrupted). */
     drain: (graceMs: number) => registry.drain(graceMs),
     /** Resolves once the runs now in flight have ended and been recorded. */
@@ -85,8 +94,7 @@ export function createRunService(deps: RunServiceDeps) {
 
     /** The credential check; synchronous when the store is, so refusals never wait. Throws AppError. */
     authenticate(caller: Caller): Awaitable<Identity> {
-      if (registry.isDraining)
-        throw new AppError("internal_error", "the server is shutting down; retry shortly", 503, { "Retry-After": "5" });
+      if (registry.isDraining) throw SHUTTING_DOWN;
       if (caller.kind === "session") {
         if (!caller.accountId) throw new AppError("unauthorized", "sign in first");
         return { accountId: caller.accountId, keyId: null, keyPrefix: null, origin: "app" };

@@ -6,26 +6,23 @@ import { consoleRoutes } from "../console/console-routes.ts";
 import { AppError } from "../contract/errors.ts";
 import { openApiDocument } from "../contract/openapi.ts";
 import { keyRoutes } from "../keys/key-routes.ts";
-import { routeLabel } from "../metrics/registry.ts";
+import { routeLabeler } from "../metrics/registry.ts";
 import { type Observe, QUERY_PATHS, queryRoutes } from "../runs/query-routes.ts";
 import { researchRoutes } from "../runs/research-routes.ts";
+import { SHUTTING_DOWN } from "../runs/service.ts";
 import { apiReferenceHtml } from "./api-reference.ts";
+import { gateBody } from "./body-gate.ts";
 import { setClientIp } from "./client-ip.ts";
+import { offerHold } from "./connection-hold.ts";
 import { isCrossSiteWrite } from "./cross-site.ts";
 import type { AppDeps } from "./deps.ts";
 import { errorResponse, json, mapError } from "./responses.ts";
+import { secure } from "./security-headers.ts";
 import type { ServerLike } from "./server-like.ts";
 
 /** Everything but the query endpoints: accounts, the Console, health. No CORS here. */
 function mainApp(deps: AppDeps) {
   return new Elysia({ name: "main-app" })
-    .onRequest(({ request }) => {
-      if (isCrossSiteWrite(request)) {
-        return errorResponse(
-          new AppError("CROSS_SITE_REQUEST", "cross-site writes with the session cookie are refused"),
-        );
-      }
-    })
     .onError(({ code, error }) => {
       const err = mapError(code, error);
       if (err.code === "internal_error")
@@ -70,6 +67,7 @@ function pathOf(url: string): string {
 
 /** Logs one line per request (without secrets) and counts it by route. */
 function observer(deps: AppDeps): Observe {
+  const routeLabel = routeLabeler(Object.keys(openApiDocument(publicUrl(deps.config)).paths));
   return (request, path, t0, res) => {
     deps.metrics.requests.incRoute(routeLabel(path), res.status);
     // Reading a Response's headers makes Bun build a Headers object: only when logging.
@@ -105,10 +103,24 @@ export function createHandlers(deps: AppDeps): AppHandlers {
     const path = pathOf(request.url);
     if (QUERY_PATHS.has(path)) return q[path as "/api/query"](request, server ?? noServer);
     const t0 = performance.now();
-    if (server) setClientIp(request, server.requestIP(request)?.address);
-    // Runs hold the connection for minutes; our own deadline (RUN_TIMEOUT_MS) bounds them.
-    if (path.startsWith("/api/v1/research") && request.method === "POST") server?.timeout(request, 0);
-    const res = await m.handle(request);
+    if (server) {
+      setClientIp(request, server.requestIP(request)?.address);
+      offerHold(request, server);
+    }
+    let res: Response;
+    try {
+      if (deps.runs.draining) throw SHUTTING_DOWN;
+      if (isCrossSiteWrite(request))
+        throw new AppError("CROSS_SITE_REQUEST", "cross-site writes with the session cookie are refused");
+      const gated = await gateBody(deps.store, request, path, deps.bodyTimeoutMs);
+      if (gated !== request) setClientIp(gated, server?.requestIP(request)?.address);
+      res = await m.handle(gated);
+    } catch (e) {
+      res = errorResponse(mapError("", e));
+    }
+    // CONTRACT §6: X-Request-Id on every response (the run routes set their run's id).
+    if (!res.headers.has("x-request-id")) res.headers.set("x-request-id", crypto.randomUUID());
+    secure(res);
     observe(request, path, t0, res);
     return res;
   };

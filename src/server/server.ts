@@ -1,5 +1,6 @@
 import { LoginThrottle } from "../auth/login-throttle.ts";
 import type { Config } from "../config/schema.ts";
+import { AppError } from "../contract/errors.ts";
 import { Metrics } from "../metrics/registry.ts";
 import type { Engine } from "../research/types.ts";
 import { createRunService, recoverInterruptedRuns } from "../runs/service.ts";
@@ -9,9 +10,8 @@ import { createLogger, type Logger } from "../util/logger.ts";
 import webApp from "../web/index.html";
 import { createHandlers } from "./app.ts";
 import type { AppDeps } from "./deps.ts";
-
-/** Paths the web app answers (client-side routing); everything else is the API. */
-export const WEB_PATHS = ["/", "/signin", "/signup", "/research", "/keys", "/usage", "/runs/:id"];
+import { drain } from "./drain.ts";
+import { webPages } from "./web-pages.ts";
 
 export interface StartOptions {
   config: Config;
@@ -21,6 +21,8 @@ export interface StartOptions {
   keepAliveMs?: number;
   /** Bun closes connections silent this long (s); query calls are exempt. Tests shorten it. */
   idleTimeoutSec?: number;
+  /** How long a client may take to send a request body (default 10 s); tests shorten it. */
+  bodyTimeoutMs?: number;
   /** Shared with the engine so upstream calls are counted. */
   metrics?: Metrics;
 }
@@ -55,31 +57,57 @@ export function startServer(opts: StartOptions): RunningServer {
     metrics,
     throttle: new LoginThrottle(),
     keepAliveMs: opts.keepAliveMs ?? 15_000,
+    bodyTimeoutMs: opts.bodyTimeoutMs,
   };
   const { queryRoutes, fetch } = createHandlers(deps);
-  const server = Bun.serve({
-    port: opts.config.PORT,
-    hostname: opts.config.HOST,
-    // The web app: Bun bundles the HTML import (at start from a checkout, at build time into
-    // the compiled binary), so the UI needs no files beside the executable and no CDN.
-    development: false,
+  const pages = webPages(webApp);
+  const server = listen(opts.config, {
     // The query endpoints are native routes too: they are the hot path (see createHandlers).
-    routes: { ...Object.fromEntries(WEB_PATHS.map((p) => [p, webApp])), ...queryRoutes },
-    maxRequestBodySize: 4 * 1024 * 1024,
+    routes: { ...pages.routes, ...queryRoutes },
     idleTimeout: opts.idleTimeoutSec ?? 30,
     fetch: (req, srv) => fetch(req, srv),
   });
   const url = `http://${server.hostname?.includes(":") ? `[${server.hostname}]` : server.hostname}:${server.port}`;
+  pages.attach(url);
   logger.info("listening", { url, database: opts.config.DATABASE_PATH });
   return {
     url,
     port: server.port ?? 0,
     deps,
     async stop(graceMs = 10_000) {
-      void server.stop(false);
-      await runs.drain(graceMs);
-      await server.stop(true);
+      await drain(server, runs, graceMs);
       await store.close();
     },
   };
+}
+
+type ServeOptions = Pick<Bun.Serve.Options<undefined>, "routes" | "idleTimeout" | "fetch">;
+
+/**
+ * Bun.serve with our limits. `reusePort: false`: with `development: false` Bun turns port
+ * reuse on, and a second instance on a taken port started silently and took half the
+ * connections; now it refuses to start, naming PORT. Bun's own body limit answers with a
+ * bare 413 before any handler (no envelope, no request id, before the credential check), so
+ * it is set out of reach and every route reads bodies through server/request-body.ts.
+ */
+function listen(cfg: Config, opts: ServeOptions): Bun.Server<undefined> {
+  try {
+    return Bun.serve({
+      port: cfg.PORT,
+      hostname: cfg.HOST,
+      // The web app: Bun bundles the HTML import (server/web-pages.ts).
+      development: false,
+      reusePort: false,
+      maxRequestBodySize: Number.MAX_SAFE_INTEGER,
+      ...opts,
+    } as Bun.Serve.Options<undefined>);
+  } catch (e) {
+    if ((e as { code?: string }).code === "EADDRINUSE")
+      throw new AppError(
+        "config_invalid",
+        `invalid PORT=${cfg.PORT}: the port is taken on ${cfg.HOST} (another server, perhaps another research-query, listens there); stop it or choose another PORT`,
+        500,
+      );
+    throw e;
+  }
 }

@@ -1,9 +1,13 @@
 /**
- * Streams a response body and stops at `maxBytes` (cancelling the rest), so a huge or
+ * Streams a response's (or a request's) body and stops at `maxBytes` (cancelling the rest), so a huge or
  * endless upstream answer never sits in memory. Over the cap it throws what `tooLarge`
  * makes: each caller keeps its own typed error.
  */
-export async function readBodyCapped(res: Response, maxBytes: number, tooLarge: () => Error): Promise<Uint8Array> {
+export async function readBodyCapped(
+  res: { body: ReadableStream<Uint8Array> | null },
+  maxBytes: number,
+  tooLarge: () => Error,
+): Promise<Uint8Array> {
   if (!res.body) return new Uint8Array(0);
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];

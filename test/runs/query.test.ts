@@ -139,10 +139,10 @@ describe("POST /api/query", () => {
     }
   });
 
-  test("runs are exempt from the server's idle timeout: every run route lifts it for its request", async () => {
+  test("accepted runs, and only they, are exempt from the server's idle timeout", async () => {
     // Bun cuts a silent connection only on a 4 s tick, so a real wait would cost seconds per
     // test: the routes are driven with a server double that records what they ask of Bun.
-    const s = startTestServer(scriptedEngine());
+    const s = startTestServer(scriptedEngine(), { DEFAULT_PLAN: "pro" });
     try {
       const c = new Client(s.url);
       await c.signup();
@@ -171,6 +171,19 @@ describe("POST /api/query", () => {
       expect(lifted).toEqual(["/api/query", "/api/query/stream", "/api/v1/research", "/api/v1/research/stream"]);
       await (await fetch(new Request(s.url + "/api/console/usage", { headers: { cookie: c.cookie! } }), server)).text();
       expect(lifted).toHaveLength(4); // the Console keeps the idle timeout
+      // Refusals keep it too: 1,100 keyless connections held open made /healthz time out.
+      for (const path of ["/api/query", "/api/query/stream"]) {
+        await (await post(path, {})).text();
+        await (await post(path, { authorization: "Bearer rq-nope" })).text();
+      }
+      await (
+        await fetch(
+          new Request(`${s.url}/api/query`, { method: "POST", headers: { authorization: `Bearer ${k}` }, body: "{" }),
+          server,
+        )
+      ).text();
+      await (await post("/api/v1/research", {})).text();
+      expect(lifted).toHaveLength(4);
     } finally {
       await s.stop(100);
     }

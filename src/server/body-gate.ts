@@ -1,0 +1,47 @@
+import { sessionAccount } from "../auth/session-cookie.ts";
+import { AppError } from "../contract/errors.ts";
+import type { Store } from "../store/types.ts";
+import { readRequestBody } from "./request-body.ts";
+
+/** The web client's run routes read their own body after their credential check (runs/query-body.ts). */
+const OWN_BODY = new Set(["/api/v1/research", "/api/v1/research/stream"]);
+
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+
+/**
+ * Every write of the accounts and Console routes has its body read here, before Elysia sees
+ * it: at most MAX_BODY_BYTES within BODY_TIMEOUT_MS (request-body.ts), and, when not empty, a
+ * JSON object sent as JSON. Elysia's parser let broken JSON or an array through as "no body"
+ * (a key was created), and a form post is how another site forges a sign-in (login CSRF on
+ * browsers without Sec-Fetch-Site). The Console checks its session first, as the query
+ * endpoints check the key before the body (CONTRACT §5). Returns the request to hand on
+ * (a copy carrying the body read) or throws AppError.
+ */
+export async function gateBody(store: Store, request: Request, path: string, bodyTimeoutMs?: number): Promise<Request> {
+  const method = request.method;
+  if (method === "GET" || method === "HEAD" || method === "OPTIONS" || OWN_BODY.has(path)) return request;
+  if (path.startsWith("/api/console/") && !(await sessionAccount(store, request)))
+    throw new AppError("unauthorized", "sign in first: this endpoint needs the session cookie");
+  const text = request.body ? await readRequestBody(request, bodyTimeoutMs) : "";
+  if (!text.trim()) return new Request(request.url, { method, headers: withoutBodyHeaders(request.headers) });
+  if (!JSON_TYPE.test(request.headers.get("content-type") ?? ""))
+    throw new AppError("invalid_request", "send the body as JSON (Content-Type: application/json)");
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new AppError("invalid_request", "the request body is not valid JSON");
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw new AppError("invalid_request", "the request body must be a JSON object");
+  return new Request(request.url, { method, headers: request.headers, body: text });
+}
+
+/** An empty body is no body: the routes' schemas then see "absent", not "". */
+function withoutBodyHeaders(h: Headers): Headers {
+  const out = new Headers(h);
+  out.delete("content-length");
+  out.delete("content-type");
+  out.delete("transfer-encoding");
+  return out;
+}

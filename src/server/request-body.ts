@@ -1,0 +1,38 @@
+import { AppError } from "../contract/errors.ts";
+import { MAX_BODY_BYTES } from "../contract/query.ts";
+import { readBodyCapped } from "../util/read-capped.ts";
+
+/** How long a client may take to send a request body once its headers are in. */
+export const BODY_TIMEOUT_MS = 10_000;
+
+class TooLarge extends Error {}
+
+/**
+ * A request body as text, at most MAX_BODY_BYTES and within BODY_TIMEOUT_MS. Bun's own
+ * body limit is lifted (src/server/server.ts) so that every route answers an oversize body
+ * with its own coded refusal, after its credential check; this is the limit instead.
+ * Threats: a body that never ends (memory) and a body sent a byte at a time (a held
+ * connection). Throws invalid_request naming which.
+ */
+export async function readRequestBody(request: Request, timeoutMs = BODY_TIMEOUT_MS): Promise<string> {
+  if (Number(request.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) throw tooLarge();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new AppError("invalid_request", `the request body did not arrive within ${timeoutMs / 1000} s`)),
+      timeoutMs,
+    );
+  });
+  try {
+    const bytes = await Promise.race([readBodyCapped(request, MAX_BODY_BYTES, () => new TooLarge()), late]);
+    return new TextDecoder().decode(bytes);
+  } catch (e) {
+    if (e instanceof TooLarge) throw tooLarge();
+    if (e instanceof AppError) throw e;
+    throw new AppError("invalid_request", "the request body could not be read");
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const tooLarge = () => new AppError("invalid_request", `the request body is too large (limit ${MAX_BODY_BYTES} bytes)`);

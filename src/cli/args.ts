@@ -45,19 +45,16 @@ export function parseCommandArgs(cmd: Command, argv: string[]): ParsedArgs {
   });
   const options: ParsedArgs["options"] = {};
   const args: string[] = [];
-  let help = false;
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]!;
+  // -h/--help anywhere before -- wins: asking how to use a command never runs it or judges the rest.
+  if (tokens.some((t) => t.kind === "option" && t.name === "help")) return { options, args, help: true };
+  for (const t of tokens) {
     if (t.kind === "positional") {
       args.push(t.value);
       continue;
     }
     if (t.kind === "option-terminator") continue;
-    if (t.name === "help") {
-      help = true;
-      continue;
-    }
-    const spec = specs[t.name];
+    // Own names only: --constructor or --__proto__ are unknown flags, not Object's properties.
+    const spec = Object.hasOwn(specs, t.name) ? specs[t.name] : undefined;
     if (!spec)
       throw new UsageError(
         `unknown option ${t.rawName}${didYouMean(t.name, Object.keys(cmd.options), (k) => `--${k}`)}`,
@@ -76,9 +73,8 @@ export function parseCommandArgs(cmd: Command, argv: string[]): ParsedArgs {
       throw new UsageError(`${t.rawName} must be one of ${spec.choices.join(", ")}, not "${t.value}"`, cmd);
     options[t.name] = t.value;
   }
-  if (help) return { options, args, help };
   checkPositionals(cmd, args);
-  return { options, args, help };
+  return { options, args, help: false };
 }
 
 function checkPositionals(cmd: Command, args: string[]): void {

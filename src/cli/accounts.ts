@@ -1,15 +1,7 @@
-import { createAccount, findAccountByEmail, PLANS, type Plan, setPlan } from "../auth/accounts.ts";
-import type { Config } from "../config/schema.ts";
+import { createAccount, type Plan, setPlan } from "../auth/accounts.ts";
 import { AppError } from "../contract/errors.ts";
-import { createKey } from "../keys/api-keys.ts";
 import { openStore } from "../store/open.ts";
-import type { Args } from "./args.ts";
-
-function planArg(v: string | true | undefined, fallback: Plan): Plan {
-  if (v === undefined) return fallback;
-  if (typeof v === "string" && (PLANS as string[]).includes(v)) return v as Plan;
-  throw new AppError("invalid_request", `unknown plan ${String(v)}: use ${PLANS.join(", ")}`);
-}
+import type { CommandInput } from "./command.ts";
 
 async function readPassword(): Promise<string> {
   const fromEnv = process.env.RQ_PASSWORD;
@@ -19,39 +11,27 @@ async function readPassword(): Promise<string> {
   return "";
 }
 
-/** `account create EMAIL [--plan P]` and `account set-plan EMAIL PLAN`. */
-export async function accountCommand(cfg: Config, args: Args): Promise<void> {
-  const [, sub, email, plan] = args.positional;
-  if (!email)
-    throw new AppError("invalid_request", "usage: account create EMAIL [--plan PLAN] | account set-plan EMAIL PLAN");
+/** `account create EMAIL [--plan P]`: prints the account as JSON. */
+export async function accountCreate({ cfg, options, args }: CommandInput): Promise<number> {
+  const password = await readPassword();
+  if (password.length < 8 || password.length > 256)
+    throw new AppError("invalid_request", "the password must have 8 to 256 characters");
   const store = openStore(cfg);
   try {
-    if (sub === "create") {
-      const password = await readPassword();
-      if (password.length < 8 || password.length > 256)
-        throw new AppError("invalid_request", "the password must have 8 to 256 characters");
-      const acc = await createAccount(store, email, password, planArg(args.flags.plan, cfg.DEFAULT_PLAN));
-      console.log(JSON.stringify(acc));
-    } else if (sub === "set-plan") {
-      console.log(JSON.stringify(await setPlan(store, email, planArg(plan, cfg.DEFAULT_PLAN))));
-    } else {
-      throw new AppError("invalid_request", `unknown account command ${sub ?? ""}: use create or set-plan`);
-    }
+    const plan = (options.plan as Plan | undefined) ?? cfg.DEFAULT_PLAN;
+    console.log(JSON.stringify(await createAccount(store, args[0]!, password, plan)));
+    return 0;
   } finally {
     await store.close();
   }
 }
 
-/** `key create EMAIL [--name N]`: prints the full key (shown this once). */
-export async function keyCommand(cfg: Config, args: Args): Promise<void> {
-  const [, sub, email] = args.positional;
-  if (sub !== "create" || !email) throw new AppError("invalid_request", "usage: key create EMAIL [--name NAME]");
+/** `account set-plan EMAIL PLAN`: prints the account as JSON. */
+export async function accountSetPlan({ cfg, args }: CommandInput): Promise<number> {
   const store = openStore(cfg);
   try {
-    const acc = await findAccountByEmail(store, email);
-    if (!acc) throw new AppError("not_found", `no account with email ${email}`);
-    const name = typeof args.flags.name === "string" ? args.flags.name.slice(0, 100) : null;
-    console.log((await createKey(store, acc.id, name)).key);
+    console.log(JSON.stringify(await setPlan(store, args[0]!, args[1] as Plan)));
+    return 0;
   } finally {
     await store.close();
   }

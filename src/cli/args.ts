@@ -1,27 +1,93 @@
-/** Positional arguments and --flags (`--name value`, `--name=value`, boolean `--json`). */
-export interface Args {
-  positional: string[];
-  flags: Record<string, string | true>;
+import { parseArgs } from "node:util";
+import { type Command, type OptionSpec, UsageError } from "./command.ts";
+
+export interface ParsedArgs {
+  options: Record<string, string | true | undefined>;
+  args: string[];
+  help: boolean;
 }
 
-export function parseArgs(argv: string[], booleanFlags: ReadonlySet<string> = new Set(["json", "help", "h"])): Args {
-  const positional: string[] = [];
-  const flags: Record<string, string | true> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === "--") {
-      positional.push(...argv.slice(i + 1));
-      break;
-    }
-    const m = /^--?([A-Za-z][\w-]*)(?:=(.*))?$/.exec(a);
-    if (!m) {
-      positional.push(a);
+/** Edit distance, to suggest the flag or command a typo meant. */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/** " (did you mean X?)" when one of `known` is within two edits of `given`, else "". */
+export function didYouMean(given: string, known: readonly string[], show = (k: string) => k): string {
+  const best = known.map((k) => [k, distance(given, k)] as const).sort((x, y) => x[1] - y[1])[0];
+  return best && best[1] <= 2 ? ` (did you mean ${show(best[0])}?)` : "";
+}
+
+/**
+ * Checks `argv` (the words after the command's name) against the command's flags and positionals.
+ * Node's tokenizer splits the words (--x=v, -abc, a lone -, --); every judgement is ours, so each
+ * mistake is named: an unknown flag, a flag without its value, a value given to a switch, a flag
+ * given twice, a value outside its choices, a missing or extra argument. `--` ends the flags.
+ */
+export function parseCommandArgs(cmd: Command, argv: string[]): ParsedArgs {
+  const specs: Readonly<Record<string, OptionSpec>> = cmd.options;
+  const { tokens } = parseArgs({
+    args: argv,
+    options: {
+      ...Object.fromEntries(Object.entries(specs).map(([k, o]) => [k, { type: o.type }])),
+      help: { type: "boolean", short: "h" },
+    },
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  const options: ParsedArgs["options"] = {};
+  const args: string[] = [];
+  // -h/--help anywhere before -- wins: asking how to use a command never runs it or judges the rest.
+  if (tokens.some((t) => t.kind === "option" && t.name === "help")) return { options, args, help: true };
+  for (const t of tokens) {
+    if (t.kind === "positional") {
+      args.push(t.value);
       continue;
     }
-    const name = m[1]!;
-    if (m[2] !== undefined) flags[name] = m[2];
-    else if (booleanFlags.has(name) || i + 1 >= argv.length || argv[i + 1]!.startsWith("--")) flags[name] = true;
-    else flags[name] = argv[++i]!;
+    if (t.kind === "option-terminator") continue;
+    // Own names only: --constructor or --__proto__ are unknown flags, not Object's properties.
+    const spec = Object.hasOwn(specs, t.name) ? specs[t.name] : undefined;
+    if (!spec)
+      throw new UsageError(
+        `unknown option ${t.rawName}${didYouMean(t.name, Object.keys(cmd.options), (k) => `--${k}`)}`,
+        cmd,
+      );
+    if (options[t.name] !== undefined) throw new UsageError(`${t.rawName} given twice`, cmd);
+    if (spec.type === "boolean") {
+      if (t.value !== undefined) throw new UsageError(`${t.rawName} takes no value`, cmd);
+      options[t.name] = true;
+      continue;
+    }
+    // Node hands a string flag the next word whatever it is; a flag there means the value is missing.
+    if (t.value === undefined || (!t.inlineValue && t.value.startsWith("-") && t.value !== "-"))
+      throw new UsageError(`${t.rawName} needs a value${spec.value ? ` (${spec.value})` : ""}`, cmd);
+    if (spec.choices && !spec.choices.includes(t.value))
+      throw new UsageError(`${t.rawName} must be one of ${spec.choices.join(", ")}, not "${t.value}"`, cmd);
+    options[t.name] = t.value;
   }
-  return { positional, flags };
+  checkPositionals(cmd, args);
+  return { options, args, help: false };
+}
+
+function checkPositionals(cmd: Command, args: string[]): void {
+  const ps = cmd.positionals;
+  ps.forEach((p, i) => {
+    if (p.variadic) return;
+    const v = args[i];
+    if (v === undefined) {
+      if (!p.optional) throw new UsageError(`missing ${p.name}`, cmd);
+    } else if (p.choices && !p.choices.includes(v))
+      throw new UsageError(`${p.name} must be one of ${p.choices.join(", ")}, not "${v}"`, cmd);
+  });
+  const last = ps.at(-1);
+  if (last?.variadic && !last.optional && args.length < ps.length) throw new UsageError(`missing ${last.name}`, cmd);
+  if (!last?.variadic && args.length > ps.length) throw new UsageError(`unexpected argument "${args[ps.length]}"`, cmd);
 }

@@ -1,11 +1,9 @@
-import type { Config } from "../config/schema.ts";
 import type { Source } from "../contract/envelope.ts";
-import { AppError } from "../contract/errors.ts";
 import { buildEngine } from "../research/build-engine.ts";
 import { createRunService } from "../runs/service.ts";
 import type { Store } from "../store/types.ts";
 import { createLogger } from "../util/logger.ts";
-import type { Args } from "./args.ts";
+import { type CommandInput, EXIT, UsageError } from "./command.ts";
 
 /** Progress on stderr: one rewritten line on a terminal, plain lines otherwise. */
 function printProgress(stage: string, message: string): void {
@@ -33,10 +31,17 @@ const noStore = new Proxy(
   },
 ) as Store;
 
-/** `ask "question" [--json]`: one run in the terminal through the run service; no server, no key, no account. */
-export async function askCommand(cfg: Config, args: Args): Promise<number> {
-  const question = args.positional.slice(1).join(" ").trim();
-  if (!question) throw new AppError("invalid_request", 'usage: research-query ask "question" [--json]');
+/** The question: the argument, or standard input to its end for `-` (never implicitly: see README). */
+async function readQuestion(arg: string): Promise<string> {
+  if (arg !== "-") return arg.trim();
+  if (process.stdin.isTTY) process.stderr.write("Question (end with Ctrl-D):\n");
+  return (await Bun.stdin.text()).trim();
+}
+
+/** `ask QUESTION|- [--json]`: one run in the terminal through the run service; no server, no key, no account. */
+export async function askCommand({ cfg, options, args }: CommandInput): Promise<number> {
+  const question = await readQuestion(args[0]!);
+  if (!question) throw new UsageError(args[0] === "-" ? "no question on standard input" : "the question is empty");
   const logger = createLogger(cfg.LOG_LEVEL === "info" ? "warn" : cfg.LOG_LEVEL);
   const runs = createRunService({ store: noStore, engine: buildEngine(cfg, logger), config: cfg, logger });
   const interrupt = new AbortController();
@@ -48,14 +53,15 @@ export async function askCommand(cfg: Config, args: Args): Promise<number> {
     },
   });
   if (process.stderr.isTTY) process.stderr.write("\r\x1b[2K");
-  if (args.flags.json) {
+  const failed = interrupt.signal.aborted ? EXIT.interrupted : EXIT.failure;
+  if (options.json) {
     process.stdout.write(`${JSON.stringify(env, null, 2)}\n`);
-    return env.status === "ok" ? 0 : 1;
+    return env.status === "ok" ? EXIT.ok : failed;
   }
   if (env.status !== "ok") {
     process.stderr.write(`error: ${env.errors.map((e) => `${e.code}: ${e.message}`).join("; ")}\n`);
-    return 1;
+    return failed;
   }
   process.stdout.write(`${env.answer}\n\nSources:\n${formatSources(env.sources)}\n`);
-  return 0;
+  return EXIT.ok;
 }

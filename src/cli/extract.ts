@@ -1,14 +1,13 @@
 import { readFileSync } from "node:fs";
-import { AppError } from "../contract/errors.ts";
 import { decodeText } from "../research/read/charset.ts";
 import { extractMainText } from "../research/read/html-extract.ts";
 import { readUrl } from "../research/read/read-url.ts";
-import type { Args } from "./args.ts";
+import type { CommandInput } from "./command.ts";
 
 /** `extract FILE|URL|-`: the main text the engine reads from one page (same extractor). */
-export async function extractCommand(args: Args, allowPrivate: boolean): Promise<number> {
-  const target = args.positional[1];
-  if (!target) throw new AppError("invalid_request", "usage: research-query extract FILE|URL|-");
+export async function extractCommand({ cfg, options, args }: CommandInput): Promise<number> {
+  const target = args[0]!;
+  const allowPrivate = cfg.FETCH_ALLOW_PRIVATE;
   let title = "",
     text: string;
   if (/^https?:\/\//i.test(target)) {
@@ -21,7 +20,7 @@ export async function extractCommand(args: Args, allowPrivate: boolean): Promise
     title = x.title;
     text = x.text;
   }
-  if (args.flags.json) process.stdout.write(JSON.stringify({ title, text }) + "\n");
+  if (options.json) process.stdout.write(JSON.stringify({ title, text }) + "\n");
   else process.stdout.write(`${title ? `# ${title}\n\n` : ""}${text}\n`);
   return 0;
 }

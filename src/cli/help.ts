@@ -1,28 +1,80 @@
 import { ConfigSchema } from "../config/schema.ts";
+import { type Command, EXIT_HELP } from "./command.ts";
 
-const COMMANDS = `research-query — a self-hosted research API: questions in, cited answers out.
+const BIN = "research-query";
 
-Usage: research-query <command> [options]
+/** `research-query key list EMAIL [--json]`, from the command's table entry. */
+export function usageLine(cmd: Command): string {
+  const pos = cmd.positionals.map((p) => {
+    const word = p.variadic ? `${p.name}...` : p.name;
+    return p.optional ? `[${word}]` : word;
+  });
+  const opts = Object.entries(cmd.options).map(([name, o]) => `[--${name}${o.value ? ` ${o.value}` : ""}]`);
+  return [BIN, cmd.name, ...pos, ...opts].join(" ");
+}
+
+/** The two lines after a usage error: the command's usage (or the general one) and where to read more. */
+export function usageHint(cmd?: Command): string {
+  return cmd
+    ? `usage: ${usageLine(cmd)}   (${BIN} ${cmd.name} --help for more)\n`
+    : `usage: ${BIN} <command> [options]   (${BIN} --help for more)\n`;
+}
+
+/** `research-query key --help` and a bare `research-query key`: the usage line of each of its commands. */
+export function groupUsage(group: string, cmds: readonly Command[]): string {
+  return `usage:\n${cmds.map((c) => `  ${usageLine(c)}`).join("\n")}\n(${BIN} ${group} <command> --help for more)\n`;
+}
+
+const table = (rows: [string, string][]) => {
+  const w = Math.max(...rows.map(([a]) => a.length)) + 2;
+  return rows.map(([a, b]) => `  ${a.padEnd(w)}${b.replaceAll("\n", `\n  ${" ".repeat(w)}`)}`).join("\n");
+};
+
+const EXITS = `Exit codes:\n${table(EXIT_HELP.map(([c, s]) => [String(c), s]))}`;
+
+/** `research-query NAME --help`: usage, what it does, its arguments and flags, its exit codes. */
+export function commandHelp(cmd: Command): string {
+  const about = cmd.help ?? `${cmd.summary[0]!.toUpperCase()}${cmd.summary.slice(1)}.`;
+  const parts = [`usage: ${usageLine(cmd)}`, about];
+  if (cmd.positionals.length) parts.push(`Arguments:\n${table(cmd.positionals.map((p) => [p.name, p.help]))}`);
+  const opts: [string, string][] = Object.entries(cmd.options).map(([name, o]) => [
+    `--${name}${o.value ? ` ${o.value}` : ""}`,
+    o.help + (o.choices ? ` (${o.choices.join(", ")})` : ""),
+  ]);
+  opts.push(["-h, --help", "this text"]);
+  parts.push(`Options:\n${table(opts)}`);
+  parts.push(cmd.exits ? `${EXITS}\n  ${cmd.exits}` : EXITS);
+  return `${parts.join("\n\n")}\n`;
+}
+
+/** The command list: what a bare `research-query` prints (on stderr) and `--help` begins with. */
+export function commandList(commands: readonly Command[]): string {
+  return `Usage: ${BIN} <command> [arguments] [options]
 
 Commands:
-  serve                                  start the server (HOST:PORT)
-  ask "question" [--json]                one research run in the terminal: progress on stderr,
-                                         the answer and its sources on stdout; --json prints
-                                         the envelope (no server, no key, no account)
-  extract FILE|URL|-                     print the main text the engine reads from one HTML page
-  account create EMAIL [--plan PLAN]     create an account (password from RQ_PASSWORD or a prompt)
-  account set-plan EMAIL PLAN            change an account's plan (free, pro, researcher)
-  key create EMAIL [--name NAME]         print a new API key for that account
-  --help                                 this text
+${table(commands.map((c) => [c.name, c.summary]))}
 
-Configuration (environment variables; a .env file in the working directory is read too):`;
+Options:
+${table([
+  ["-h, --help", "this text; after a command, that command's arguments, options and exit codes"],
+  ["-v, --version", "print the version"],
+])}
+`;
+}
 
-/** The --help text: every command and every configuration variable with its default. */
-export function helpText(): string {
+/** `--help`: every command, the exit codes and every configuration variable with its default. */
+export function helpText(commands: readonly Command[]): string {
   const rows = Object.entries(ConfigSchema.properties).map(([name, schema]) => {
     const s = schema as { default?: unknown; description?: string };
     const def = s.default === undefined ? "" : ` (default: ${String(s.default)})`;
     return `  ${name.padEnd(22)} ${s.description ?? ""}${def}`;
   });
-  return `${COMMANDS}\n${rows.join("\n")}\n`;
+  return `${BIN} — a self-hosted research API: questions in, cited answers out.
+
+${commandList(commands)}
+${EXITS}
+
+Configuration (environment variables; a .env file in the working directory is read too):
+${rows.join("\n")}
+`;
 }

@@ -71,6 +71,8 @@ export interface ApiKeysTable {
   listByAccount(accountId: string): Awaitable<KeyRow[]>;
   /** Revokes an active key of this account; returns the key (revoked or not), or null if not its. */
   revoke(accountId: string, keyId: string, at: string): Awaitable<KeyRow | null>;
+  /** The account a key belongs to, or null if there is no such key (the CLI's `key revoke KEY_ID`). */
+  accountOf(keyId: string): Awaitable<string | null>;
   /** The hot path: every call and every refusal. Synchronous on SQLite. */
   byHash(keyHash: string): Awaitable<KeyCheck | null>;
   touch(keyId: string, at: string): Awaitable<void>;

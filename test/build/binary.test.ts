@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import pkg from "../../package.json" with { type: "json" };
 import { type ChatServer, isPlannerCall, startChatServer } from "../fixtures/chat-server.ts";
 import { type PageServer, startPageServer } from "../fixtures/page-server.ts";
 import { type SearchFixtures, startSearchFixtures } from "../fixtures/search-servers.ts";
@@ -99,6 +100,12 @@ describe("the single executable", () => {
   test("--help works without Bun or the checkout", async () => {
     const p = Bun.spawn([bin, "--help"], { cwd: join(bin, ".."), env: { PATH: "/usr/bin:/bin" }, stdout: "pipe" });
     expect(await new Response(p.stdout).text()).toContain("DATABASE_PATH");
+    expect(await p.exited).toBe(0);
+  });
+
+  test("--version prints package.json's version, carried inside the binary", async () => {
+    const p = Bun.spawn([bin, "--version"], { cwd: join(bin, ".."), env: { PATH: "/usr/bin:/bin" }, stdout: "pipe" });
+    expect(await new Response(p.stdout).text()).toBe(`research-query ${pkg.version}\n`);
     expect(await p.exited).toBe(0);
   });
 });

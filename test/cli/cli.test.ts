@@ -7,10 +7,10 @@ import { ARTICLE_PARAGRAPHS, type PageServer, startPageServer } from "../fixture
 import { type SearchFixtures, startSearchFixtures } from "../fixtures/search-servers.ts";
 import { processLog } from "../helpers/process-log.ts";
 import { useLongTimeout } from "../setup.ts";
+import { cli, MAIN } from "./run-cli.ts";
 
 useLongTimeout();
 
-const MAIN = join(import.meta.dir, "../../src/cli/main.ts");
 let pages: PageServer, search: SearchFixtures;
 beforeAll(() => {
   pages = startPageServer();
@@ -21,29 +21,20 @@ afterAll(() => {
   search.stop();
 });
 
-/** Runs the CLI in a fresh directory with only the given environment. */
-async function cli(
-  args: string[],
-  env: Record<string, string> = {},
-  stdin?: string,
-  cwd = mkdtempSync(join(tmpdir(), "rq-cli-")),
-) {
-  const p = Bun.spawn(["bun", MAIN, ...args], {
-    cwd,
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? "/tmp", ...env },
-    stdin: stdin === undefined ? "ignore" : new Blob([stdin]),
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-  return { out, err, code, cwd };
-}
-
 describe("CLI", () => {
   test("--help lists every command and every configuration variable with defaults", async () => {
     const { out, code } = await cli(["--help"]);
     expect(code).toBe(0);
-    for (const c of ["serve", "ask", "extract", "account create", "account set-plan", "key create"])
+    for (const c of [
+      "serve",
+      "ask",
+      "extract",
+      "account create",
+      "account set-plan",
+      "key create",
+      "key list",
+      "key revoke",
+    ])
       expect(out).toContain(c);
     for (const k of configKeys) expect(out).toContain(k);
     expect(out).toContain("(default: 3000)");
@@ -132,6 +123,21 @@ describe("CLI", () => {
     const failed = await cli(["ask", "anything"], { ACADEMIC_PROVIDERS: "none" });
     expect(failed.code).toBe(1);
     expect(failed.err).toContain("search_failed");
+  });
+
+  test("ask - reads the question from standard input; a question is never read from stdin without the -", async () => {
+    const env = { SEARXNG_URL: search.urls.searxng, ACADEMIC_PROVIDERS: "none", FETCH_ALLOW_PRIVATE: "true" };
+    const j = await cli(["ask", "-", "--json"], env, "How do base editors work in zebrafish embryos?\n");
+    expect(j.code).toBe(0);
+    expect(JSON.parse(j.out)).toMatchObject({ status: "ok", writer: "extractive" });
+    const asked = search.requests.filter((r) => r.provider === "searxng").map((r) => r.url.searchParams.get("q"));
+    expect(asked.some((q) => q?.includes("zebrafish"))).toBe(true);
+    const empty = await cli(["ask", "-"], env, " \n");
+    expect(empty.code).toBe(2);
+    expect(empty.err).toContain("no question on standard input");
+    const piped = await cli(["ask"], env, "How do base editors work?\n");
+    expect(piped.code).toBe(2);
+    expect(piped.err).toContain("missing QUESTION");
   });
 
   test("serve starts, answers /healthz, and exits cleanly on SIGTERM", async () => {

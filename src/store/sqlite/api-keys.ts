@@ -15,6 +15,9 @@ export function sqliteApiKeys(db: Database): ApiKeysTable {
   const revoke = db.prepare(
     "UPDATE api_keys SET status = 'revoked', revoked_at = ? WHERE id = ? AND account_id = ? AND status = 'active'",
   );
+  const accountOf = db.prepare<{ accountId: string }, [string]>(
+    "SELECT account_id AS accountId FROM api_keys WHERE id = ?",
+  );
   const owned = db.prepare<KeyRow, [string, string]>(`SELECT ${COLUMNS} FROM api_keys WHERE id = ? AND account_id = ?`);
   // Every call and every refusal runs this: only the columns the check needs.
   const byHash = db.prepare<KeyCheck, [string]>(
@@ -30,6 +33,7 @@ export function sqliteApiKeys(db: Database): ApiKeysTable {
       revoke.run(at, keyId, accountId);
       return owned.get(keyId, accountId);
     },
+    accountOf: (keyId) => accountOf.get(keyId)?.accountId ?? null,
     byHash: (hash) => byHash.get(hash),
     touch(keyId, at) {
       touch.run(at, keyId);

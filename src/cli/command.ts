@@ -1,0 +1,67 @@
+import type { Config } from "../config/schema.ts";
+
+/**
+ * One command of the CLI, as the table in commands.ts lists it. The parser, the usage line and
+ * the help text are all read from this description, so a command is one entry in that table.
+ */
+export interface Command {
+  /** The words that name it: "ask", "key list". */
+  name: string;
+  /** One line for the command list of `--help`. */
+  summary: string;
+  /** What `research-query NAME --help` says beneath the usage line (may span lines). */
+  help?: string;
+  positionals: readonly Positional[];
+  /** Its flags; every command also takes -h/--help. */
+  options: Readonly<Record<string, OptionSpec>>;
+  /** What its non-zero exits mean beyond the common table, if anything: "1 the run ended in error". */
+  exits?: string;
+  /** Runs it with validated input: the exit code, or null while it keeps running (serve). */
+  run(input: CommandInput): Promise<number | null>;
+}
+
+export interface Positional {
+  /** Upper case, as shown in usage: EMAIL, KEY_ID. */
+  name: string;
+  help: string;
+  optional?: true;
+  /** The last positional only: takes every remaining argument (PATH...). */
+  variadic?: true;
+  choices?: readonly string[];
+}
+
+export interface OptionSpec {
+  type: "string" | "boolean";
+  help: string;
+  /** Shown after a string flag in usage: --name NAME. */
+  value?: string;
+  choices?: readonly string[];
+}
+
+/** Flag values by long name (true for a boolean given), positionals in declared order. */
+export interface CommandInput {
+  cfg: Config;
+  options: Readonly<Record<string, string | true | undefined>>;
+  args: readonly string[];
+}
+
+/** Bad command line: printed with the command's usage line (or `hint`), exit 2, before anything runs. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly command?: Command,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The exit codes every command follows (README "Command line", `--help`). */
+export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
+
+export const EXIT_HELP: readonly [number, string][] = [
+  [EXIT.ok, "success"],
+  [EXIT.failure, "failure: bad configuration, a run that ended in error, an unknown account or key, an upstream error"],
+  [EXIT.usage, "usage error: unknown command or flag, missing or extra argument, bad flag value (nothing ran)"],
+  [EXIT.interrupted, "interrupted by Ctrl-C (SIGINT)"],
+];

@@ -1,0 +1,80 @@
+import { PLANS } from "../auth/accounts.ts";
+import type { Command } from "./command.ts";
+
+// Handlers load on use: `--help` or a usage error never loads the engine or the store.
+const json = (help: string) => ({ type: "boolean" as const, help });
+const EMAIL = { name: "EMAIL", help: "the account's email" };
+
+/**
+ * Every command of the CLI. Adding one is adding an entry: its flags and positionals are checked
+ * before it runs (unknown flag, missing value, missing or extra argument → exit 2), and `--help`,
+ * `NAME --help` and the usage line of its errors are written from it.
+ */
+export const COMMANDS: readonly Command[] = [
+  {
+    name: "serve",
+    summary: "start the server (HOST:PORT) until SIGTERM or SIGINT; exits 0 after draining",
+    positionals: [],
+    options: {},
+    run: async ({ cfg }) => {
+      await (await import("./serve.ts")).serveCommand(cfg);
+      return null;
+    },
+  },
+  {
+    name: "ask",
+    summary: "one research run in the terminal (no server, no key, no account)",
+    help: `One research run in the terminal, through the same run service as the API: progress on stderr,
+the answer and its numbered sources on stdout. Needs no server, key or account, and records nothing.
+The question is one argument (quote it), or - to read it from standard input to its end; a question
+is never read from standard input without the -.`,
+    positionals: [{ name: "QUESTION|-", help: "the question in quotes, or - to read it from standard input" }],
+    options: { json: json("print the run's envelope as JSON (as POST /api/query answers), whatever its status") },
+    exits: "For ask, 1 means the run ended with status error (--json still prints its envelope).",
+    run: async (input) => (await import("./ask.ts")).askCommand(input),
+  },
+  {
+    name: "extract",
+    summary: "print the main text the engine reads from one HTML page",
+    help: "Prints the title and main text the engine reads from one page (the same extractor and, for a URL, the same SSRF guard).",
+    positionals: [{ name: "FILE|URL|-", help: "an HTML file, an http(s) URL, or - for standard input" }],
+    options: { json: json("print {title, text} as JSON") },
+    run: async (input) => (await import("./extract.ts")).extractCommand(input),
+  },
+  {
+    name: "account create",
+    summary: "create an account (password from RQ_PASSWORD or a prompt); prints it as JSON",
+    positionals: [EMAIL],
+    options: { plan: { type: "string", value: "PLAN", help: "its plan (default: DEFAULT_PLAN)", choices: PLANS } },
+    run: async (input) => (await import("./accounts.ts")).accountCreate(input),
+  },
+  {
+    name: "account set-plan",
+    summary: "change an account's plan; prints it as JSON",
+    positionals: [EMAIL, { name: "PLAN", help: "the new plan", choices: PLANS }],
+    options: {},
+    run: async (input) => (await import("./accounts.ts")).accountSetPlan(input),
+  },
+  {
+    name: "key create",
+    summary: "print a new API key for the account (shown this once)",
+    positionals: [EMAIL],
+    options: { name: { type: "string", value: "NAME", help: "a label for the key (at most 100 characters)" } },
+    run: async (input) => (await import("./keys.ts")).keyCreate(input),
+  },
+  {
+    name: "key list",
+    summary: "the account's keys: id, name, prefix, status, created, last used (never the key)",
+    positionals: [EMAIL],
+    options: { json: json("print {keys: [...]} as JSON, newest first, as GET /api/console/keys answers it") },
+    run: async (input) => (await import("./keys.ts")).keyList(input),
+  },
+  {
+    name: "key revoke",
+    summary: "revoke a key by its id (from key list); revoking it again is not an error",
+    positionals: [{ name: "KEY_ID", help: "the key's id, as key list shows it" }],
+    options: { json: json("print {id, status, revoked_at} as JSON, as DELETE /api/console/keys/{key_id} answers it") },
+    exits: "For key revoke, 1 means that no key has that id.",
+    run: async (input) => (await import("./keys.ts")).keyRevoke(input),
+  },
+];

@@ -7,6 +7,7 @@ import type { AppDeps } from "../server/deps.ts";
 import { json } from "../server/responses.ts";
 import { createAccount, normalizeEmail, verifyCredentials } from "./accounts.ts";
 import { clearedSessionCookie, requireAccount, sessionCookie, sessionToken } from "./session-cookie.ts";
+import { sessionRoute } from "./session-route.ts";
 import { createSession, endSession } from "./sessions.ts";
 
 /** Password accounts and sessions (README "The API"). */
@@ -49,6 +50,7 @@ export function authRoutes(deps: AppDeps) {
       },
       { detail: { summary: "Sign out and end the session" } },
     )
+    .use(sessionRoute(deps))
     .get("/api/v1/me", ({ request }) => requireAccount(deps.store, request), {
       response: MeSchema,
       detail: { summary: "The signed-in account" },

@@ -156,6 +156,28 @@ export function openApiDocument(serverUrl: string): OpenApiDocument {
         },
       },
       "/api/v1/me": { get: sessionOp("me", "Accounts", "The signed-in account", { 200: json("Me", "the account") }) },
+      "/api/v1/auth/session": {
+        get: {
+          operationId: "authSession",
+          summary: "Who is signed in, if anyone: never a 401, so a signed-out page logs no error",
+          tags: ["Accounts"],
+          security: [{ session: [] }, {}],
+          responses: {
+            200: {
+              description: "the account of the session cookie, or account null (no, unknown or expired cookie)",
+              content: {
+                "application/json": {
+                  schema: {
+                    type: "object",
+                    required: ["account"],
+                    properties: { account: { anyOf: [{ $ref: "#/components/schemas/Me" }, { type: "null" }] } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
       "/api/v1/auth/providers": {
         get: {
           operationId: "authProviders",

@@ -1,19 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import type { Engine } from "../../src/research/types.ts";
 import { cuttingProxy } from "../helpers/cutting-proxy.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
 import { query, startTestServer, type TestServer } from "../helpers/server.ts";
 import { useLongTimeout } from "../setup.ts";
+import { launchChromium, canRun as run } from "./browser.ts";
 
 useLongTimeout();
-const CHROMIUM = "/usr/bin/chromium";
 const SHOTS = join(import.meta.dir, "screenshots");
-// Under CI a missing browser is a failure (.ci/run installs it); on a laptop the suite says why it skips.
-const run = existsSync(CHROMIUM) || !!process.env.CI;
-if (!run) console.warn(`e2e: skipped — ${CHROMIUM} is missing (apt-get install -y chromium)`);
 
 /** An engine whose answer tries to smuggle HTML and a javascript: link into the page. */
 const engine: Engine = {
@@ -44,19 +41,7 @@ beforeAll(async () => {
   if (!run) return;
   mkdirSync(SHOTS, { recursive: true });
   srv = startTestServer(engine, { PLAN_RUNS_FREE: "5" });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-      "--disable-quic",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
 }, 60_000);
 afterAll(async () => {

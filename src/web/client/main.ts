@@ -60,7 +60,11 @@ function renderNav(me: Me | null): void {
 
 async function render(): Promise<void> {
   const path = location.pathname;
-  const me = await api<Me>("GET", "/api/v1/me").catch(() => null);
+  // Not /api/v1/me: its 401 for a signed-out visitor is a console error in every browser.
+  const me = await api<{ account: Me | null }>("GET", "/api/v1/auth/session").then(
+    (s) => s.account,
+    () => null,
+  );
   renderNav(me);
   if (path === "/signin" || path === "/signup") {
     if (me) return navigate("/research");

@@ -2,12 +2,13 @@ import type { Providers } from "../../../contract/auth.ts";
 import { type ApiError, api } from "../api.ts";
 import { h, mount } from "../dom.ts";
 import { navigate } from "../router.ts";
+import { signinNotice } from "./signin-notice.ts";
 
 /** Sign in / sign up, plus "Sign in with …" when an identity provider is configured. */
 export async function authPage(mode: "signin" | "signup"): Promise<void> {
-  const params = new URLSearchParams(location.search);
   const alert = h("div", { role: "alert", "aria-live": "assertive" });
-  if (params.get("error")) alert.append(h("p", { class: "alert" }, params.get("message") ?? params.get("error")!));
+  const notice = signinNotice(location.search);
+  if (notice) alert.append(h("p", { class: "alert" }, notice));
   const email = h("input", { type: "email", name: "email", autocomplete: "email", required: true });
   const password = h("input", {
     type: "password",

@@ -52,14 +52,14 @@ export async function keysPage(): Promise<void> {
     h(
       "tr",
       {},
-      h("td", {}, k.name ?? h("span", { class: "muted" }, "—")),
-      h("td", {}, h("code", {}, `${k.prefix}…`)),
-      h("td", {}, fmtDate(k.created_at)),
-      h("td", {}, fmtDate(k.last_used_at)),
-      h("td", { class: k.status === "active" ? "status-ok" : "status-error" }, k.status),
+      h("td", { "data-label": "Name" }, k.name ?? h("span", { class: "muted" }, "—")),
+      h("td", { "data-label": "Prefix" }, h("code", {}, `${k.prefix}…`)),
+      h("td", { "data-label": "Created" }, fmtDate(k.created_at)),
+      h("td", { "data-label": "Last used" }, fmtDate(k.last_used_at)),
+      h("td", { "data-label": "Status", class: k.status === "active" ? "status-ok" : "status-error" }, k.status),
       h(
         "td",
-        {},
+        { class: "actions" },
         k.status === "active"
           ? h(
               "button",
@@ -91,7 +91,7 @@ export async function keysPage(): Promise<void> {
           { class: "table-wrap" },
           h(
             "table",
-            {},
+            { class: "cards" },
             h(
               "thead",
               {},

@@ -1,4 +1,5 @@
 import type { Envelope, Source } from "../../../contract/envelope.ts";
+import { limitCodePoints, MAX_QUERY_CHARS } from "../char-limit.ts";
 import { fmtDate, h, mount } from "../dom.ts";
 import { renderMarkdown } from "../markdown.ts";
 import { readEvents } from "../sse.ts";
@@ -18,7 +19,6 @@ export function researchPage(): void {
   const question = h("textarea", {
     name: "query",
     required: true,
-    maxlength: 2000,
     placeholder: "e.g. What limits the energy density of solid-state batteries?",
   });
   const ask = h("button", { type: "submit" }, "Ask");
@@ -31,7 +31,8 @@ export function researchPage(): void {
   const status = h("div", { role: "status", "aria-live": "polite" });
   const answer = h("div", { class: "answer", "aria-live": "off" });
   const sources = h("section", { "aria-label": "Sources" });
-  const form = h("form", { class: "stack" }, h("label", {}, "Your question", question), ask);
+  const counter = limitCodePoints(question, MAX_QUERY_CHARS);
+  const form = h("form", { class: "stack" }, h("label", {}, "Your question", question), counter, ask);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     ask.disabled = true;

@@ -92,7 +92,8 @@ export async function runPage(_me: unknown, id: string): Promise<void> {
       h("span", { class: `status-${run.status}` }, run.status),
       run.latency_ms !== null ? ` · ${(run.latency_ms / 1000).toFixed(2)} s` : "",
     ),
-    timeline(run),
+    // Scrolls sideways inside its own box on a phone: squeezed to 390 px its labels are unreadable.
+    h("div", { class: "scroll-x", tabindex: 0, role: "group", "aria-label": "Timeline" }, timeline(run)),
     run.errors.length
       ? h(
           "div",

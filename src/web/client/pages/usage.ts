@@ -33,6 +33,12 @@ function chart(days: Usage["per_day"]): SVGElement {
   );
 }
 
+/** At most `max` code points: slicing UTF-16 units would cut an emoji in half. */
+function shorten(text: string, max: number): string {
+  const chars = [...text];
+  return chars.length > max ? `${chars.slice(0, max).join("")}…` : text;
+}
+
 /** Usage: plan, allowance with reset date, calls per day, recent calls linking to timelines. */
 export async function usagePage(): Promise<void> {
   const u = await api<Usage>("GET", "/api/console/usage");
@@ -40,12 +46,16 @@ export async function usagePage(): Promise<void> {
     h(
       "tr",
       {},
-      h("td", {}, h("a", { href: `/runs/${r.request_id}`, "data-link": true }, fmtDate(r.created_at))),
-      h("td", { class: `status-${r.status}` }, r.status),
-      h("td", {}, r.origin),
-      h("td", {}, r.key_prefix ? h("code", {}, `${r.key_prefix}…`) : "—"),
-      h("td", {}, r.latency_ms === null ? "—" : `${(r.latency_ms / 1000).toFixed(1)} s`),
-      h("td", {}, r.query.length > 80 ? `${r.query.slice(0, 80)}…` : r.query),
+      h(
+        "td",
+        { "data-label": "When" },
+        h("a", { href: `/runs/${r.request_id}`, "data-link": true }, fmtDate(r.created_at)),
+      ),
+      h("td", { "data-label": "Status", class: `status-${r.status}` }, r.status),
+      h("td", { "data-label": "Origin" }, r.origin),
+      h("td", { "data-label": "Key" }, r.key_prefix ? h("code", {}, `${r.key_prefix}…`) : "—"),
+      h("td", { "data-label": "Latency" }, r.latency_ms === null ? "—" : `${(r.latency_ms / 1000).toFixed(1)} s`),
+      h("td", { "data-label": "Query" }, shorten(r.query, 80)),
     );
   const head = h(
     "thead",
@@ -53,7 +63,7 @@ export async function usagePage(): Promise<void> {
     h("tr", {}, ...["When", "Status", "Origin", "Key", "Latency", "Query"].map((c) => h("th", { scope: "col" }, c))),
   );
   const recent = u.recent.length
-    ? h("div", { class: "table-wrap" }, h("table", {}, head, h("tbody", {}, ...u.recent.map(row))))
+    ? h("div", { class: "table-wrap" }, h("table", { class: "cards" }, head, h("tbody", {}, ...u.recent.map(row))))
     : h("p", { class: "muted" }, "No calls yet.");
   mount(
     h("h1", {}, "Usage"),

@@ -1,0 +1,27 @@
+import { Type as T } from "@sinclair/typebox";
+import { Elysia } from "elysia";
+import { MeSchema } from "../contract/auth.ts";
+import type { AppDeps } from "../server/deps.ts";
+import { json } from "../server/responses.ts";
+import { sessionAccount } from "./session-cookie.ts";
+
+/** GET /api/v1/auth/session: the signed-in account, or null. */
+const SessionSchema = T.Object(
+  { account: T.Union([MeSchema, T.Null()], { description: "the signed-in account, or null when signed out" }) },
+  { description: "who is signed in, if anyone" },
+);
+
+/**
+ * "Who am I, if anyone" for the web app. Signed out is an ordinary answer here (200 with
+ * account null), not a 401 as on /api/v1/me: a browser logs every 4xx as a console error, so
+ * probing the session with /me made each signed-out visit look broken. The answer names no
+ * one to a page of another site: the route is outside CORS and the cookie is SameSite=Lax.
+ */
+export function sessionRoute(deps: AppDeps) {
+  return new Elysia({ name: "session-route" }).get(
+    "/api/v1/auth/session",
+    async ({ request }) =>
+      json({ account: await sessionAccount(deps.store, request) }, 200, { "cache-control": "no-store" }),
+    { response: SessionSchema, detail: { summary: "The signed-in account, or null" } },
+  );
+}

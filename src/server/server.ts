@@ -2,7 +2,8 @@ import { LoginThrottle } from "../auth/login-throttle.ts";
 import type { Config } from "../config/schema.ts";
 import { Metrics } from "../metrics/registry.ts";
 import type { Engine } from "../research/types.ts";
-import { createRunService, recoverInterruptedRuns } from "../runs/service.ts";
+import { type LeaseTimings, startInstanceLease } from "../runs/instance-lease.ts";
+import { createRunService } from "../runs/service.ts";
 import { openStore } from "../store/open.ts";
 import type { Store } from "../store/types.ts";
 import { createLogger, type Logger } from "../util/logger.ts";
@@ -23,6 +24,8 @@ export interface StartOptions {
   idleTimeoutSec?: number;
   /** Shared with the engine so upstream calls are counted. */
   metrics?: Metrics;
+  /** The instance lease's heartbeat and expiry (README "Instances on one database"); tests shorten them. */
+  lease?: LeaseTimings;
 }
 
 export interface RunningServer {
@@ -33,20 +36,15 @@ export interface RunningServer {
   stop(graceMs?: number): Promise<void>;
 }
 
-/** Opens the store, recovers interrupted runs, and listens on HOST:PORT. */
+/** Opens the store, takes the instance lease (recovering dead instances' runs), and listens on HOST:PORT. */
 export function startServer(opts: StartOptions): RunningServer {
   const logger = opts.logger ?? createLogger(opts.config.LOG_LEVEL);
   const store = opts.store ?? openStore(opts.config);
-  // Before the first run is accepted (SQLite answers synchronously).
-  const recovered = recoverInterruptedRuns(store);
-  const report = (n: number) => {
-    if (n) logger.warn("runs_interrupted", { count: n });
-  };
-  if (recovered instanceof Promise) void recovered.then(report);
-  else report(recovered);
+  // Dead instances' runs are marked interrupted before the first run is accepted (SQLite answers synchronously).
+  const lease = startInstanceLease(store, logger, opts.lease);
   let runs: AppDeps["runs"] | undefined;
   const metrics = opts.metrics ?? new Metrics(() => runs?.inFlight ?? 0);
-  runs = createRunService({ store, engine: opts.engine, config: opts.config, logger, metrics });
+  runs = createRunService({ store, engine: opts.engine, config: opts.config, logger, metrics, instanceId: lease.id });
   const deps: AppDeps = {
     config: opts.config,
     store,
@@ -78,6 +76,7 @@ export function startServer(opts: StartOptions): RunningServer {
     async stop(graceMs = 10_000) {
       void server.stop(false);
       await runs.drain(graceMs);
+      await lease.release();
       await server.stop(true);
       await store.close();
     },

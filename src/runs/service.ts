@@ -35,6 +35,11 @@ export interface RunServiceDeps {
   config: Config;
   logger: Logger;
   metrics?: Metrics;
+  /**
+   * The lease its recorded runs live under (src/runs/instance-lease.ts). Only a service that
+   * records nothing (`ask`) has none; a run recorded without one would look dead to others.
+   */
+  instanceId?: string;
 }
 
 export interface RunOptions {
@@ -127,6 +132,7 @@ export function createRunService(deps: RunServiceDeps) {
       const account = await getAccount(store, who.accountId);
       if (!account)
         throw new AppError(who.origin === "api" ? "invalid_api_key" : "unauthorized", "the account no longer exists");
+      if (!deps.instanceId) throw new Error("a run service without an instance lease cannot record runs");
       const createdAt = new Date();
       const run = {
         id,
@@ -137,6 +143,7 @@ export function createRunService(deps: RunServiceDeps) {
         endpoint,
         query,
         createdAt,
+        instanceId: deps.instanceId,
       };
       const claim = idempotencyKey
         ? {
@@ -208,7 +215,11 @@ export function createRunService(deps: RunServiceDeps) {
   };
 }
 
-/** Runs left `running` by a crash or a kill become errors coded `interrupted` (at start). */
+/**
+ * Runs left `running` by an instance that died (a crash, a kill, a lost host) become errors
+ * coded `interrupted` once its lease has expired; a live instance's runs are never touched.
+ * Called at start and every heartbeat by src/runs/instance-lease.ts.
+ */
 export function recoverInterruptedRuns(store: Store): Awaitable<number> {
   return store.runs.markInterrupted(INTERRUPTED);
 }

@@ -3,7 +3,8 @@ import type { Config } from "../config/schema.ts";
 import { AppError } from "../contract/errors.ts";
 import { Metrics } from "../metrics/registry.ts";
 import type { Engine } from "../research/types.ts";
-import { createRunService, recoverInterruptedRuns } from "../runs/service.ts";
+import { type LeaseTimings, startInstanceLease } from "../runs/instance-lease.ts";
+import { createRunService } from "../runs/service.ts";
 import { openStore } from "../store/open.ts";
 import type { Store } from "../store/types.ts";
 import { createLogger, type Logger } from "../util/logger.ts";
@@ -25,6 +26,8 @@ export interface StartOptions {
   bodyTimeoutMs?: number;
   /** Shared with the engine so upstream calls are counted. */
   metrics?: Metrics;
+  /** The instance lease's heartbeat and expiry (README "Instances on one database"); tests shorten them. */
+  lease?: LeaseTimings;
 }
 
 export interface RunningServer {
@@ -35,20 +38,15 @@ export interface RunningServer {
   stop(graceMs?: number): Promise<void>;
 }
 
-/** Opens the store, recovers interrupted runs, and listens on HOST:PORT. */
+/** Opens the store, takes the instance lease (recovering dead instances' runs), and listens on HOST:PORT. */
 export function startServer(opts: StartOptions): RunningServer {
   const logger = opts.logger ?? createLogger(opts.config.LOG_LEVEL);
   const store = opts.store ?? openStore(opts.config);
-  // Before the first run is accepted (SQLite answers synchronously).
-  const recovered = recoverInterruptedRuns(store);
-  const report = (n: number) => {
-    if (n) logger.warn("runs_interrupted", { count: n });
-  };
-  if (recovered instanceof Promise) void recovered.then(report);
-  else report(recovered);
+  // Dead instances' runs are marked interrupted before the first run is accepted (SQLite answers synchronously).
+  const lease = startInstanceLease(store, logger, opts.lease);
   let runs: AppDeps["runs"] | undefined;
   const metrics = opts.metrics ?? new Metrics(() => runs?.inFlight ?? 0);
-  runs = createRunService({ store, engine: opts.engine, config: opts.config, logger, metrics });
+  runs = createRunService({ store, engine: opts.engine, config: opts.config, logger, metrics, instanceId: lease.id });
   const deps: AppDeps = {
     config: opts.config,
     store,
@@ -61,12 +59,19 @@ export function startServer(opts: StartOptions): RunningServer {
   };
   const { queryRoutes, fetch } = createHandlers(deps);
   const pages = webPages(webApp);
-  const server = listen(opts.config, {
-    // The query endpoints are native routes too: they are the hot path (see createHandlers).
-    routes: { ...pages.routes, ...queryRoutes },
-    idleTimeout: opts.idleTimeoutSec ?? 30,
-    fetch: (req, srv) => fetch(req, srv),
-  });
+  let server: Bun.Server<undefined>;
+  try {
+    server = listen(opts.config, {
+      // The query endpoints are native routes too: they are the hot path (see createHandlers).
+      routes: { ...pages.routes, ...queryRoutes },
+      idleTimeout: opts.idleTimeoutSec ?? 30,
+      fetch: (req, srv) => fetch(req, srv),
+    });
+  } catch (e) {
+    // A server that never listened holds no lease (its heartbeat would keep the process alive).
+    void lease.release();
+    throw e;
+  }
   const url = `http://${server.hostname?.includes(":") ? `[${server.hostname}]` : server.hostname}:${server.port}`;
   pages.attach(url);
   logger.info("listening", { url, database: opts.config.DATABASE_PATH });
@@ -76,6 +81,7 @@ export function startServer(opts: StartOptions): RunningServer {
     deps,
     async stop(graceMs = 10_000) {
       await drain(server, runs, graceMs);
+      await lease.release();
       await store.close();
     },
   };

@@ -88,6 +88,8 @@ export interface NewRun {
   endpoint: string;
   query: string;
   createdAt: Date;
+  /** The instance whose lease keeps the run alive in the record (InstancesTable). */
+  instanceId: string;
 }
 
 export interface RunOutcome {
@@ -158,7 +160,11 @@ export interface RunsTable {
   accept(run: NewRun, limit: number | null, claim?: IdempotencyClaim): Awaitable<Acceptance>;
   /** The outcome and the whole timeline in one commit. */
   finish(runId: string, outcome: RunOutcome, events: TimelineEvent[]): Awaitable<void>;
-  /** At start: runs left `running` by a crash become errors with this item. */
+  /**
+   * Runs `running` under no live lease — their instance's lease expired or was released, or
+   * they name none (rows from before leases) — become errors with this item. A run of a
+   * live instance is never touched, whichever instance asks.
+   */
   markInterrupted(error: ErrorItem): Awaitable<number>;
   /** A run of this account with its events in order, or null. */
   withEvents(accountId: string, runId: string): Awaitable<{ run: RunRow; events: TimelineEvent[] } | null>;
@@ -194,6 +200,24 @@ export interface IdentitiesTable {
   link(claim: IdentityClaim, plan: Plan): Awaitable<LinkOutcome>;
 }
 
+/**
+ * Instance leases (README "Instances on one database"). Each server process holds one row
+ * and renews it while it is up. Expiry is judged by the store's clock: the process's on
+ * SQLite (one host), the database's own `now()` on a server database, so hosts whose
+ * clocks differ still agree on which leases are live.
+ */
+export interface InstancesTable {
+  /**
+   * Takes or extends the lease until `leaseMs` from now. True when it was still held; false
+   * on the first call, or when it had lapsed (its runs may already be `interrupted`).
+   */
+  renew(instanceId: string, leaseMs: number): Awaitable<boolean>;
+  /** A clean shutdown, once its runs are settled: its lease ends now. */
+  release(instanceId: string): Awaitable<void>;
+  /** Deletes expired leases; `runs.markInterrupted` treats a missing lease as expired. */
+  forgetExpired(): Awaitable<number>;
+}
+
 export interface Store {
   readonly backend: "sqlite";
   accounts: AccountsTable;
@@ -203,5 +227,6 @@ export interface Store {
   runCounters: RunCountersTable;
   settings: SettingsTable;
   identities: IdentitiesTable;
+  instances: InstancesTable;
   close(): Awaitable<void>;
 }

@@ -21,6 +21,7 @@ export async function benchSqliteWrites(runs = 3000): Promise<string> {
         endpoint: "/api/query",
         query: "q",
         createdAt: new Date(),
+        instanceId: "bench",
       },
       1e9,
     );

@@ -54,4 +54,22 @@ describe("embedded migrations", () => {
     expect(db.runCounters.used("a1", "2026-12")).toBe(0);
     db.raw.close();
   });
+
+  test("0004: runs an older version left running have no instance, so they count as dead", () => {
+    const dir = `/tmp/rq-mig-${crypto.randomUUID()}`;
+    mkdirSync(dir, { recursive: true });
+    const old = new Database(`${dir}/x.db`);
+    old.exec("CREATE TABLE __migrations (tag TEXT PRIMARY KEY, applied_at TEXT NOT NULL)");
+    for (const m of migrations.slice(0, 4)) {
+      for (const stmt of m.sql.split("--> statement-breakpoint")) if (stmt.trim()) old.exec(stmt);
+      old.run("INSERT INTO __migrations VALUES (?, ?)", [m.tag, "2026-01-01T00:00:00Z"]);
+    }
+    old.run(`INSERT INTO runs (id, origin, endpoint, query, period, status, created_at)
+      VALUES ('r1', 'cli', 'cli', 'q', '2026-11', 'running', '2026-11-02T00:00:00Z')`);
+    old.close();
+    const db = openSqliteStore(`${dir}/x.db`);
+    expect(db.runs.markInterrupted({ code: "interrupted", message: "m" })).toBe(1);
+    expect(db.raw.query("SELECT status, instance_id FROM runs").get()).toEqual({ status: "error", instance_id: null });
+    db.raw.close();
+  });
 });

@@ -4,6 +4,7 @@ import m0000 from "../../../db/0000_init.sql" with { type: "text" };
 import m0001 from "../../../db/0001_identities.sql" with { type: "text" };
 import m0002 from "../../../db/0002_run_counters.sql" with { type: "text" };
 import m0003 from "../../../db/0003_idempotency_keys.sql" with { type: "text" };
+import m0004 from "../../../db/0004_instance_leases.sql" with { type: "text" };
 import journal from "../../../db/meta/_journal.json";
 
 /** Migrations in journal order. A test checks every db/*.sql file is listed here. */
@@ -12,6 +13,7 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0001_identities", sql: m0001 },
   { tag: "0002_run_counters", sql: m0002 },
   { tag: "0003_idempotency_keys", sql: m0003 },
+  { tag: "0004_instance_leases", sql: m0004 },
 ];
 
 export const journalTags: string[] = journal.entries.map((e) => e.tag);

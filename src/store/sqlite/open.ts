@@ -6,6 +6,7 @@ import { sqliteAccounts } from "./accounts.ts";
 import { sqliteApiKeys } from "./api-keys.ts";
 import { sqliteIdempotencyKeys } from "./idempotency-keys.ts";
 import { sqliteIdentities } from "./identities.ts";
+import { sqliteInstances } from "./instances.ts";
 import { migrate } from "./migrate.ts";
 import { sqliteRunCounters } from "./run-counters.ts";
 import { sqliteRunEvents } from "./run-events.ts";
@@ -41,6 +42,7 @@ export function openSqliteStore(path: string): SqliteStore {
     runCounters: counters,
     settings: sqliteSettings(db),
     identities: sqliteIdentities(db, accounts),
+    instances: sqliteInstances(db),
     close: () => db.close(),
   };
 }

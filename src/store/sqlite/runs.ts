@@ -24,14 +24,14 @@ export function sqliteRuns(
   idempotency: ReturnType<typeof sqliteIdempotencyKeys>,
 ): RunsTable {
   const insert =
-    db.prepare(`INSERT INTO runs (id, account_id, key_id, key_prefix, origin, endpoint, query, period, status, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)`);
+    db.prepare(`INSERT INTO runs (id, account_id, key_id, key_prefix, origin, endpoint, query, period, status, created_at, instance_id)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)`);
   const finish =
     db.prepare(`UPDATE runs SET status = ?, answer = ?, sources = ?, errors = ?, writer = ?, tokens_in = ?, tokens_out = ?,
     latency_ms = ?, finished_at = ? WHERE id = ?`);
-  const interrupt = db.prepare(
-    "UPDATE runs SET status = 'error', errors = ?, finished_at = ? WHERE status = 'running'",
-  );
+  // Timestamps are all toISOString(), so text order is time order.
+  const interrupt = db.prepare(`UPDATE runs SET status = 'error', errors = ?1, finished_at = ?2
+    WHERE status = 'running' AND (instance_id IS NULL OR instance_id NOT IN (SELECT id FROM instances WHERE expires_at > ?2))`);
   const owned = db.prepare<Raw, [string, string]>(`SELECT ${COLUMNS} FROM runs WHERE id = ? AND account_id = ?`);
   const perDay = db.prepare<UsageDay, [string, string]>(`SELECT substr(created_at, 1, 10) AS date, COUNT(*) AS calls,
     SUM(status = 'ok') AS ok, SUM(status = 'error') AS error
@@ -60,6 +60,7 @@ export function sqliteRuns(
       r.query,
       period,
       r.createdAt.toISOString(),
+      r.instanceId,
     );
     if (claim && r.accountId !== null) idempotency.claim(r.accountId, claim, r.id, r.createdAt);
     return { accepted: true };

@@ -69,6 +69,8 @@ export const runs = sqliteTable(
     latencyMs: integer("latency_ms"),
     createdAt: text("created_at").notNull(),
     finishedAt: text("finished_at"),
+    /** the server instance running it (table `instances`); null on rows from before leases */
+    instanceId: text("instance_id"),
   },
   (t) => [
     index("runs_account_period_idx").on(t.accountId, t.period),
@@ -151,3 +153,15 @@ export const idempotencyKeys = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.accountId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
 );
+
+/**
+ * Server instances on this database and their leases (README "Instances on one database"):
+ * each renews its row while it is up; a run `running` under an instance whose lease has
+ * expired, or under none, is `interrupted` by any live instance. No foreign key from runs:
+ * expired rows are deleted while their runs stay.
+ */
+export const instances = sqliteTable("instances", {
+  id: text("id").primaryKey(),
+  startedAt: text("started_at").notNull(),
+  expiresAt: text("expires_at").notNull(),
+});

@@ -1,0 +1,60 @@
+import type { Database } from "bun:sqlite";
+import type { Subprocess } from "bun";
+import { loadConfig } from "../../src/config/load.ts";
+import type { Engine } from "../../src/research/types.ts";
+import type { LeaseTimings } from "../../src/runs/instance-lease.ts";
+import { type RunningServer, startServer } from "../../src/server/server.ts";
+import { openSqliteStore } from "../../src/store/sqlite/open.ts";
+import { createLogger } from "../../src/util/logger.ts";
+import { processLog } from "../helpers/process-log.ts";
+import { scriptedEngine } from "../helpers/scripted-engine.ts";
+
+/**
+ * Servers on one SQLite file with short leases, in this process or in a child process that a
+ * test can kill -9 (README "Instances on one database"). A live instance renews every 100 ms
+ * and keeps a lease far longer than any stall of a loaded test machine; one that is meant to
+ * die has a short lease, so its runs are judged within a test's patience.
+ */
+export const LIVE: LeaseTimings = { heartbeatMs: 100, leaseMs: 10_000 };
+export const DYING: LeaseTimings = { heartbeatMs: 100, leaseMs: 1_000 };
+
+/** Its SQLite connection for checks, and its warnings and errors. */
+export interface LeasedServer extends RunningServer {
+  sql: Database;
+  logs: string[];
+}
+
+export function startLeased(engine: Engine, path: string, lease: LeaseTimings = LIVE): LeasedServer {
+  const config = loadConfig({ PORT: "0", DATABASE_PATH: path, LOG_LEVEL: "warn" }, "/nonexistent");
+  const store = openSqliteStore(path);
+  const logs: string[] = [];
+  const logger = createLogger("warn", (line) => {
+    logs.push(line);
+  });
+  const s = startServer({ config, engine, store, logger, lease });
+  return Object.assign(s, { sql: store.raw, logs });
+}
+
+/** A server in a child process whose runs never end on their own: only a kill stops it. */
+export async function spawnLeased(
+  path: string,
+  lease: LeaseTimings = DYING,
+): Promise<{ url: string; proc: Subprocess }> {
+  const proc = Bun.spawn(["bun", import.meta.path, path, String(lease.heartbeatMs), String(lease.leaseMs)], {
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  const out = await processLog(proc.stdout).until('"listening"');
+  const line = out.split("\n").find((l) => l.includes('"listening"'))!;
+  return { url: (JSON.parse(line) as { url: string }).url, proc };
+}
+
+if (import.meta.main) {
+  const [path, heartbeatMs, leaseMs] = process.argv.slice(2);
+  const config = loadConfig({ PORT: "0", DATABASE_PATH: path, LOG_LEVEL: "info" }, "/nonexistent");
+  startServer({
+    config,
+    engine: scriptedEngine({ hang: true }),
+    lease: { heartbeatMs: Number(heartbeatMs), leaseMs: Number(leaseMs) },
+  });
+}

@@ -17,7 +17,7 @@ import {
 } from "./console.ts";
 import { EnvelopeSchema, EnvelopeUsageSchema, SourceSchema, WriterSchema } from "./envelope.ts";
 import { ErrorBodySchema, ErrorItemSchema } from "./errors.ts";
-import { AnswerDeltaSchema, ProgressSchema, StageSchema, StreamEventSchema } from "./events.ts";
+import { AnswerDeltaSchema, ProgressSchema, StageSchema, StreamEventSchema, StreamMessageSchema } from "./events.ts";
 import { QueryBodySchema } from "./query.ts";
 
 /**
@@ -43,6 +43,7 @@ export const NAMED_SCHEMAS = {
   Progress: ProgressSchema,
   AnswerDelta: AnswerDeltaSchema,
   StreamEvent: StreamEventSchema,
+  StreamMessage: StreamMessageSchema,
   KeyStatus: KeyStatusSchema,
   KeyRecord: KeyRecordSchema,
   KeyList: KeyListSchema,

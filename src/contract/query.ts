@@ -16,6 +16,9 @@ export const MAX_QUERY_CHARS = 2000;
 /** Bodies past this are refused unread beyond it: a query can't need more. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/** Every route's body limit (Bun's maxRequestBodySize in src/server/server.ts): past it, 400 invalid_request. */
+export const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+
 const ignored = (name: string) => T.Optional(T.Unknown({ description: `${name}: accepted and ignored` }));
 
 /** The fields README "The API" lists as ignored are accepted, and so are unknown fields. */

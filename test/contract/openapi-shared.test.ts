@@ -25,7 +25,7 @@ const PUBLIC = [
 
 describe("every operation of the OpenAPI document", () => {
   test("states its security; the public ones with an empty list", () => {
-    expect(operations.length).toBe(20);
+    expect(operations.length).toBeGreaterThanOrEqual(20);
     for (const { at, op } of operations) expect([at, Array.isArray(op.security)]).toEqual([at, true]);
     const open = operations.filter(({ op }) => op.security.length === 0).map(({ at }) => at);
     expect(open.sort()).toEqual([...PUBLIC].sort());

@@ -1,15 +1,8 @@
-import { Type as T } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { MeSchema } from "../contract/auth.ts";
+import { SessionStatusSchema } from "../contract/auth.ts";
 import type { AppDeps } from "../server/deps.ts";
 import { json } from "../server/responses.ts";
 import { sessionAccount } from "./session-cookie.ts";
-
-/** GET /api/v1/auth/session: the signed-in account, or null. */
-const SessionSchema = T.Object(
-  { account: T.Union([MeSchema, T.Null()], { description: "the signed-in account, or null when signed out" }) },
-  { description: "who is signed in, if anyone" },
-);
 
 /**
  * "Who am I, if anyone" for the web app. Signed out is an ordinary answer here (200 with
@@ -22,6 +15,6 @@ export function sessionRoute(deps: AppDeps) {
     "/api/v1/auth/session",
     async ({ request }) =>
       json({ account: await sessionAccount(deps.store, request) }, 200, { "cache-control": "no-store" }),
-    { response: SessionSchema, detail: { summary: "The signed-in account, or null" } },
+    { response: SessionStatusSchema, detail: { summary: "The signed-in account, or null" } },
   );
 }

@@ -32,6 +32,12 @@ export const MeSchema = T.Object(
   { description: "the signed-in account" },
 );
 
+/** GET /api/v1/auth/session: the signed-in account, or null (never a 401). */
+export const SessionStatusSchema = T.Object(
+  { account: T.Union([MeSchema, T.Null()], { description: "the signed-in account, or null when signed out" }) },
+  { description: "who is signed in, if anyone" },
+);
+
 /** The identity provider's button, when one is configured. */
 export const OidcProviderSchema = T.Object({
   name: T.String({ description: "OIDC_NAME: the label of the sign-in button" }),

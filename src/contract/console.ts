@@ -137,19 +137,35 @@ export const UsageSchema = T.Object(
   { description: "the Console's usage report" },
 );
 
-/** One entry of a run's timeline: the event's data plus its time and type. */
+/** One entry of a run's timeline: the event's data plus its time and type; which fields come depends on the type. */
 export const TimelineEntrySchema = T.Object(
   {
     at_ms: T.Integer({ minimum: 0, description: "milliseconds since acceptance" }),
-    type: T.String({
-      description: "accepted, progress, source, error, answer ({chars}), final ({status, latency_ms})",
-    }),
+    type: T.String({ description: "accepted, progress, source, error, answer, final" }),
+    seq: T.Optional(
+      T.Integer({
+        minimum: 1,
+        description:
+          "the event's sequence in the stream (its id's); absent on runs recorded before events were numbered",
+      }),
+    ),
+    origin: T.Optional(OriginSchema),
+    endpoint: T.Optional(T.String({ description: "on accepted entries: the path called" })),
     stage: T.Optional(StageSchema),
-    message: T.Optional(T.String()),
+    message: T.Optional(T.String({ description: "on progress and error entries" })),
     code: T.Optional(T.String({ description: "on error entries" })),
     source: T.Optional(SourceSchema),
+    chars: T.Optional(T.Integer({ minimum: 0, description: "on answer entries: the answer's length" })),
+    text: T.Optional(T.String({ description: "on answer entries: the answer, its deltas joined" })),
+    status: T.Optional(
+      T.Union([T.Literal("ok"), T.Literal("error")], { description: "on final entries: the envelope's status" }),
+    ),
+    latency_ms: T.Optional(T.Integer({ minimum: 0, description: "on final entries" })),
   },
-  { additionalProperties: true, description: "a timeline entry; the fields of its event come along" },
+  {
+    additionalProperties: true,
+    description: "a timeline entry; a progress entry carries its event's details too (e.g. queries)",
+  },
 );
 
 /** GET /api/console/runs/{request_id}. */

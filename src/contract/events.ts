@@ -61,6 +61,27 @@ export const StreamEventSchema = T.Union(
   { description: "An event of the stream: `event: <event>` and `data: <JSON of data>`" },
 );
 
+/** An event's `id:`, `<request_id>:<sequence>`: what Last-Event-ID names to resume after it. */
+export const EVENT_ID_PATTERN = "^[0-9a-fA-F-]{36}:[0-9]+$";
+
+/** One message of the stream as an SSE parser yields it: the event, and the `id:` line every event has. */
+export const StreamMessageSchema = T.Intersect(
+  [
+    StreamEventSchema,
+    T.Object({
+      id: T.String({
+        pattern: EVENT_ID_PATTERN,
+        description:
+          "`<request_id>:<sequence>`: the run's request_id and the event's number, from 1, one more for each event; send it as Last-Event-ID to resume after it",
+      }),
+    }),
+  ],
+  {
+    description:
+      "A message of the stream: `id: <request_id>:<sequence>`, `event: <event>` and one `data:` line of JSON. Before the first message the stream sends a `retry:` hint; `: keep-alive` comment lines come between messages.",
+  },
+);
+
 export type Stage = Static<typeof StageSchema>;
 /** Progress data carries details beyond stage and message (counts, hosts, timings…). */
 export type Progress = Static<typeof ProgressSchema> & { [detail: string]: unknown };

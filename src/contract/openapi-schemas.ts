@@ -1,5 +1,12 @@
 import { Type as T, type TSchema } from "@sinclair/typebox";
-import { CredentialsSchema, MeSchema, OidcProviderSchema, PlanSchema, ProvidersSchema } from "./auth.ts";
+import {
+  CredentialsSchema,
+  MeSchema,
+  OidcProviderSchema,
+  PlanSchema,
+  ProvidersSchema,
+  SessionStatusSchema,
+} from "./auth.ts";
 import {
   CreatedKeySchema,
   CreateKeyBodySchema,
@@ -17,7 +24,7 @@ import {
 } from "./console.ts";
 import { EnvelopeSchema, EnvelopeUsageSchema, SourceSchema, WriterSchema } from "./envelope.ts";
 import { ErrorBodySchema, ErrorItemSchema } from "./errors.ts";
-import { AnswerDeltaSchema, ProgressSchema, StageSchema, StreamEventSchema } from "./events.ts";
+import { AnswerDeltaSchema, ProgressSchema, StageSchema, StreamEventSchema, StreamMessageSchema } from "./events.ts";
 import { QueryBodySchema } from "./query.ts";
 
 /**
@@ -43,6 +50,7 @@ export const NAMED_SCHEMAS = {
   Progress: ProgressSchema,
   AnswerDelta: AnswerDeltaSchema,
   StreamEvent: StreamEventSchema,
+  StreamMessage: StreamMessageSchema,
   KeyStatus: KeyStatusSchema,
   KeyRecord: KeyRecordSchema,
   KeyList: KeyListSchema,
@@ -59,6 +67,7 @@ export const NAMED_SCHEMAS = {
   Plan: PlanSchema,
   Credentials: CredentialsSchema,
   Me: MeSchema,
+  SessionStatus: SessionStatusSchema,
   OidcProvider: OidcProviderSchema,
   Providers: ProvidersSchema,
   Health: HealthSchema,

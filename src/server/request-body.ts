@@ -1,9 +1,8 @@
 import { AppError } from "../contract/errors.ts";
-import { MAX_BODY_BYTES } from "../contract/query.ts";
+import { BODY_TIMEOUT_S, MAX_BODY_BYTES } from "../contract/query.ts";
 import { readBodyCapped } from "../util/read-capped.ts";
 
-/** How long a client may take to send a request body once its headers are in. */
-export const BODY_TIMEOUT_MS = 10_000;
+const BODY_TIMEOUT_MS = BODY_TIMEOUT_S * 1000;
 
 class TooLarge extends Error {}
 

@@ -16,7 +16,7 @@ const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
  * Every path, method and response status of the hand-written document it replaces
  * (src/http/openapi.ts at 41765d2), and the security of each operation.
  */
-const LEGACY: [string, string, number[], "key" | "session" | null][] = [
+const LEGACY: [string, string, number[], "key" | "session" | "optional-session" | null][] = [
   ["/api/query", "post", [200, 400, 401, 403, 429], "key"],
   ["/api/query/stream", "post", [200, 400, 429], "key"],
   ["/api/console/keys", "get", [200, 401, 403], "session"],
@@ -26,7 +26,7 @@ const LEGACY: [string, string, number[], "key" | "session" | null][] = [
   ["/api/console/runs/{request_id}", "get", [200, 401, 403, 404], "session"],
   ["/api/v1/auth/signup", "post", [201, 400, 409], null],
   ["/api/v1/auth/login", "post", [200, 400, 401, 429], null],
-  ["/api/v1/auth/logout", "post", [204], null],
+  ["/api/v1/auth/logout", "post", [204], "optional-session"],
   ["/api/v1/me", "get", [200, 401, 403], "session"],
   ["/api/v1/auth/providers", "get", [200], null],
   ["/api/v1/auth/oidc/start", "get", [302, 404], null],
@@ -101,11 +101,13 @@ describe("the generated OpenAPI document", () => {
       const op = doc.paths[path]?.[method];
       expect([path, method, op !== undefined]).toEqual([path, method, true]);
       expect(Object.keys(op!.responses)).toEqual(expect.arrayContaining(statuses.map(String)));
-      const schemes = (op!.security ?? []).flatMap((s) => Object.keys(s)).sort();
+      const schemes = op!.security.map((s) => Object.keys(s).join("+") || "anonymous").sort();
       expect([path, method, schemes]).toEqual([
         path,
         method,
-        auth === "key" ? ["apiKey", "bearer"] : auth === "session" ? ["session"] : [],
+        { key: ["apiKey", "bearer"], session: ["session"], "optional-session": ["anonymous", "session"], none: [] }[
+          auth ?? "none"
+        ],
       ]);
     }
     expect(doc.components.securitySchemes).toEqual({

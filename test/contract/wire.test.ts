@@ -2,12 +2,13 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { AppError, RUN_FAILURE_CODES } from "../../src/contract/errors.ts";
-import { StreamEventSchema } from "../../src/contract/events.ts";
+import { StreamEventSchema, StreamMessageSchema } from "../../src/contract/events.ts";
 import { openApiDocument } from "../../src/contract/openapi.ts";
 import { NAMED_SCHEMAS, type SchemaName } from "../../src/contract/openapi-schemas.ts";
 import type { Engine } from "../../src/research/types.ts";
 import { Client, query, startTestServer, type TestServer } from "../helpers/server.ts";
-import { readSse } from "../helpers/sse.ts";
+import { readSseMessages } from "../helpers/sse-messages.ts";
+import { undeclaredFields } from "../helpers/undeclared-fields.ts";
 import { useLongTimeout } from "../setup.ts";
 
 useLongTimeout();
@@ -15,7 +16,8 @@ useLongTimeout();
 /**
  * The contract against the running service: every JSON answer must match the schema the
  * OpenAPI document names for its path, method and status, and every stream event must
- * match StreamEventSchema. So the schemas describe what is really sent, extra fields too.
+ * match StreamMessageSchema (its id too). So the schemas describe what is really sent: every field
+ * they require is there, and every field sent is one they name.
  */
 
 const source = {
@@ -71,7 +73,7 @@ async function conforms(res: Response, path: string, method: string, status: num
   const body = await res.json();
   const schema = documented(path, method, status);
   const errors = [...Value.Errors(schema, body)].map((e) => `${e.path}: ${e.message}`);
-  expect([path, status, errors]).toEqual([path, status, []]);
+  expect([path, status, errors, undeclaredFields(schema, body)]).toEqual([path, status, [], []]);
   return body;
 }
 
@@ -183,19 +185,22 @@ describe("the running service answers what the contract says", () => {
       404,
     );
 
-    for (const [key, q] of [
-      [created.key, "What is base editing?"],
-      [null, "no key"],
+    for (const [key, q, retry] of [
+      [created.key, "What is base editing?", 1000],
+      [null, "no key", 3_600_000],
     ] as const) {
       const s = await query(srv.url, key, { query: q }, {}, "/api/query/stream");
       expect(s.status).toBe(200);
-      const { events } = await readSse(s);
-      for (const e of events)
-        expect([e.event, [...Value.Errors(StreamEventSchema, e)].map((x) => `${x.path}: ${x.message}`)]).toEqual([
-          e.event,
-          [],
-        ]);
-      expect(events.at(-1)!.event).toBe("final");
+      const { text, messages } = await readSseMessages(s);
+      expect(text).toStartWith(`retry: ${retry}\nid: `);
+      const last = messages.at(-1)!;
+      expect([last.event, last.id]).toEqual(["final", `${s.headers.get("x-request-id")}:${messages.length}`]);
+      for (const [i, m] of messages.entries()) {
+        expect(m.id).toBe(`${last.data.request_id}:${i + 1}`);
+        const errors = [...Value.Errors(StreamMessageSchema, m)].map((x) => `${x.path}: ${x.message}`);
+        const extra = undeclaredFields(StreamEventSchema, { event: m.event, data: m.data });
+        expect([m.event, errors, extra]).toEqual([m.event, [], []]);
+      }
     }
     const research = await conforms(
       await user.req("POST", "/api/v1/research", { query: "via the app" }),

@@ -5,7 +5,8 @@ import { AppError } from "../contract/errors.ts";
 import { clientIp } from "../server/client-ip.ts";
 import type { AppDeps } from "../server/deps.ts";
 import { json } from "../server/responses.ts";
-import { createAccount, normalizeEmail, verifyCredentials } from "./accounts.ts";
+import { createAccount, verifyCredentials } from "./accounts.ts";
+import { normalizeEmail } from "./email.ts";
 import { clearedSessionCookie, requireAccount, sessionCookie, sessionToken } from "./session-cookie.ts";
 import { createSession, endSession } from "./sessions.ts";
 
@@ -31,7 +32,7 @@ export function authRoutes(deps: AppDeps) {
         const email = normalizeEmail(body.email);
         const address = clientIp(request);
         deps.throttle.check(email, address);
-        const acc = await verifyCredentials(deps.store, email, body.password);
+        const acc = await verifyCredentials(deps.store, body.email, body.password);
         if (!acc) {
           deps.throttle.failure(email, address);
           throw new AppError("invalid_credentials", "wrong email or password");

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { publicUrl } from "../config/load.ts";
 import { CredentialsSchema, MeSchema } from "../contract/auth.ts";
 import { AppError } from "../contract/errors.ts";
-import { clientIp } from "../server/client-ip.ts";
+import { clientIp, forwardedButUntrusted, limitKey } from "../server/client-ip.ts";
 import type { AppDeps } from "../server/deps.ts";
 import { json } from "../server/responses.ts";
 import { createAccount, verifyCredentials } from "./accounts.ts";
@@ -17,6 +17,16 @@ export function authRoutes(deps: AppDeps) {
     const { token, expiresAt } = await createSession(deps.store, accountId, deps.config.SESSION_TTL_DAYS);
     return json(body, status, { "set-cookie": sessionCookie(token, expiresAt, secure), "cache-control": "no-store" });
   };
+  let warned = false;
+  const client = (request: Request): string => {
+    if (!warned && forwardedButUntrusted(request, deps.config)) {
+      warned = true;
+      deps.logger.warn("trust_proxy_unset", {
+        message: "X-Forwarded-For is ignored without TRUST_PROXY: every client behind the proxy shares its limits",
+      });
+    }
+    return limitKey(clientIp(request, deps.config));
+  };
   return new Elysia({ name: "auth-routes" })
     .post(
       "/api/v1/auth/signup",
@@ -30,7 +40,7 @@ export function authRoutes(deps: AppDeps) {
       "/api/v1/auth/login",
       async ({ body, request }) => {
         const email = normalizeEmail(body.email);
-        const address = clientIp(request);
+        const address = client(request);
         deps.throttle.check(email, address);
         const acc = await verifyCredentials(deps.store, body.email, body.password);
         if (!acc) {

@@ -1,4 +1,8 @@
-import { type Static, Type as T } from "@sinclair/typebox";
+import { FormatRegistry, type Static, Type as T } from "@sinclair/typebox";
+import { parseTrustProxy } from "../server/client-ip.ts";
+
+// A bad entry in TRUST_PROXY stops the start naming the variable (not a silently smaller trusted set).
+FormatRegistry.Set("ip-cidr-list", (v) => parseTrustProxy(v) !== null);
 
 /**
  * Every configuration variable of README "Configuration", keyed by its
@@ -123,6 +127,13 @@ export const ConfigSchema = T.Object({
     T.String({
       minLength: 1,
       description: "comma list of email domains allowed to sign in through the identity provider",
+    }),
+  ),
+  TRUST_PROXY: T.Optional(
+    T.String({
+      format: "ip-cidr-list",
+      description:
+        "comma list of proxy addresses or CIDRs (or loopback, private) whose X-Forwarded-For is believed; unset: none, the socket peer is the client",
     }),
   ),
   LOG_LEVEL: T.Union(

@@ -9,6 +9,12 @@ export interface AuthAnswer {
 
 export const PASSWORD = "correct horse battery";
 
+/** A fresh address under example.com. */
+export const freshEmail = (tag = "u") => `${tag}${crypto.randomUUID().slice(0, 8)}@example.com`;
+
+/** The cookie pair named `name` among an answer's cookies (for a Cookie header), or undefined. */
+export const cookieNamed = (a: AuthAnswer, name: string) => a.cookies.find((c) => c.startsWith(`${name}=`));
+
 /** POST a JSON body (or a raw one with its own content-type) to one of /api/v1/auth/*. */
 export async function authPost(
   base: string,

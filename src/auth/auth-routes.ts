@@ -8,14 +8,21 @@ import { json } from "../server/responses.ts";
 import { type Account, createAccount, verifyCredentials } from "./accounts.ts";
 import { DEVICE_COOKIE, DeviceCookies, deviceCookie } from "./device-cookie.ts";
 import { normalizeEmail } from "./email.ts";
+import { PasswordWork } from "./password-work.ts";
 import { signingSecret } from "./secret.ts";
 import { clearedSessionCookie, cookieValue, requireAccount, sessionCookie, sessionToken } from "./session-cookie.ts";
 import { createSession, endSession } from "./sessions.ts";
+import { SignupRate, signupPolicy } from "./signup-limits.ts";
 
 /** Password accounts and sessions (README "The API"). */
 export function authRoutes(deps: AppDeps) {
   const cfg = deps.config;
   const secure = publicUrl(cfg).startsWith("https:");
+  const work = new PasswordWork();
+  const hash = (password: string) => work.hash(password);
+  const verify = (password: string, h: string) => work.verify(password, h);
+  const mayJoin = signupPolicy(cfg);
+  const signups = new SignupRate(cfg.SIGNUP_PER_HOUR);
   const devices = Promise.resolve(signingSecret(deps.store, cfg.SESSION_SECRET)).then((s) => new DeviceCookies(s));
   devices.catch((e: unknown) => deps.logger.error("signing_secret_failed", { error: String(e) }));
 
@@ -44,7 +51,11 @@ export function authRoutes(deps: AppDeps) {
   return new Elysia({ name: "auth-routes" })
     .post(
       "/api/v1/auth/signup",
-      async ({ body }) => signIn(await createAccount(deps.store, body.email, body.password, cfg.DEFAULT_PLAN), 201),
+      async ({ body, request }) => {
+        mayJoin(normalizeEmail(body.email));
+        signups.take(client(request));
+        return signIn(await createAccount(deps.store, body.email, body.password, cfg.DEFAULT_PLAN, hash), 201);
+      },
       { body: CredentialsSchema, detail: { summary: "Create an account and sign in" } },
     )
     .post(
@@ -55,7 +66,7 @@ export function authRoutes(deps: AppDeps) {
         const attempt = await deps.throttle.begin({ email, client: client(request), device });
         let acc: Account | null;
         try {
-          acc = await verifyCredentials(deps.store, body.email, body.password);
+          acc = await verifyCredentials(deps.store, body.email, body.password, verify);
         } catch (e) {
           await attempt.settle("abandoned");
           throw e;

@@ -31,3 +31,6 @@ export function emailProblem(email: string): string | undefined {
   if (nfc.normalize("NFKC") !== nfc) return "the email contains look-alike characters (such as full-width letters)";
   return undefined;
 }
+
+/** The domain of a normalised email (after the last "@"). */
+export const emailDomain = (email: string): string => email.slice(email.lastIndexOf("@") + 1);

@@ -14,6 +14,16 @@ import { clearedSessionCookie, cookieValue, requireAccount, sessionCookie, sessi
 import { createSession, endSession } from "./sessions.ts";
 import { SignupRate, signupPolicy } from "./signup-limits.ts";
 
+/**
+ * Credentials travel as JSON only. Threat: login CSRF — a plain HTML form (urlencoded,
+ * multipart or text/plain, which browsers send cross-site without a preflight) signing the
+ * victim in to the attacker's account. Checked before the body is validated.
+ */
+function requireJson({ request }: { request: Request }): void {
+  if (!/^application\/json\s*(;|$)/i.test(request.headers.get("content-type") ?? ""))
+    throw new AppError("invalid_request", "send the credentials as JSON (Content-Type: application/json)");
+}
+
 /** Password accounts and sessions (README "The API"). */
 export function authRoutes(deps: AppDeps) {
   const cfg = deps.config;
@@ -56,7 +66,7 @@ export function authRoutes(deps: AppDeps) {
         signups.take(client(request));
         return signIn(await createAccount(deps.store, body.email, body.password, cfg.DEFAULT_PLAN, hash), 201);
       },
-      { body: CredentialsSchema, detail: { summary: "Create an account and sign in" } },
+      { transform: requireJson, body: CredentialsSchema, detail: { summary: "Create an account and sign in" } },
     )
     .post(
       "/api/v1/auth/login",
@@ -75,7 +85,7 @@ export function authRoutes(deps: AppDeps) {
         if (!acc) throw new AppError("invalid_credentials", "wrong email or password");
         return signIn(acc, 200, email);
       },
-      { body: CredentialsSchema, detail: { summary: "Sign in with email and password" } },
+      { transform: requireJson, body: CredentialsSchema, detail: { summary: "Sign in with email and password" } },
     )
     .post(
       "/api/v1/auth/logout",

@@ -23,7 +23,8 @@ export const ERRORS = {
   CROSS_SITE_REQUEST: {
     status: 403,
     kind: "refusal",
-    description: "A cookie-carrying POST or DELETE marked Sec-Fetch-Site: cross-site",
+    description:
+      "A POST or DELETE outside the query endpoints from another site: Sec-Fetch-Site: cross-site, or an Origin (null included) that is not the server's",
   },
   invalid_request: {
     status: 400,

@@ -11,16 +11,17 @@ import { type Observe, QUERY_PATHS, queryRoutes } from "../runs/query-routes.ts"
 import { researchRoutes } from "../runs/research-routes.ts";
 import { apiReferenceHtml } from "./api-reference.ts";
 import { setClientIp } from "./client-ip.ts";
-import { isCrossSiteWrite } from "./cross-site.ts";
+import { isCrossSiteWrite, originOf } from "./cross-site.ts";
 import type { AppDeps } from "./deps.ts";
 import { errorResponse, json, mapError } from "./responses.ts";
 import type { ServerLike } from "./server-like.ts";
 
 /** Everything but the query endpoints: accounts, the Console, health. No CORS here. */
 function mainApp(deps: AppDeps) {
+  const ownOrigin = originOf(deps.config.PUBLIC_URL);
   return new Elysia({ name: "main-app" })
     .onRequest(({ request }) => {
-      if (isCrossSiteWrite(request)) {
+      if (isCrossSiteWrite(request, ownOrigin)) {
         return errorResponse(
           new AppError("CROSS_SITE_REQUEST", "cross-site writes with the session cookie are refused"),
         );

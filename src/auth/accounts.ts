@@ -1,5 +1,6 @@
 import { AppError } from "../contract/errors.ts";
 import type { AccountRow, Plan, Store } from "../store/types.ts";
+import { emailProblem, legacyEmail, normalizeEmail } from "./email.ts";
 
 export type { Plan } from "../store/types.ts";
 export const PLANS: Plan[] = ["free", "pro", "researcher"];
@@ -19,14 +20,26 @@ export const toAccount = (r: AccountRow): Account => ({
   created_at: r.createdAt,
 });
 
-/** Emails compare case-insensitively; stored trimmed and lower-cased. */
-export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+/**
+ * The account an email names. An address stored before normalisation (typed in NFD, or with
+ * an invisible character) is still found as typed — first, so its owner keeps signing in —
+ * then the normalised form; for plain addresses the two are one lookup.
+ */
+async function accountRow(store: Store, email: string): Promise<AccountRow | null> {
+  const typed = legacyEmail(email);
+  const canonical = normalizeEmail(email);
+  if (typed !== canonical) {
+    const r = await store.accounts.byEmail(typed);
+    if (r) return r;
+  }
+  return store.accounts.byEmail(canonical);
+}
 
 export async function findAccountByEmail(
   store: Store,
   email: string,
 ): Promise<(Account & { passwordHash: string | null }) | null> {
-  const r = await store.accounts.byEmail(normalizeEmail(email));
+  const r = await accountRow(store, email);
   return r ? { ...toAccount(r), passwordHash: r.passwordHash } : null;
 }
 
@@ -35,14 +48,23 @@ export async function getAccount(store: Store, id: string): Promise<Account | nu
   return r ? toAccount(r) : null;
 }
 
-/** Creates an account; 409 email_taken when the email exists. */
+const argon2id = (password: string) => Bun.password.hash(password, { algorithm: "argon2id" });
+
+/**
+ * Creates an account (sign-up, the CLI): 400 invalid_request for an email with invisible or
+ * look-alike characters, 409 email_taken when the email exists. The server passes its
+ * PasswordWork's `hash`, so sign-ups queue behind sign-ins.
+ */
 export async function createAccount(
   store: Store,
   email: string,
   password: string | null,
   plan: Plan,
+  hash: (password: string) => Promise<string> = argon2id,
 ): Promise<Account> {
-  const passwordHash = password === null ? null : await Bun.password.hash(password, { algorithm: "argon2id" });
+  const problem = emailProblem(email);
+  if (problem) throw new AppError("invalid_request", problem);
+  const passwordHash = password === null ? null : await hash(password);
   const row: AccountRow = {
     id: crypto.randomUUID(),
     email: normalizeEmail(email),
@@ -56,7 +78,8 @@ export async function createAccount(
 }
 
 export async function setPlan(store: Store, email: string, plan: Plan): Promise<Account> {
-  const r = await store.accounts.setPlan(normalizeEmail(email), plan);
+  const found = await accountRow(store, email);
+  const r = found && (await store.accounts.setPlan(found.email, plan));
   if (!r) throw new AppError("not_found", `no account with email ${normalizeEmail(email)}`);
   return toAccount(r);
 }
@@ -69,11 +92,18 @@ function getDummyHash(): Promise<string> {
   return dummyHash;
 }
 
+const argon2Verify = (password: string, hash: string) => Bun.password.verify(password, hash).catch(() => false);
+
 /** Checks email + password; null for unknown email and wrong password alike. */
-export async function verifyCredentials(store: Store, email: string, password: string): Promise<Account | null> {
+export async function verifyCredentials(
+  store: Store,
+  email: string,
+  password: string,
+  verify: (password: string, hash: string) => Promise<boolean> = argon2Verify,
+): Promise<Account | null> {
   const acc = await findAccountByEmail(store, email);
   const hash = acc?.passwordHash ?? (await getDummyHash());
-  const ok = await Bun.password.verify(password, hash).catch(() => false);
+  const ok = await verify(password, hash);
   if (!acc?.passwordHash || !ok) return null;
   const { passwordHash: _, ...rest } = acc;
   return rest;

@@ -2,27 +2,60 @@ import { Elysia } from "elysia";
 import { publicUrl } from "../config/load.ts";
 import { CredentialsSchema, MeSchema } from "../contract/auth.ts";
 import { AppError } from "../contract/errors.ts";
-import { clientIp } from "../server/client-ip.ts";
+import { clientIp, forwardedButUntrusted, limitKey } from "../server/client-ip.ts";
 import type { AppDeps } from "../server/deps.ts";
 import { json } from "../server/responses.ts";
-import { createAccount, normalizeEmail, verifyCredentials } from "./accounts.ts";
-import { clearedSessionCookie, requireAccount, sessionCookie, sessionToken } from "./session-cookie.ts";
+import { type Account, createAccount, verifyCredentials } from "./accounts.ts";
+import { DEVICE_COOKIE, DeviceCookies, deviceCookie } from "./device-cookie.ts";
+import { normalizeEmail } from "./email.ts";
+import { PasswordWork } from "./password-work.ts";
+import { signingSecret } from "./secret.ts";
+import { clearedSessionCookie, cookieValue, requireAccount, sessionCookie, sessionToken } from "./session-cookie.ts";
 import { sessionRoute } from "./session-route.ts";
 import { createSession, endSession } from "./sessions.ts";
+import { SignupRate, signupPolicy } from "./signup-limits.ts";
 
 /** Password accounts and sessions (README "The API"). */
 export function authRoutes(deps: AppDeps) {
-  const secure = publicUrl(deps.config).startsWith("https:");
-  const signIn = async (accountId: string, status: number, body: unknown) => {
-    const { token, expiresAt } = await createSession(deps.store, accountId, deps.config.SESSION_TTL_DAYS);
-    return json(body, status, { "set-cookie": sessionCookie(token, expiresAt, secure), "cache-control": "no-store" });
+  const cfg = deps.config;
+  const secure = publicUrl(cfg).startsWith("https:");
+  const work = new PasswordWork();
+  const hash = (password: string) => work.hash(password);
+  const verify = (password: string, h: string) => work.verify(password, h);
+  const mayJoin = signupPolicy(cfg);
+  const signups = new SignupRate(cfg.SIGNUP_PER_HOUR);
+  const devices = Promise.resolve(signingSecret(deps.store, cfg.SESSION_SECRET)).then((s) => new DeviceCookies(s));
+  devices.catch((e: unknown) => deps.logger.error("signing_secret_failed", { error: String(e) }));
+
+  let warned = false;
+  const client = (request: Request): string => {
+    if (!warned && forwardedButUntrusted(request, cfg)) {
+      warned = true;
+      deps.logger.warn("trust_proxy_unset", {
+        message: "X-Forwarded-For is ignored without TRUST_PROXY: every client behind the proxy shares its limits",
+      });
+    }
+    return limitKey(clientIp(request, cfg));
   };
+
+  // The device cookie names the email as typed (normalised), which is what the next sign-in sends.
+  const signIn = async (acc: Account, status: number, email = acc.email) => {
+    const { token, expiresAt } = await createSession(deps.store, acc.id, cfg.SESSION_TTL_DAYS);
+    const res = json(acc, status, {
+      "set-cookie": sessionCookie(token, expiresAt, secure),
+      "cache-control": "no-store",
+    });
+    res.headers.append("set-cookie", deviceCookie((await devices).issue(email), secure));
+    return res;
+  };
+
   return new Elysia({ name: "auth-routes" })
     .post(
       "/api/v1/auth/signup",
-      async ({ body }) => {
-        const acc = await createAccount(deps.store, body.email, body.password, deps.config.DEFAULT_PLAN);
-        return signIn(acc.id, 201, acc);
+      async ({ body, request }) => {
+        mayJoin(normalizeEmail(body.email));
+        signups.take(client(request));
+        return signIn(await createAccount(deps.store, body.email, body.password, cfg.DEFAULT_PLAN, hash), 201);
       },
       { body: CredentialsSchema, detail: { summary: "Create an account and sign in" } },
     )
@@ -30,15 +63,18 @@ export function authRoutes(deps: AppDeps) {
       "/api/v1/auth/login",
       async ({ body, request }) => {
         const email = normalizeEmail(body.email);
-        const address = clientIp(request);
-        deps.throttle.check(email, address);
-        const acc = await verifyCredentials(deps.store, email, body.password);
-        if (!acc) {
-          deps.throttle.failure(email, address);
-          throw new AppError("invalid_credentials", "wrong email or password");
+        const device = (await devices).deviceFor(cookieValue(request, DEVICE_COOKIE), email);
+        const attempt = await deps.throttle.begin({ email, client: client(request), device });
+        let acc: Account | null;
+        try {
+          acc = await verifyCredentials(deps.store, body.email, body.password, verify);
+        } catch (e) {
+          await attempt.settle("abandoned");
+          throw e;
         }
-        deps.throttle.success(email);
-        return signIn(acc.id, 200, acc);
+        await attempt.settle(acc ? "success" : "failure");
+        if (!acc) throw new AppError("invalid_credentials", "wrong email or password");
+        return signIn(acc, 200, email);
       },
       { body: CredentialsSchema, detail: { summary: "Sign in with email and password" } },
     )

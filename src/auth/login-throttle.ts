@@ -1,72 +1,66 @@
 import { AppError } from "../contract/errors.ts";
+import { type AttemptKey, type AttemptStore, MemoryAttempts, type Outcome } from "./attempts.ts";
 
-interface Entry {
-  failures: number;
-  blockedUntil: number;
-  lastAt: number;
+/** Who is signing in: the normalised email, the client's limit key, and a device id when the browser proved one. */
+export interface LoginParty {
+  email: string;
+  client: string;
+  device: string | null;
 }
 
+/** A reserved sign-in attempt; settle it exactly once. */
+export interface Attempt {
+  settle(outcome: Outcome): Promise<void>;
+}
+
+const FREE_PER_EMAIL = 5;
+const FREE_PER_CLIENT = 30;
+const FREE_PER_DEVICE = 5;
+
 /**
- * Slows password guessing: after `freeFailures` failures for one email (or many more
- * from one address) each further failure blocks that key for a doubling delay, capped
- * at `maxDelayMs`. Blocks expire on their own, so a real user is never locked out for
- * good; a success clears the email's count. In memory: one process serves the database.
+ * Slows password guessing without letting one attacker lock others out.
+ * Threats: guessing one account (counted per email, whoever sends it), spraying many
+ * accounts from one client (counted per client), and using those very limits to lock
+ * real users out. After the free failures each further one blocks the key for a doubling
+ * delay (1 s … 15 min); blocks expire on their own.
+ *
+ * A browser that signed in to this email before carries a device cookie (device-cookie.ts):
+ * its attempts count only against that device. So the owner of an account under attack,
+ * or a user behind the same proxy address as an attacker, still signs in from a browser
+ * they used before. Without one, a blocked email or client is refused (429).
  */
 export class LoginThrottle {
-  private readonly entries = new Map<string, Entry>();
   constructor(
-    private readonly opts = {
-      freeFailures: 5,
-      freeFailuresPerAddress: 30,
+    private readonly attempts: AttemptStore = new MemoryAttempts({
       baseDelayMs: 1000,
       maxDelayMs: 15 * 60_000,
       forgetAfterMs: 60 * 60_000,
-    },
+    }),
     private readonly now: () => number = Date.now,
   ) {}
 
-  private keys(email: string, address: string): [string, number][] {
-    return [
-      [`e:${email}`, this.opts.freeFailures],
-      [`a:${address}`, this.opts.freeFailuresPerAddress],
-    ];
-  }
-
-  /** Throws 429 too_many_attempts while the email or the address is blocked. */
-  check(email: string, address: string): void {
-    const t = this.now();
-    for (const [k] of this.keys(email, address)) {
-      const e = this.entries.get(k);
-      if (e && e.blockedUntil > t) {
-        const secs = Math.ceil((e.blockedUntil - t) / 1000);
-        throw new AppError("too_many_attempts", `too many failed sign-in attempts; try again in ${secs} s`, 429, {
-          "Retry-After": String(secs),
-        });
-      }
+  /** Reserves one attempt before the password is checked; throws 429 too_many_attempts. */
+  async begin(who: LoginParty): Promise<Attempt> {
+    const keys: AttemptKey[] = who.device
+      ? [{ key: `d:${who.device}`, free: FREE_PER_DEVICE, clearOnSuccess: true }]
+      : [
+          { key: `e:${who.email}`, free: FREE_PER_EMAIL, clearOnSuccess: true },
+          { key: `c:${who.client}`, free: FREE_PER_CLIENT, clearOnSuccess: false },
+        ];
+    const waitMs = await this.attempts.reserve(keys, this.now());
+    if (waitMs > 0) {
+      const secs = Math.max(1, Math.ceil(waitMs / 1000));
+      throw new AppError("too_many_attempts", `too many sign-in attempts; try again in ${secs} s`, 429, {
+        "Retry-After": String(secs),
+      });
     }
-  }
-
-  failure(email: string, address: string): void {
-    const t = this.now();
-    for (const [k, free] of this.keys(email, address)) {
-      let e = this.entries.get(k);
-      if (!e || t - e.lastAt > this.opts.forgetAfterMs) e = { failures: 0, blockedUntil: 0, lastAt: t };
-      e.failures++;
-      e.lastAt = t;
-      if (e.failures >= free) {
-        const delay = Math.min(this.opts.baseDelayMs * 2 ** (e.failures - free), this.opts.maxDelayMs);
-        e.blockedUntil = t + delay;
-      }
-      this.entries.set(k, e);
-    }
-    if (this.entries.size > 100_000) this.sweep(t);
-  }
-
-  success(email: string): void {
-    this.entries.delete(`e:${email}`);
-  }
-
-  private sweep(t: number): void {
-    for (const [k, e] of this.entries) if (t - e.lastAt > this.opts.forgetAfterMs) this.entries.delete(k);
+    let settled = false;
+    return {
+      settle: async (outcome) => {
+        if (settled) return;
+        settled = true;
+        await this.attempts.settle(keys, outcome, this.now());
+      },
+    };
   }
 }

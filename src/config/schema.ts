@@ -1,4 +1,9 @@
-import { type Static, Type as T } from "@sinclair/typebox";
+import { FormatRegistry, type Static, Type as T } from "@sinclair/typebox";
+import { parseTrustProxy } from "../server/client-ip.ts";
+
+// A bad entry in TRUST_PROXY stops the start naming the variable (not a silently smaller trusted set).
+FormatRegistry.Set("ip-cidr-list", (v) => parseTrustProxy(v) !== null);
+FormatRegistry.Set("domain-list", (v) => v.split(",").every((d) => /^\s*@?[^\s,@]+\.[^\s,@]+\s*$/.test(d)));
 
 /**
  * Every configuration variable of README "Configuration", keyed by its
@@ -125,6 +130,30 @@ export const ConfigSchema = T.Object({
       description: "comma list of email domains allowed to sign in through the identity provider",
     }),
   ),
+  TRUST_PROXY: T.Optional(
+    T.String({
+      format: "ip-cidr-list",
+      description:
+        "comma list of proxy addresses or CIDRs (or loopback, private) whose X-Forwarded-For is believed; unset: none, the socket peer is the client",
+    }),
+  ),
+  SIGNUP: T.Union([T.Literal("open"), T.Literal("closed")], {
+    default: "open",
+    description:
+      "who may sign up through the API: open, or closed (accounts from the CLI or the identity provider only)",
+  }),
+  SIGNUP_DOMAINS: T.Optional(
+    T.String({
+      format: "domain-list",
+      description: "comma list of email domains open sign-up is limited to (exact match, no subdomains)",
+    }),
+  ),
+  SIGNUP_PER_HOUR: T.Integer({
+    minimum: 1,
+    maximum: 1_000_000,
+    default: 10,
+    description: "sign-ups one client address may make per hour (a burst of this many, then one every 60/N minutes)",
+  }),
   LOG_LEVEL: T.Union(
     [T.Literal("debug"), T.Literal("info"), T.Literal("warn"), T.Literal("error"), T.Literal("silent")],
     { default: "info", description: "debug, info, warn, error, silent" },

@@ -23,7 +23,8 @@ export const ERRORS = {
   CROSS_SITE_REQUEST: {
     status: 403,
     kind: "refusal",
-    description: "A cookie-carrying POST or DELETE marked Sec-Fetch-Site: cross-site",
+    description:
+      "A POST or DELETE outside the query endpoints from another site: Sec-Fetch-Site: cross-site, or an Origin (null included) that is not the server's",
   },
   invalid_request: {
     status: 400,
@@ -38,6 +39,17 @@ export const ERRORS = {
     description: "Wrong email or password (the same answer for both)",
   },
   too_many_attempts: { status: 429, kind: "refusal", description: "Repeated failed sign-ins (Retry-After: seconds)" },
+  too_many_signups: {
+    status: 429,
+    kind: "refusal",
+    description:
+      "Sign-ups from this client address are over SIGNUP_PER_HOUR, or too many sign-ups are waiting at once (Retry-After: seconds)",
+  },
+  signup_not_allowed: {
+    status: 403,
+    kind: "refusal",
+    description: "Sign-up is closed on this server (SIGNUP=closed), or the email's domain is not in SIGNUP_DOMAINS",
+  },
   key_not_found: { status: 404, kind: "refusal", description: "No such key on this account" },
   run_not_found: {
     status: 404,

@@ -14,7 +14,7 @@ import { apiReferenceHtml } from "./api-reference.ts";
 import { gateBody } from "./body-gate.ts";
 import { setClientIp } from "./client-ip.ts";
 import { offerHold } from "./connection-hold.ts";
-import { isCrossSiteWrite } from "./cross-site.ts";
+import { isCrossSiteWrite, originOf } from "./cross-site.ts";
 import type { AppDeps } from "./deps.ts";
 import { errorResponse, json, mapError } from "./responses.ts";
 import { secure } from "./security-headers.ts";
@@ -99,6 +99,7 @@ export function createHandlers(deps: AppDeps): AppHandlers {
   const q = queryRoutes(deps, observe);
   const m = mainApp(deps);
   const noServer: ServerLike = { timeout() {}, requestIP: () => null };
+  const ownOrigin = originOf(deps.config.PUBLIC_URL);
   const fetch = async (request: Request, server?: ServerLike): Promise<Response> => {
     const path = pathOf(request.url);
     if (QUERY_PATHS.has(path)) return q[path as "/api/query"](request, server ?? noServer);
@@ -110,7 +111,7 @@ export function createHandlers(deps: AppDeps): AppHandlers {
     let res: Response;
     try {
       if (deps.runs.draining) throw SHUTTING_DOWN;
-      if (isCrossSiteWrite(request))
+      if (isCrossSiteWrite(request, ownOrigin))
         throw new AppError("CROSS_SITE_REQUEST", "cross-site writes with the session cookie are refused");
       const gated = await gateBody(deps.store, request, path, deps.bodyTimeoutMs);
       if (gated !== request) setClientIp(gated, server?.requestIP(request)?.address);

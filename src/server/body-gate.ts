@@ -12,8 +12,9 @@ const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
  * Every write of the accounts and Console routes has its body read here, before Elysia sees
  * it: at most MAX_BODY_BYTES within BODY_TIMEOUT_MS (request-body.ts), and, when not empty, a
  * JSON object sent as JSON. Elysia's parser let broken JSON or an array through as "no body"
- * (a key was created), and a form post is how another site forges a sign-in (login CSRF on
- * browsers without Sec-Fetch-Site). The Console checks its session first, as the query
+ * (a key was created). Threat: login CSRF — a plain HTML form (urlencoded, multipart or
+ * text/plain, which browsers send cross-site without a preflight) signing the victim in to the
+ * attacker's account on browsers without Sec-Fetch-Site. The Console checks its session first, as the query
  * endpoints check the key before the body (CONTRACT §5). Returns the request to hand on
  * (a copy carrying the body read) or throws AppError.
  */

@@ -1,11 +1,124 @@
+import { BlockList, isIP } from "node:net";
+import type { Config } from "../config/schema.ts";
+
+/**
+ * The client's address, for the sign-in and sign-up limits. Threat: a client writing its own
+ * X-Forwarded-For to pose as someone else (evading its limits, or spending another's). The
+ * header is believed only from the proxies TRUST_PROXY names, and only as far as they reach.
+ */
+
 // Elysia's context has no server when it is driven through .handle(), so the outer
-// fetch records each request's peer address here for the login throttle.
-const ips = new WeakMap<Request, string>();
+// fetch records each request's peer address here.
+const peers = new WeakMap<Request, string>();
 
 export function setClientIp(request: Request, ip: string | undefined): void {
-  if (ip) ips.set(request, ip);
+  if (ip) peers.set(request, ip);
 }
 
-export function clientIp(request: Request): string {
-  return ips.get(request) ?? "unknown";
+const SHORTHANDS: Record<string, [string, number][]> = {
+  loopback: [
+    ["127.0.0.0", 8],
+    ["::1", 128],
+  ],
+  private: [
+    ["10.0.0.0", 8],
+    ["172.16.0.0", 12],
+    ["192.168.0.0", 16],
+    ["fc00::", 7],
+  ],
+};
+
+/** TRUST_PROXY ("loopback, 10.0.0.0/8, 192.0.2.7") as a set, or null when an entry is not an address or CIDR. */
+export function parseTrustProxy(raw: string): BlockList | null {
+  const set = new BlockList();
+  const entries = raw.split(",").map((e) => e.trim().toLowerCase());
+  if (!entries.length || entries.some((e) => !e)) return null;
+  for (const entry of entries) {
+    const ranges = SHORTHANDS[entry] ?? [cidr(entry)];
+    for (const range of ranges) {
+      if (!range) return null;
+      const [addr, bits] = range;
+      set.addSubnet(addr, bits, isIP(addr) === 4 ? "ipv4" : "ipv6");
+    }
+  }
+  return set;
+}
+
+function cidr(entry: string): [string, number] | null {
+  const [addr = "", bits, extra] = entry.split("/");
+  const family = isIP(addr);
+  if (!family || extra !== undefined) return null;
+  const max = family === 4 ? 32 : 128;
+  if (bits === undefined) return [addr, max];
+  if (!/^\d{1,3}$/.test(bits) || Number(bits) > max) return null;
+  return [addr, Number(bits)];
+}
+
+const parsed = new Map<string, BlockList | null>();
+function trusted(config: Pick<Config, "TRUST_PROXY">): BlockList | null {
+  const raw = config.TRUST_PROXY;
+  if (!raw) return null;
+  if (!parsed.has(raw)) parsed.set(raw, parseTrustProxy(raw));
+  return parsed.get(raw) ?? null;
+}
+
+const isTrusted = (set: BlockList, ip: string): boolean => {
+  const family = isIP(ip);
+  return family !== 0 && set.check(ip, family === 4 ? "ipv4" : "ipv6");
+};
+
+/** One X-Forwarded-For entry as a bare address ("[::1]:80", "192.0.2.1:5000" → the address), or null. */
+function bareAddress(entry: string): string | null {
+  let a = entry.trim();
+  const bracket = /^\[([^\]]+)\](?::\d+)?$/.exec(a);
+  if (bracket) a = bracket[1]!;
+  else if (/^[\d.]+:\d+$/.test(a)) a = a.slice(0, a.indexOf(":"));
+  return isIP(a) ? a : null;
+}
+
+/**
+ * The client's address: the socket peer, or — when the peer is a trusted proxy — the
+ * right-most X-Forwarded-For address that is not itself a trusted proxy (walking from the
+ * right: everything left of it was written by parties we don't trust). All code that needs
+ * the client's address asks here.
+ */
+export function clientIp(request: Request, config: Pick<Config, "TRUST_PROXY">): string {
+  const peer = peers.get(request);
+  if (!peer) return "unknown";
+  const set = trusted(config);
+  if (!set || !isTrusted(set, peer)) return peer;
+  const hops = (request.headers.get("x-forwarded-for") ?? "").split(",");
+  let client = peer;
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const hop = bareAddress(hops[i]!);
+    // A malformed entry from a trusted hop: keep the last address we could believe.
+    if (!hop) break;
+    client = hop;
+    if (!isTrusted(set, hop)) break;
+  }
+  return client;
+}
+
+/** True when a request came through a proxy whose X-Forwarded-For is ignored (TRUST_PROXY unset). */
+export function forwardedButUntrusted(request: Request, config: Pick<Config, "TRUST_PROXY">): boolean {
+  return !config.TRUST_PROXY && request.headers.has("x-forwarded-for");
+}
+
+/**
+ * The key one client's limits are counted under: its address, and for IPv6 its /64 — one
+ * subscriber usually holds a whole /64 and could otherwise take a fresh address per guess.
+ * IPv4-mapped IPv6 addresses count as the IPv4 address.
+ */
+export function limitKey(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  if (isIP(ip) !== 6) return ip;
+  const [head = "", tail = ""] = ip.toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = ip.includes("::") ? [...left, ...Array(8 - left.length - right.length).fill("0"), ...right] : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
 }

@@ -63,8 +63,13 @@ describe("the error table", () => {
     }
   });
 
-  test("the only additions are idempotency_key_reused (422) and client_closed, a run failure code", () => {
-    expect(ERROR_CODES.filter((c) => !(c in LEGACY_STATUS))).toEqual(["idempotency_key_reused", "client_closed"]);
+  test("the only additions are idempotency_key_reused (422), the sign-up refusals and client_closed, a run failure code", () => {
+    expect(ERROR_CODES.filter((c) => !(c in LEGACY_STATUS))).toEqual([
+      "too_many_signups",
+      "signup_not_allowed",
+      "idempotency_key_reused",
+      "client_closed",
+    ]);
     expect(errorStatus("idempotency_key_reused")).toBe(422);
     expect(RUN_FAILURE_CODES.has("client_closed")).toBe(true);
     expect(errorStatus("client_closed")).toBe(500);

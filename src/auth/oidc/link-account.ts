@@ -1,6 +1,7 @@
 import { AppError } from "../../contract/errors.ts";
 import type { Store } from "../../store/types.ts";
-import { normalizeEmail, type Plan } from "../accounts.ts";
+import type { Plan } from "../accounts.ts";
+import { emailProblem, normalizeEmail } from "../email.ts";
 import type { OidcIdentity } from "./client.ts";
 
 /** Who may sign in through the provider, and what a new account gets. */
@@ -36,7 +37,10 @@ function checkDomain(email: string | undefined, verified: boolean, allowed: stri
  * domain allow-list is checked first, on the verified email only.
  */
 export async function accountForIdentity(store: Store, id: OidcIdentity, policy: LinkPolicy): Promise<string> {
-  const email = id.email ? normalizeEmail(id.email) : undefined;
+  // An address with invisible or look-alike characters is no address: it could otherwise be
+  // linked to the account of the plain address it imitates (src/auth/email.ts).
+  const usable = !!id.email && !emailProblem(id.email);
+  const email = usable ? normalizeEmail(id.email!) : undefined;
   checkDomain(email, id.emailVerified, policy.allowedDomains);
   const out = await store.identities.link(
     { issuer: id.issuer, subject: id.subject, email, emailVerified: id.emailVerified },
@@ -44,7 +48,12 @@ export async function accountForIdentity(store: Store, id: OidcIdentity, policy:
   );
   if ("accountId" in out) return out.accountId;
   if (out.refused === "no_email")
-    throw new AppError("oidc_failed", "The identity provider did not share an email address.");
+    throw new AppError(
+      "oidc_failed",
+      id.email
+        ? "The identity provider's email address contains invisible or look-alike characters."
+        : "The identity provider did not share an email address.",
+    );
   throw new AppError(
     "email_not_verified",
     "An account with this email already exists, and the identity provider has not verified the email, so they can't be linked.",

@@ -1,0 +1,68 @@
+import type { Config } from "../config/schema.ts";
+import { AppError } from "../contract/errors.ts";
+import { emailDomain } from "./email.ts";
+import { parseAllowedDomains } from "./oidc/link-account.ts";
+
+/**
+ * Who may sign up through the API (SIGNUP, SIGNUP_DOMAINS). Threat: every free account is a
+ * fresh monthly allowance, so unlimited anonymous accounts are unlimited free runs. Accounts
+ * made by the CLI or the identity provider are not sign-ups and are never refused here.
+ */
+export function signupPolicy(config: Pick<Config, "SIGNUP" | "SIGNUP_DOMAINS">): (email: string) => void {
+  const domains = parseAllowedDomains(config.SIGNUP_DOMAINS).map((d) => d.normalize("NFC"));
+  return (email) => {
+    if (config.SIGNUP === "closed")
+      throw new AppError(
+        "signup_not_allowed",
+        "sign-up is closed on this server: ask its operator for an account, or sign in through the identity provider",
+      );
+    if (domains.length && !domains.includes(emailDomain(email)))
+      throw new AppError(
+        "signup_not_allowed",
+        `sign-up on this server is open to email addresses at ${domains.join(", ")} only`,
+      );
+  };
+}
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+/**
+ * SIGNUP_PER_HOUR per client as a token bucket: a burst of N, then one every 60/N minutes.
+ * Threat: one client making accounts by the dozen (60 in 5 s), and probing which emails
+ * have accounts through email_taken — a refused sign-up costs a token too. In memory, like
+ * the sign-in counters; idle buckets are dropped once they would be full again.
+ */
+export class SignupRate {
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly msPerToken: number;
+
+  constructor(
+    private readonly perHour: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.msPerToken = 3_600_000 / perHour;
+  }
+
+  /** Takes one sign-up for `client`; 429 too_many_signups with Retry-After when none is left. */
+  take(client: string): void {
+    const t = this.now();
+    const b = this.buckets.get(client);
+    const tokens = b ? Math.min(this.perHour, b.tokens + (t - b.at) / this.msPerToken) : this.perHour;
+    if (tokens < 1) {
+      const secs = Math.max(1, Math.ceil(((1 - tokens) * this.msPerToken) / 1000));
+      throw new AppError("too_many_signups", `too many sign-ups from this address; try again in ${secs} s`, 429, {
+        "Retry-After": String(secs),
+      });
+    }
+    this.buckets.set(client, { tokens: tokens - 1, at: t });
+    if (this.buckets.size > 100_000) this.sweep(t);
+  }
+
+  private sweep(t: number): void {
+    for (const [k, b] of this.buckets)
+      if (b.tokens + (t - b.at) / this.msPerToken >= this.perHour) this.buckets.delete(k);
+  }
+}

@@ -25,7 +25,7 @@ export const CredentialsSchema = T.Object(
 export const MeSchema = T.Object(
   {
     id: T.String(),
-    email: T.String({ description: "normalised: trimmed and lower-cased" }),
+    email: T.String({ description: "normalised: trimmed, NFC and lower-cased" }),
     plan: PlanSchema,
     created_at: Timestamp(),
   },

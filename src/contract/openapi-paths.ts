@@ -75,8 +75,9 @@ export function accountPaths(): Paths {
         {
           201: json("Me", "signed in", signedIn),
           400: err(["invalid_request"], ` (${BODY_TOO_LARGE})`),
-          403: err(["CROSS_SITE_REQUEST"]),
+          403: err(["CROSS_SITE_REQUEST", "signup_not_allowed"]),
           409: err(["email_taken"]),
+          429: err(["too_many_signups"], "", retry),
         },
         { requestBody: credentials },
       ),

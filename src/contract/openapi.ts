@@ -56,7 +56,8 @@ export function openApiDocument(serverUrl: string): OpenApiDocument {
         },
         "Retry-After": { description: "seconds to wait before trying again", schema: { type: "integer", minimum: 1 } },
         "Set-Cookie": {
-          description: "auth_token=…; HttpOnly; SameSite=Lax; Path=/ (Secure when PUBLIC_URL is https)",
+          description:
+            "auth_token=…; HttpOnly; SameSite=Lax; Path=/ (Secure when PUBLIC_URL is https). A successful login also sets rq_device (HttpOnly, SameSite=Strict, Path=/api/v1/auth/login): this browser's sign-ins to that email are throttled apart from everyone else's (README \"Decisions\", sign-in throttling)",
           schema: { type: "string" },
         },
       },

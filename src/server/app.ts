@@ -104,17 +104,16 @@ export function createHandlers(deps: AppDeps): AppHandlers {
     const path = pathOf(request.url);
     if (QUERY_PATHS.has(path)) return q[path as "/api/query"](request, server ?? noServer);
     const t0 = performance.now();
-    if (server) {
-      setClientIp(request, server.requestIP(request)?.address);
-      offerHold(request, server);
-    }
+    const peer = server?.requestIP(request)?.address;
+    setClientIp(request, peer);
+    if (server) offerHold(request, server);
     let res: Response;
     try {
       if (deps.runs.draining) throw SHUTTING_DOWN;
       if (isCrossSiteWrite(request, ownOrigin))
         throw new AppError("CROSS_SITE_REQUEST", "cross-site writes with the session cookie are refused");
       const gated = await gateBody(deps.store, request, path, deps.bodyTimeoutMs);
-      if (gated !== request) setClientIp(gated, server?.requestIP(request)?.address);
+      if (gated !== request) setClientIp(gated, peer);
       res = await m.handle(gated);
     } catch (e) {
       res = errorResponse(mapError("", e));

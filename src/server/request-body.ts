@@ -14,7 +14,8 @@ class TooLarge extends Error {}
  * connection). Throws invalid_request naming which.
  */
 export async function readRequestBody(request: Request, timeoutMs = BODY_TIMEOUT_MS): Promise<string> {
-  if (Number(request.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) throw tooLarge();
+  const declared = request.headers.get("content-length");
+  if (Number(declared ?? "0") > MAX_BODY_BYTES) throw tooLarge();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -23,6 +24,9 @@ export async function readRequestBody(request: Request, timeoutMs = BODY_TIMEOUT
     );
   });
   try {
+    // A declared length is what Bun reads, natively (a JS stream reader costs the hot path
+    // ~15 % of its accepted runs); only a chunked body needs counting as it comes.
+    if (declared !== null) return await Promise.race([request.text(), late]);
     const bytes = await Promise.race([readBodyCapped(request, MAX_BODY_BYTES, () => new TooLarge()), late]);
     return new TextDecoder().decode(bytes);
   } catch (e) {

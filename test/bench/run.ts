@@ -3,6 +3,7 @@ import { benchCriticalPath } from "./critical-path.ts";
 import { benchExtraction } from "./extraction.ts";
 import { benchHeldStreams } from "./held-streams.ts";
 import { benchServing } from "./serving.ts";
+import { benchSignupFlood } from "./signup-flood.ts";
 import { benchSqliteWrites } from "./sqlite-writes.ts";
 import { benchStartup } from "./startup.ts";
 
@@ -13,6 +14,7 @@ const sections: [string, () => Promise<string>][] = [
   ["3. Held connections", () => benchHeldStreams(Number(process.env.BENCH_STREAMS ?? 2000))],
   ["4. The critical path of a run", () => benchCriticalPath()],
   ["5. Startup and size", () => benchStartup()],
+  ["6. Sign-in during a sign-up flood", () => benchSignupFlood()],
 ];
 const only = process.argv[2];
 for (const [title, fn] of sections) {

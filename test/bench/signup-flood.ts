@@ -1,11 +1,10 @@
-// `bun run test/auth/signup-flood.bench.ts`: how long one sign-in takes alone and during a
+// `bun run bench 6.`: how long one sign-in takes alone and during a
 // flood of 150 simultaneous sign-ups — from one client, and from 150 clients behind a trusted
 // proxy (X-Forwarded-For). Prints a Markdown table; numbers vary with the machine, so nothing
 // here is asserted (issue 14: 155 ms alone, 14 s during the flood, before the fix).
-import { cpus } from "node:os";
+import { freshEmail, loginFrom, PASSWORD, signupFrom } from "../auth/auth-calls.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
 import { startTestServer } from "../helpers/server.ts";
-import { freshEmail, loginFrom, PASSWORD, signupFrom } from "./auth-calls.ts";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const FLOOD = 150;
@@ -40,16 +39,20 @@ async function round(manyClients: boolean) {
 const fmt = (ms: number) => `${Math.round(ms)} ms`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-console.log(
-  "| flood from | sign-in alone | sign-in during flood (median, max) | status | accounts made | flood done after |",
-);
-console.log("|---|---|---|---|---|---|");
-for (const many of [false, true]) {
-  const rs = [];
-  for (let i = 0; i < ROUNDS; i++) rs.push(await round(many));
-  const during = rs.map((r) => r.during);
-  console.log(
-    `| ${many ? `${FLOOD} clients` : "one client"} | ${fmt(median(rs.map((r) => r.alone)))} | ${fmt(median(during))}, ${fmt(Math.max(...during))} | ${[...new Set(rs.map((r) => r.status))].join("/")} | ${median(rs.map((r) => r.made))} of ${FLOOD} | ${fmt(median(rs.map((r) => r.floodMs)))} |`,
-  );
+/** Section 6 of `bun run bench`: a Markdown table of sign-in latency alone and during the flood. */
+export async function benchSignupFlood(): Promise<string> {
+  const lines = [
+    "| flood from | sign-in alone | sign-in during flood (median, max) | status | accounts made | flood done after |",
+    "|---|---|---|---|---|---|",
+  ];
+  for (const many of [false, true]) {
+    const rs = [];
+    for (let i = 0; i < ROUNDS; i++) rs.push(await round(many));
+    const during = rs.map((r) => r.during);
+    lines.push(
+      `| ${many ? `${FLOOD} clients` : "one client"} | ${fmt(median(rs.map((r) => r.alone)))} | ${fmt(median(during))}, ${fmt(Math.max(...during))} | ${[...new Set(rs.map((r) => r.status))].join("/")} | ${median(rs.map((r) => r.made))} of ${FLOOD} | ${fmt(median(rs.map((r) => r.floodMs)))} |`,
+    );
+  }
+  lines.push("", `${ROUNDS} rounds each (ROUNDS=n to change).`);
+  return lines.join("\n");
 }
-console.log(`\n${ROUNDS} rounds each; ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, Bun ${Bun.version}.`);

@@ -68,14 +68,8 @@ export function sessionOp(
   responses: Record<string, Response>,
   more: Partial<Operation> = {},
 ): Operation {
-  return {
-    operationId,
-    summary,
-    tags: [tag],
-    security: COOKIE_AUTH,
-    ...more,
-    responses: { ...responses, 401: err(["unauthorized"]), 403: err(["CROSS_SITE_REQUEST"], " (POST and DELETE)") },
-  };
+  const refused = { 401: err(["unauthorized"]), 403: err(["CROSS_SITE_REQUEST"], " (POST and DELETE)") };
+  return publicOp(operationId, tag, summary, { ...responses, ...refused }, { security: COOKIE_AUTH, ...more });
 }
 
 /** An operation anyone may call. */

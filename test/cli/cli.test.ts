@@ -1,25 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { configKeys } from "../../src/config/load.ts";
-import { ARTICLE_PARAGRAPHS, type PageServer, startPageServer } from "../fixtures/page-server.ts";
-import { type SearchFixtures, startSearchFixtures } from "../fixtures/search-servers.ts";
+import { ARTICLE_PARAGRAPHS } from "../fixtures/page-server.ts";
 import { processLog } from "../helpers/process-log.ts";
 import { useLongTimeout } from "../setup.ts";
-import { cli, MAIN } from "./run-cli.ts";
+import { cli, MAIN, useCliFixtures } from "./run-cli.ts";
 
 useLongTimeout();
 
-let pages: PageServer, search: SearchFixtures;
-beforeAll(() => {
-  pages = startPageServer();
-  search = startSearchFixtures(pages.base);
-});
-afterAll(() => {
-  pages.stop();
-  search.stop();
-});
+const fx = useCliFixtures();
 
 describe("CLI", () => {
   test("--help lists every command and every configuration variable with defaults", async () => {
@@ -104,13 +95,13 @@ describe("CLI", () => {
     expect(f.out).toContain(ARTICLE_PARAGRAPHS[1]!);
     expect(f.out).not.toContain("Copyright");
     expect((await cli(["extract", "-"], {}, html)).out).toContain(ARTICLE_PARAGRAPHS[2]!);
-    const u = await cli(["extract", pages.url("/article/review"), "--json"], { FETCH_ALLOW_PRIVATE: "true" });
+    const u = await cli(["extract", fx.pages.url("/article/review"), "--json"], { FETCH_ALLOW_PRIVATE: "true" });
     expect(JSON.parse(u.out).title).toBe("Base editing: a review");
-    expect((await cli(["extract", pages.url("/article/review")])).code).toBe(1);
+    expect((await cli(["extract", fx.pages.url("/article/review")])).code).toBe(1);
   });
 
   test("ask --json runs the engine against the fixtures and prints the envelope; plain ask prints answer and sources", async () => {
-    const env = { SEARXNG_URL: search.urls.searxng, ACADEMIC_PROVIDERS: "none", FETCH_ALLOW_PRIVATE: "true" };
+    const env = { SEARXNG_URL: fx.search.urls.searxng, ACADEMIC_PROVIDERS: "none", FETCH_ALLOW_PRIVATE: "true" };
     const j = await cli(["ask", "How do base editors avoid double-strand breaks?", "--json"], env);
     expect(j.code).toBe(0);
     const envl = JSON.parse(j.out);
@@ -126,11 +117,11 @@ describe("CLI", () => {
   });
 
   test("ask - reads the question from standard input; a question is never read from stdin without the -", async () => {
-    const env = { SEARXNG_URL: search.urls.searxng, ACADEMIC_PROVIDERS: "none", FETCH_ALLOW_PRIVATE: "true" };
+    const env = { SEARXNG_URL: fx.search.urls.searxng, ACADEMIC_PROVIDERS: "none", FETCH_ALLOW_PRIVATE: "true" };
     const j = await cli(["ask", "-", "--json"], env, "How do base editors work in zebrafish embryos?\n");
     expect(j.code).toBe(0);
     expect(JSON.parse(j.out)).toMatchObject({ status: "ok", writer: "extractive" });
-    const asked = search.requests.filter((r) => r.provider === "searxng").map((r) => r.url.searchParams.get("q"));
+    const asked = fx.search.requests.filter((r) => r.provider === "searxng").map((r) => r.url.searchParams.get("q"));
     expect(asked.some((q) => q?.includes("zebrafish"))).toBe(true);
     const empty = await cli(["ask", "-"], env, " \n");
     expect(empty.code).toBe(2);

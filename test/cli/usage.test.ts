@@ -1,24 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { type PageServer, startPageServer } from "../fixtures/page-server.ts";
-import { type SearchFixtures, startSearchFixtures } from "../fixtures/search-servers.ts";
+import { startSearchFixtures } from "../fixtures/search-servers.ts";
 import { useLongTimeout } from "../setup.ts";
-import { cli, MAIN } from "./run-cli.ts";
+import { cli, MAIN, useCliFixtures } from "./run-cli.ts";
 
 useLongTimeout();
 
-let pages: PageServer, search: SearchFixtures;
-beforeAll(() => {
-  pages = startPageServer();
-  search = startSearchFixtures(pages.base);
-});
-afterAll(() => {
-  pages.stop();
-  search.stop();
-});
+const fx = useCliFixtures();
 
 /** A database path in a fresh directory: it exists afterwards only if a command opened it. */
 const freshDb = () => join(mkdtempSync(join(tmpdir(), "rq-usage-")), "rq.db");
@@ -47,15 +38,15 @@ describe("CLI usage and exit codes", () => {
 
   test("ask --jsno is a usage error that spends no run: no upstream asked, no database opened", async () => {
     const db = freshDb();
-    const env = { SEARXNG_URL: search.urls.searxng, ACADEMIC_PROVIDERS: "none", DATABASE_PATH: db };
-    const asked = search.requests.length;
+    const env = { SEARXNG_URL: fx.search.urls.searxng, ACADEMIC_PROVIDERS: "none", DATABASE_PATH: db };
+    const asked = fx.search.requests.length;
     const { out, err, code } = await cli(["ask", "What is base editing?", "--jsno"], env);
     expect(code).toBe(2);
     expect(out).toBe("");
     expect(err).toContain("research-query ask: unknown option --jsno (did you mean --json?)");
     expect(err).toContain("usage: research-query ask QUESTION|- [--json]");
     expect(err).not.toContain("[searching]");
-    expect(search.requests.length).toBe(asked);
+    expect(fx.search.requests.length).toBe(asked);
     expect(existsSync(db)).toBe(false);
   });
 
@@ -149,7 +140,7 @@ describe("CLI usage and exit codes", () => {
   });
 
   test("Ctrl-C during ask stops the run: exit 130", async () => {
-    const hung = startSearchFixtures(pages.base);
+    const hung = startSearchFixtures(fx.pages.base);
     hung.setMode("searxng", "hang");
     try {
       const p = Bun.spawn(["bun", MAIN, "ask", "What is base editing?", "--json"], {

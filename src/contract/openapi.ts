@@ -67,20 +67,25 @@ export function openApiDocument(serverUrl: string): OpenApiDocument {
         session: { type: "apiKey", in: "cookie", name: "auth_token" },
       },
     },
-    paths: withSharedAnswers({
-      "/api/query": {
-        post: runOp("key", false, "query", "Run a research query; holds the connection until the run finishes"),
-      },
-      "/api/query/stream": {
-        post: runOp("key", true, "queryStream", "Run a research query, streamed as Server-Sent Events"),
-      },
-      ...consolePaths(),
-      ...accountPaths(),
-      "/api/v1/research": { post: runOp("session", false, "research", "The web client's run (session cookie)") },
-      "/api/v1/research/stream": {
-        post: runOp("session", true, "researchStream", "The web client's streamed run (session cookie)"),
-      },
-      ...servicePaths(),
-    }),
+    paths: apiPaths(),
   };
+}
+
+/** Every operation by path: the document's `paths`, and the route patterns /metrics labels by. */
+export function apiPaths(): OpenApiDocument["paths"] {
+  return withSharedAnswers({
+    "/api/query": {
+      post: runOp("key", false, "query", "Run a research query; holds the connection until the run finishes"),
+    },
+    "/api/query/stream": {
+      post: runOp("key", true, "queryStream", "Run a research query, streamed as Server-Sent Events"),
+    },
+    ...consolePaths(),
+    ...accountPaths(),
+    "/api/v1/research": { post: runOp("session", false, "research", "The web client's run (session cookie)") },
+    "/api/v1/research/stream": {
+      post: runOp("session", true, "researchStream", "The web client's streamed run (session cookie)"),
+    },
+    ...servicePaths(),
+  });
 }

@@ -1,20 +1,13 @@
 import { Value } from "@sinclair/typebox/value";
 import { AppError } from "../contract/errors.ts";
 import { MAX_QUERY_CHARS, QueryBodySchema } from "../contract/query.ts";
-import { readRequestBody } from "../server/request-body.ts";
+import { parseJsonObject, readRequestBody } from "../server/request-body.ts";
 
 /** Reads and validates the body; throws invalid_request naming the problem. */
 export async function readQueryBody(request: Request, timeoutMs?: number): Promise<string> {
   const text = await readRequestBody(request, timeoutMs);
   if (!text.trim()) throw bad('the request body is empty: send JSON {"query": "..."}');
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw bad("the request body is not valid JSON");
-  }
-  if (typeof body !== "object" || body === null || Array.isArray(body))
-    throw bad("the request body must be a JSON object with a query field");
+  const body = parseJsonObject(text, "the request body must be a JSON object with a query field");
   if (!("query" in body)) throw bad("query is required");
   if (!Value.Check(QueryBodySchema, body)) throw bad("query must be a string");
   const query = (body as { query: string }).query;

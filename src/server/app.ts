@@ -4,7 +4,7 @@ import { oidcRoutes } from "../auth/oidc/oidc-routes.ts";
 import { publicUrl } from "../config/load.ts";
 import { consoleRoutes } from "../console/console-routes.ts";
 import { AppError } from "../contract/errors.ts";
-import { openApiDocument } from "../contract/openapi.ts";
+import { apiPaths, openApiDocument } from "../contract/openapi.ts";
 import { keyRoutes } from "../keys/key-routes.ts";
 import { routeLabeler } from "../metrics/registry.ts";
 import { type Observe, QUERY_PATHS, queryRoutes } from "../runs/query-routes.ts";
@@ -67,7 +67,7 @@ function pathOf(url: string): string {
 
 /** Logs one line per request (without secrets) and counts it by route. */
 function observer(deps: AppDeps): Observe {
-  const routeLabel = routeLabeler(Object.keys(openApiDocument(publicUrl(deps.config)).paths));
+  const routeLabel = routeLabeler(Object.keys(apiPaths()));
   return (request, path, t0, res) => {
     deps.metrics.requests.incRoute(routeLabel(path), res.status);
     // Reading a Response's headers makes Bun build a Headers object: only when logging.

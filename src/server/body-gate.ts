@@ -1,7 +1,7 @@
 import { sessionAccount } from "../auth/session-cookie.ts";
 import { AppError } from "../contract/errors.ts";
 import type { Store } from "../store/types.ts";
-import { readRequestBody } from "./request-body.ts";
+import { parseJsonObject, readRequestBody } from "./request-body.ts";
 
 /** The web client's run routes read their own body after their credential check (runs/query-body.ts). */
 const OWN_BODY = new Set(["/api/v1/research", "/api/v1/research/stream"]);
@@ -14,9 +14,9 @@ const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
  * JSON object sent as JSON. Elysia's parser let broken JSON or an array through as "no body"
  * (a key was created). Threat: login CSRF — a plain HTML form (urlencoded, multipart or
  * text/plain, which browsers send cross-site without a preflight) signing the victim in to the
- * attacker's account on browsers without Sec-Fetch-Site. The Console checks its session first, as the query
- * endpoints check the key before the body (CONTRACT §5). Returns the request to hand on
- * (a copy carrying the body read) or throws AppError.
+ * attacker's account on browsers without Sec-Fetch-Site. The Console checks its session
+ * first, as the query endpoints check the key before the body (CONTRACT §5). Returns the
+ * request to hand on (a copy carrying the body read) or throws AppError.
  */
 export async function gateBody(store: Store, request: Request, path: string, bodyTimeoutMs?: number): Promise<Request> {
   const method = request.method;
@@ -27,14 +27,7 @@ export async function gateBody(store: Store, request: Request, path: string, bod
   if (!text.trim()) return new Request(request.url, { method, headers: withoutBodyHeaders(request.headers) });
   if (!JSON_TYPE.test(request.headers.get("content-type") ?? ""))
     throw new AppError("invalid_request", "send the body as JSON (Content-Type: application/json)");
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new AppError("invalid_request", "the request body is not valid JSON");
-  }
-  if (typeof body !== "object" || body === null || Array.isArray(body))
-    throw new AppError("invalid_request", "the request body must be a JSON object");
+  parseJsonObject(text, "the request body must be a JSON object");
   return new Request(request.url, { method, headers: request.headers, body: text });
 }
 

@@ -38,4 +38,20 @@ export async function readRequestBody(request: Request, timeoutMs = BODY_TIMEOUT
   }
 }
 
+/**
+ * A body's text as a JSON object (not an array, string or null); throws invalid_request,
+ * `notObject` naming what the route expected.
+ */
+export function parseJsonObject(text: string, notObject: string): Record<string, unknown> {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new AppError("invalid_request", "the request body is not valid JSON");
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw new AppError("invalid_request", notObject);
+  return body as Record<string, unknown>;
+}
+
 const tooLarge = () => new AppError("invalid_request", `the request body is too large (limit ${MAX_BODY_BYTES} bytes)`);

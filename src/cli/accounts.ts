@@ -1,7 +1,7 @@
 import { createAccount, type Plan, setPlan } from "../auth/accounts.ts";
 import { AppError } from "../contract/errors.ts";
-import { openStore } from "../store/open.ts";
 import type { CommandInput } from "./command.ts";
+import { withStore } from "./with-store.ts";
 
 async function readPassword(): Promise<string> {
   const fromEnv = process.env.RQ_PASSWORD;
@@ -16,23 +16,17 @@ export async function accountCreate({ cfg, options, args }: CommandInput): Promi
   const password = await readPassword();
   if (password.length < 8 || password.length > 256)
     throw new AppError("invalid_request", "the password must have 8 to 256 characters");
-  const store = openStore(cfg);
-  try {
-    const plan = (options.plan as Plan | undefined) ?? cfg.DEFAULT_PLAN;
+  const plan = (options.plan as Plan | undefined) ?? cfg.DEFAULT_PLAN;
+  return withStore(cfg, async (store) => {
     console.log(JSON.stringify(await createAccount(store, args[0]!, password, plan)));
     return 0;
-  } finally {
-    await store.close();
-  }
+  });
 }
 
 /** `account set-plan EMAIL PLAN`: prints the account as JSON. */
 export async function accountSetPlan({ cfg, args }: CommandInput): Promise<number> {
-  const store = openStore(cfg);
-  try {
+  return withStore(cfg, async (store) => {
     console.log(JSON.stringify(await setPlan(store, args[0]!, args[1] as Plan)));
     return 0;
-  } finally {
-    await store.close();
-  }
+  });
 }

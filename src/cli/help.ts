@@ -1,7 +1,10 @@
 import { ConfigSchema } from "../config/schema.ts";
-import { type Command, EXIT_HELP } from "./command.ts";
+import { type Command, EXIT_HELP, type OptionSpec } from "./command.ts";
 
 const BIN = "research-query";
+
+/** A flag as usage writes it: `--name NAME`, `--json`. */
+const flagWord = (name: string, o: OptionSpec) => `--${name}${o.value ? ` ${o.value}` : ""}`;
 
 /** `research-query key list EMAIL [--json]`, from the command's table entry. */
 export function usageLine(cmd: Command): string {
@@ -9,7 +12,7 @@ export function usageLine(cmd: Command): string {
     const word = p.variadic ? `${p.name}...` : p.name;
     return p.optional ? `[${word}]` : word;
   });
-  const opts = Object.entries(cmd.options).map(([name, o]) => `[--${name}${o.value ? ` ${o.value}` : ""}]`);
+  const opts = Object.entries(cmd.options).map(([name, o]) => `[${flagWord(name, o)}]`);
   return [BIN, cmd.name, ...pos, ...opts].join(" ");
 }
 
@@ -38,7 +41,7 @@ export function commandHelp(cmd: Command): string {
   const parts = [`usage: ${usageLine(cmd)}`, about];
   if (cmd.positionals.length) parts.push(`Arguments:\n${table(cmd.positionals.map((p) => [p.name, p.help]))}`);
   const opts: [string, string][] = Object.entries(cmd.options).map(([name, o]) => [
-    `--${name}${o.value ? ` ${o.value}` : ""}`,
+    flagWord(name, o),
     o.help + (o.choices ? ` (${o.choices.join(", ")})` : ""),
   ]);
   opts.push(["-h, --help", "this text"]);

@@ -2,18 +2,9 @@ import { findAccountByEmail } from "../auth/accounts.ts";
 import type { KeyRecord } from "../contract/console.ts";
 import { AppError } from "../contract/errors.ts";
 import { createKey, listKeys, revokeKey } from "../keys/api-keys.ts";
-import { openStore } from "../store/open.ts";
 import type { Store } from "../store/types.ts";
 import type { CommandInput } from "./command.ts";
-
-async function withStore<T>(input: CommandInput, f: (store: Store) => Promise<T>): Promise<T> {
-  const store = openStore(input.cfg);
-  try {
-    return await f(store);
-  } finally {
-    await store.close();
-  }
-}
+import { withStore } from "./with-store.ts";
 
 async function accountId(store: Store, email: string): Promise<string> {
   const acc = await findAccountByEmail(store, email);
@@ -23,7 +14,7 @@ async function accountId(store: Store, email: string): Promise<string> {
 
 /** `key create EMAIL [--name N]`: prints the full key (shown this once). */
 export const keyCreate = (input: CommandInput) =>
-  withStore(input, async (store) => {
+  withStore(input.cfg, async (store) => {
     const name = input.options.name;
     const label = typeof name === "string" && name ? name.slice(0, 100) : null;
     const created = await createKey(store, await accountId(store, input.args[0]!), label);
@@ -52,7 +43,7 @@ function keyTable(keys: KeyRecord[]): string {
 
 /** `key list EMAIL [--json]`: --json prints what GET /api/console/keys answers. */
 export const keyList = (input: CommandInput) =>
-  withStore(input, async (store) => {
+  withStore(input.cfg, async (store) => {
     const keys = await listKeys(store, await accountId(store, input.args[0]!));
     if (input.options.json) console.log(JSON.stringify({ keys }));
     else if (keys.length) console.log(keyTable(keys));
@@ -62,7 +53,7 @@ export const keyList = (input: CommandInput) =>
 
 /** `key revoke KEY_ID [--json]`: as the Console's DELETE, revoking a revoked key answers it again. */
 export const keyRevoke = (input: CommandInput) =>
-  withStore(input, async (store) => {
+  withStore(input.cfg, async (store) => {
     const id = input.args[0]!;
     const owner = await store.apiKeys.accountOf(id);
     if (!owner) throw new AppError("key_not_found", `no key with id ${id}`);

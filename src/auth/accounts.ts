@@ -48,7 +48,8 @@ export async function getAccount(store: Store, id: string): Promise<Account | nu
   return r ? toAccount(r) : null;
 }
 
-const argon2id = (password: string) => Bun.password.hash(password, { algorithm: "argon2id" });
+/** The password hash of every account (PasswordWork queues the same calls). */
+export const argon2id = (password: string) => Bun.password.hash(password, { algorithm: "argon2id" });
 
 /**
  * Creates an account (sign-up, the CLI): 400 invalid_request for an email with invisible or
@@ -92,7 +93,7 @@ function getDummyHash(): Promise<string> {
   return dummyHash;
 }
 
-const argon2Verify = (password: string, hash: string) => Bun.password.verify(password, hash).catch(() => false);
+export const argon2Verify = (password: string, hash: string) => Bun.password.verify(password, hash).catch(() => false);
 
 /** Checks email + password; null for unknown email and wrong password alike. */
 export async function verifyCredentials(

@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { AppError } from "../contract/errors.ts";
+import { argon2id, argon2Verify } from "./accounts.ts";
 
 type Job = () => void;
 
@@ -26,7 +27,7 @@ export class PasswordWork {
 
   /** A sign-in's check (or the equal-cost check for an unknown email): ahead of every sign-up. */
   verify(password: string, hash: string): Promise<boolean> {
-    return this.run(this.signIns, () => Bun.password.verify(password, hash).catch(() => false), false);
+    return this.run(this.signIns, () => argon2Verify(password, hash), false);
   }
 
   /** A new account's hash; 429 too_many_signups when the queue is full. */
@@ -40,7 +41,7 @@ export class PasswordWork {
           "Retry-After": "5",
         },
       );
-    return this.run(this.signUps, () => Bun.password.hash(password, { algorithm: "argon2id" }), true);
+    return this.run(this.signUps, () => argon2id(password), true);
   }
 
   private run<T>(queue: Job[], work: () => Promise<T>, signUp: boolean): Promise<T> {

@@ -19,14 +19,16 @@ export function webPages(bundle: unknown): { routes: Record<string, unknown>; at
   let self = "";
   let page: Promise<string> | undefined;
   const load = (): Promise<string> => {
-    page ??= fetch(self + internal).then(async (r) => {
-      if (!r.ok) throw new Error(`web app bundle answered ${r.status}`);
-      return r.text();
-    });
-    // A failed load is tried again on the next visit rather than remembered.
-    page.catch(() => {
-      page = undefined;
-    });
+    if (!page) {
+      page = fetch(self + internal).then(async (r) => {
+        if (!r.ok) throw new Error(`web app bundle answered ${r.status}`);
+        return r.text();
+      });
+      // A failed load is tried again on the next visit rather than remembered.
+      page.catch(() => {
+        page = undefined;
+      });
+    }
     return page;
   };
   const serve: Route = async () =>

@@ -218,6 +218,92 @@ export interface InstancesTable {
   forgetExpired(): Awaitable<number>;
 }
 
+/** One document to keep in a collection (README "Collections"). */
+export interface CorpusDocumentInput {
+  /** A JSONL record's id, or the file's path relative to the folder it was added from. */
+  docId: string;
+  title: string;
+  url: string | null;
+  /** Where it was read from (a file's path as given), for the list and the Console. */
+  path: string | null;
+  /** "pdf" | "html" | "markdown" | "text" | "jsonl" */
+  format: string;
+  /** SHA-256 of what was read: an unchanged document is not written again. */
+  contentHash: string;
+  truncated: boolean;
+  /** The kept text in passages, in order (src/research/rank/passages.ts). */
+  passages: string[];
+}
+
+export type CorpusPutOutcome = "added" | "replaced" | "unchanged";
+
+export interface CollectionSummary {
+  name: string;
+  documents: number;
+  passages: number;
+  chars: number;
+  createdAt: string;
+  /** When a document was last added or replaced; null for an empty collection. */
+  updatedAt: string | null;
+}
+
+export interface CorpusDocumentRow {
+  /** The store's own number for the document (search hits carry it). */
+  id: number;
+  collection: string;
+  docId: string;
+  title: string;
+  url: string | null;
+  path: string | null;
+  format: string;
+  chars: number;
+  truncated: boolean;
+  addedAt: string;
+}
+
+export interface CorpusDocHit extends CorpusDocumentRow {
+  /** Higher is better; comparable within one search only. */
+  score: number;
+}
+
+export interface CorpusPassage {
+  seq: number;
+  text: string;
+}
+
+/**
+ * A search in backend-neutral terms: each backend turns it into its own full-text syntax
+ * (FTS5 MATCH on SQLite) and stems with its own tokenizer.
+ */
+export interface CorpusQuery {
+  /** Words as the user wrote them (lower-cased, no syntax); a document matches any of them. */
+  words: string[];
+  /** bm25 weights for the title and the body (default 1, 1). */
+  weights?: [number, number];
+}
+
+export interface CorpusTable {
+  /**
+   * Keeps documents in `collection` (created when missing), each with its passages in one
+   * transaction for the whole batch: an interrupted import leaves no half-written document.
+   * A document whose hash is unchanged is left as it is; a changed one replaces the old.
+   */
+  put(collection: string, docs: CorpusDocumentInput[]): Awaitable<CorpusPutOutcome[]>;
+  collections(): Awaitable<CollectionSummary[]>;
+  /** Documents of a collection in doc_id order. */
+  documents(collection: string): Awaitable<CorpusDocumentRow[]>;
+  /** Removes a collection and its documents; null when there is no such collection. */
+  removeCollection(name: string): Awaitable<number | null>;
+  /** Removes documents by doc_id; returns how many there were. */
+  removeDocuments(collection: string, docIds: string[]): Awaitable<number>;
+  /** True when any collection holds a document (the `local` provider then takes part in runs). */
+  hasDocuments(): Awaitable<boolean>;
+  /** Documents matching any of the query's words, best first (src/corpus/search builds the query). */
+  search(query: CorpusQuery, o: { collection?: string; limit: number }): Awaitable<CorpusDocHit[]>;
+  /** The passages of a document that best match, in document order; its first ones when none match. */
+  bestPassages(documentId: number, query: CorpusQuery, limit: number): Awaitable<CorpusPassage[]>;
+}
+
 export interface Store {
   readonly backend: "sqlite";
   accounts: AccountsTable;
@@ -228,5 +314,6 @@ export interface Store {
   settings: SettingsTable;
   identities: IdentitiesTable;
   instances: InstancesTable;
+  corpus: CorpusTable;
   close(): Awaitable<void>;
 }

@@ -5,6 +5,8 @@ import m0001 from "../../../db/0001_identities.sql" with { type: "text" };
 import m0002 from "../../../db/0002_run_counters.sql" with { type: "text" };
 import m0003 from "../../../db/0003_idempotency_keys.sql" with { type: "text" };
 import m0004 from "../../../db/0004_instance_leases.sql" with { type: "text" };
+import m0005 from "../../../db/0005_corpus.sql" with { type: "text" };
+import m0006 from "../../../db/0006_corpus_fts.sql" with { type: "text" };
 import journal from "../../../db/meta/_journal.json";
 
 /** Migrations in journal order. A test checks every db/*.sql file is listed here. */
@@ -14,6 +16,8 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0002_run_counters", sql: m0002 },
   { tag: "0003_idempotency_keys", sql: m0003 },
   { tag: "0004_instance_leases", sql: m0004 },
+  { tag: "0005_corpus", sql: m0005 },
+  { tag: "0006_corpus_fts", sql: m0006 },
 ];
 
 export const journalTags: string[] = journal.entries.map((e) => e.tag);

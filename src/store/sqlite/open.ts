@@ -4,6 +4,7 @@ import { dirname } from "node:path";
 import type { Store } from "../types.ts";
 import { sqliteAccounts } from "./accounts.ts";
 import { sqliteApiKeys } from "./api-keys.ts";
+import { sqliteCorpus } from "./corpus.ts";
 import { sqliteIdempotencyKeys } from "./idempotency-keys.ts";
 import { sqliteIdentities } from "./identities.ts";
 import { sqliteInstances } from "./instances.ts";
@@ -43,6 +44,7 @@ export function openSqliteStore(path: string): SqliteStore {
     settings: sqliteSettings(db),
     identities: sqliteIdentities(db, accounts),
     instances: sqliteInstances(db),
+    corpus: sqliteCorpus(db),
     close: () => db.close(),
   };
 }

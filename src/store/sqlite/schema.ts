@@ -165,3 +165,58 @@ export const instances = sqliteTable("instances", {
   startedAt: text("started_at").notNull(),
   expiresAt: text("expires_at").notNull(),
 });
+
+/**
+ * Collections of the operator's own documents (README "Collections"): searched in runs
+ * beside the web. A document is identified in its collection by `doc_id` (a JSONL record's
+ * id, or a file's path relative to the folder it was added from); `content_hash` makes
+ * re-adding an unchanged document a no-op. Its text is kept as passages, the unit the
+ * rank stage reads; the full-text indexes live in db/0006_corpus_fts.sql (drizzle-kit has
+ * no virtual tables).
+ */
+export const corpusCollections = sqliteTable(
+  "corpus_collections",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("corpus_collections_name_uq").on(t.name)],
+);
+
+export const corpusDocuments = sqliteTable(
+  "corpus_documents",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    collectionId: integer("collection_id")
+      .notNull()
+      .references(() => corpusCollections.id, { onDelete: "cascade" }),
+    docId: text("doc_id").notNull(),
+    title: text("title").notNull(),
+    /** the document's own address (a JSONL record's `url`), when it has one */
+    url: text("url"),
+    /** where it was read from, for the list and the Console */
+    path: text("path"),
+    format: text("format").notNull(),
+    contentHash: text("content_hash").notNull(),
+    /** characters kept (after the per-document cap) */
+    chars: integer("chars").notNull(),
+    /** 1 when the text was cut at the per-document cap */
+    truncated: integer("truncated").notNull().default(0),
+    addedAt: text("added_at").notNull(),
+  },
+  (t) => [uniqueIndex("corpus_documents_doc_uq").on(t.collectionId, t.docId)],
+);
+
+export const corpusPassages = sqliteTable(
+  "corpus_passages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    documentId: integer("document_id")
+      .notNull()
+      .references(() => corpusDocuments.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    text: text("text").notNull(),
+  },
+  (t) => [index("corpus_passages_doc_idx").on(t.documentId, t.seq)],
+);

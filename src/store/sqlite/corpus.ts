@@ -1,0 +1,184 @@
+import type { Database } from "bun:sqlite";
+import type {
+  CollectionSummary,
+  CorpusDocHit,
+  CorpusDocumentRow,
+  CorpusPassage,
+  CorpusPutOutcome,
+  CorpusQuery,
+  CorpusTable,
+} from "../types.ts";
+
+interface DocRowRaw {
+  id: number;
+  collection: string;
+  doc_id: string;
+  title: string;
+  url: string | null;
+  path: string | null;
+  format: string;
+  chars: number;
+  truncated: number;
+  added_at: string;
+}
+
+const DOC_COLUMNS = `d.id, c.name AS collection, d.doc_id, d.title, d.url, d.path, d.format, d.chars, d.truncated, d.added_at`;
+
+const toRow = (r: DocRowRaw): CorpusDocumentRow => ({
+  id: r.id,
+  collection: r.collection,
+  docId: r.doc_id,
+  title: r.title,
+  url: r.url,
+  path: r.path,
+  format: r.format,
+  chars: r.chars,
+  truncated: r.truncated === 1,
+  addedAt: r.added_at,
+});
+
+/**
+ * An FTS5 MATCH expression from plain words: each one quoted (so no word is read as
+ * syntax: "NOT", "near", a stray quote), joined with OR. Null when no word is left.
+ */
+export function ftsMatch(q: CorpusQuery): string | null {
+  const words = [...new Set(q.words.map((w) => w.replace(/"/g, "").trim()).filter(Boolean))];
+  return words.length ? words.map((w) => `"${w}"`).join(" OR ") : null;
+}
+
+/** The collection tables (corpus_*) and their full-text indexes (db/0006_corpus_fts.sql). */
+export function sqliteCorpus(db: Database): CorpusTable {
+  const collectionId = db.prepare<{ id: number }, [string]>("SELECT id FROM corpus_collections WHERE name = ?");
+  const addCollection = db.prepare(
+    "INSERT INTO corpus_collections (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+  );
+  const existing = db.prepare<{ id: number; content_hash: string }, [number, string]>(
+    "SELECT id, content_hash FROM corpus_documents WHERE collection_id = ? AND doc_id = ?",
+  );
+  const deleteDoc = db.prepare("DELETE FROM corpus_documents WHERE id = ?");
+  const insertDoc = db.prepare<
+    { id: number },
+    [number, string, string, string | null, string | null, string, string, number, number, string]
+  >(
+    `INSERT INTO corpus_documents (collection_id, doc_id, title, url, path, format, content_hash, chars, truncated, added_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+  );
+  const insertPassage = db.prepare("INSERT INTO corpus_passages (document_id, seq, text) VALUES (?, ?, ?)");
+  const indexDoc = db.prepare("INSERT INTO corpus_docs_fts (rowid, title, body) VALUES (?, ?, ?)");
+
+  const put = db.transaction((collection: string, docs: Parameters<CorpusTable["put"]>[1]): CorpusPutOutcome[] => {
+    const now = new Date().toISOString();
+    addCollection.run(collection, now);
+    const cid = collectionId.get(collection)!.id;
+    return docs.map((d) => {
+      const old = existing.get(cid, d.docId);
+      if (old && old.content_hash === d.contentHash) return "unchanged";
+      if (old) deleteDoc.run(old.id);
+      const chars = d.passages.reduce((n, p) => n + p.length, 0);
+      const { id } = insertDoc.get(
+        cid,
+        d.docId,
+        d.title,
+        d.url,
+        d.path,
+        d.format,
+        d.contentHash,
+        chars,
+        d.truncated ? 1 : 0,
+        now,
+      )!;
+      for (const [i, p] of d.passages.entries()) insertPassage.run(id, i, p);
+      indexDoc.run(id, d.title, d.passages.join("\n"));
+      return old ? "replaced" : "added";
+    });
+  });
+
+  const summaries = db.prepare<
+    { name: string; documents: number; passages: number; chars: number; created_at: string; updated_at: string | null },
+    []
+  >(
+    `SELECT c.name, c.created_at,
+       (SELECT count(*) FROM corpus_documents d WHERE d.collection_id = c.id) AS documents,
+       (SELECT count(*) FROM corpus_passages p JOIN corpus_documents d ON d.id = p.document_id WHERE d.collection_id = c.id) AS passages,
+       (SELECT coalesce(sum(chars), 0) FROM corpus_documents d WHERE d.collection_id = c.id) AS chars,
+       (SELECT max(added_at) FROM corpus_documents d WHERE d.collection_id = c.id) AS updated_at
+     FROM corpus_collections c ORDER BY c.name`,
+  );
+  const documents = db.prepare<DocRowRaw, [string]>(
+    `SELECT ${DOC_COLUMNS} FROM corpus_documents d JOIN corpus_collections c ON c.id = d.collection_id
+     WHERE c.name = ? ORDER BY d.doc_id`,
+  );
+  const removeCollection = db.prepare("DELETE FROM corpus_collections WHERE id = ?");
+  const countDocs = db.prepare<{ n: number }, [number]>(
+    "SELECT count(*) AS n FROM corpus_documents WHERE collection_id = ?",
+  );
+  const removeDoc = db.prepare("DELETE FROM corpus_documents WHERE collection_id = ? AND doc_id = ?");
+  const anyDoc = db.prepare<{ one: number }, []>("SELECT 1 AS one FROM corpus_documents LIMIT 1");
+  const firstPassages = db.prepare<CorpusPassage, [number, number]>(
+    "SELECT seq, text FROM corpus_passages WHERE document_id = ? ORDER BY seq LIMIT ?",
+  );
+  const matchingPassages = db.prepare<CorpusPassage, [string, number, number]>(
+    `SELECT seq, text FROM (
+       SELECT p.seq, p.text FROM corpus_passages_fts f JOIN corpus_passages p ON p.id = f.rowid
+       WHERE corpus_passages_fts MATCH ? AND p.document_id = ? ORDER BY f.rank LIMIT ?
+     ) ORDER BY seq`,
+  );
+
+  return {
+    put: (collection, docs) => put.immediate(collection, docs),
+    collections: () =>
+      summaries.all().map(
+        (r): CollectionSummary => ({
+          name: r.name,
+          documents: r.documents,
+          passages: r.passages,
+          chars: r.chars,
+          createdAt: r.created_at,
+          updatedAt: r.updated_at,
+        }),
+      ),
+    documents: (collection) => documents.all(collection).map(toRow),
+    removeCollection(name) {
+      return db
+        .transaction(() => {
+          const c = collectionId.get(name);
+          if (!c) return null;
+          const n = countDocs.get(c.id)!.n;
+          removeCollection.run(c.id);
+          return n;
+        })
+        .immediate();
+    },
+    removeDocuments(collection, docIds) {
+      return db
+        .transaction(() => {
+          const c = collectionId.get(collection);
+          if (!c) return 0;
+          return docIds.reduce((n, id) => n + removeDoc.run(c.id, id).changes, 0);
+        })
+        .immediate();
+    },
+    hasDocuments: () => anyDoc.get() !== null,
+    search(query, o) {
+      const match = ftsMatch(query);
+      if (!match) return [];
+      const [wt, wb] = query.weights ?? [1, 1];
+      const where = o.collection ? "AND c.name = ?" : "";
+      const args: (string | number)[] = [match, ...(o.collection ? [o.collection] : []), o.limit];
+      const rows = db
+        .query<DocRowRaw & { score: number }, (string | number)[]>(
+          `SELECT ${DOC_COLUMNS}, -bm25(corpus_docs_fts, ${Number(wt)}, ${Number(wb)}) AS score
+           FROM corpus_docs_fts JOIN corpus_documents d ON d.id = corpus_docs_fts.rowid
+           JOIN corpus_collections c ON c.id = d.collection_id
+           WHERE corpus_docs_fts MATCH ? ${where} ORDER BY score DESC LIMIT ?`,
+        )
+        .all(...args);
+      return rows.map((r): CorpusDocHit => ({ ...toRow(r), score: r.score }));
+    },
+    bestPassages(documentId, query, limit) {
+      const match = ftsMatch(query);
+      const hits = match ? matchingPassages.all(match, documentId, limit) : [];
+      return hits.length ? hits : firstPassages.all(documentId, limit);
+    },
+  };
+}

@@ -12,7 +12,13 @@ export async function serveCommand(cfg: Config): Promise<void> {
   const metrics = new Metrics(() => server?.deps.runs.inFlight ?? 0);
   // One store for the server and the engine's `local` provider: the collections live in it.
   const store = openStore(cfg);
-  server = startServer({ config: cfg, engine: buildEngine(cfg, logger, metrics, undefined, store), store, logger, metrics });
+  server = startServer({
+    config: cfg,
+    engine: buildEngine(cfg, logger, metrics, undefined, store),
+    store,
+    logger,
+    metrics,
+  });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -67,7 +67,13 @@ function sourceItem(s: Source): HTMLElement {
       { id: `src-${s.id}`, class: "local" },
       head,
       h("span", { class: "title" }, s.title),
-      h("span", { class: "muted" }, ` — ${s.collection ?? "collection"} · `, h("code", {}, s.doc_id ?? s.url), " · local"),
+      h(
+        "span",
+        { class: "muted" },
+        ` — ${s.collection ?? "collection"} · `,
+        h("code", {}, s.doc_id ?? s.url),
+        " · local",
+      ),
     );
   return h(
     "li",

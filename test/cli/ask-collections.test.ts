@@ -62,4 +62,11 @@ describe("ask answers from the collections", () => {
     expect(off.code).toBe(1);
     expect(JSON.parse(off.out).errors[0].code).toBe("search_failed");
   });
+
+  test("a bad LOCAL_SEARCH stops the start naming the variable; --help lists it", async () => {
+    const bad = await cli(["ask", "anything"], { LOCAL_SEARCH: "sometimes" });
+    expect(bad.code).toBe(1);
+    expect(bad.err).toContain("LOCAL_SEARCH");
+    expect((await cli(["--help"])).out).toContain("LOCAL_SEARCH");
+  });
 });

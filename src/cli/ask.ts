@@ -1,6 +1,9 @@
+import { existsSync } from "node:fs";
+import type { Config } from "../config/schema.ts";
 import type { Source } from "../contract/envelope.ts";
 import { buildEngine } from "../research/build-engine.ts";
 import { createRunService } from "../runs/service.ts";
+import { openStore } from "../store/open.ts";
 import type { Store } from "../store/types.ts";
 import { createLogger } from "../util/logger.ts";
 import { type CommandInput, EXIT, UsageError } from "./command.ts";
@@ -12,13 +15,14 @@ function printProgress(stage: string, message: string): void {
   else process.stderr.write(`${line}\n`);
 }
 
+/** Where a source is: its address, the venue of a paper, the collection and document of a local one. */
+function whereFrom(s: Source): string {
+  if (s.type === "local") return `${s.collection} · ${s.doc_id}${s.url.startsWith("local:") ? "" : `  (${s.url})`}`;
+  return `${s.url}${s.type === "academic" ? `  (${[s.venue, s.published_at].filter(Boolean).join(", ")})` : ""}`;
+}
+
 function formatSources(sources: Source[]): string {
-  return sources
-    .map(
-      (s) =>
-        `[${s.id}] ${s.title}\n     ${s.url}${s.type === "academic" ? `  (${[s.venue, s.published_at].filter(Boolean).join(", ")})` : ""}`,
-    )
-    .join("\n");
+  return sources.map((s) => `[${s.id}] ${s.title}\n     ${whereFrom(s)}`).join("\n");
 }
 
 // `ask` records nothing: the run service is given no store to write to.
@@ -30,6 +34,15 @@ const noStore = new Proxy(
     },
   },
 ) as Store;
+
+/**
+ * The collections at DATABASE_PATH, for the `local` provider only: the run itself is still
+ * recorded nowhere. No database file, no collections (and no file is created).
+ */
+function collectionsStore(cfg: Config): Store | undefined {
+  if (cfg.LOCAL_SEARCH === "off" || cfg.DATABASE_PATH === ":memory:" || !existsSync(cfg.DATABASE_PATH)) return;
+  return openStore(cfg);
+}
 
 /** The question: the argument, or standard input to its end for `-` (never implicitly: see README). */
 async function readQuestion(arg: string): Promise<string> {
@@ -43,7 +56,9 @@ export async function askCommand({ cfg, options, args }: CommandInput): Promise<
   const question = await readQuestion(args[0]!);
   if (!question) throw new UsageError(args[0] === "-" ? "no question on standard input" : "the question is empty");
   const logger = createLogger(cfg.LOG_LEVEL === "info" ? "warn" : cfg.LOG_LEVEL);
-  const runs = createRunService({ store: noStore, engine: buildEngine(cfg, logger), config: cfg, logger });
+  const collections = collectionsStore(cfg);
+  const engine = buildEngine(cfg, logger, undefined, undefined, collections);
+  const runs = createRunService({ store: noStore, engine, config: cfg, logger });
   const interrupt = new AbortController();
   process.once("SIGINT", () => interrupt.abort("interrupted"));
   const env = await runs.run(runs.local(question), {
@@ -52,6 +67,7 @@ export async function askCommand({ cfg, options, args }: CommandInput): Promise<
       if (e.event === "progress" && e.data.message !== "Run accepted") printProgress(e.data.stage, e.data.message);
     },
   });
+  await collections?.close();
   if (process.stderr.isTTY) process.stderr.write("\r\x1b[2K");
   const failed = interrupt.signal.aborted ? EXIT.interrupted : EXIT.failure;
   if (options.json) {

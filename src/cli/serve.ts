@@ -2,6 +2,7 @@ import type { Config } from "../config/schema.ts";
 import { Metrics } from "../metrics/registry.ts";
 import { buildEngine } from "../research/build-engine.ts";
 import { startServer } from "../server/server.ts";
+import { openStore } from "../store/open.ts";
 import { createLogger } from "../util/logger.ts";
 
 /** `serve`: runs until SIGTERM/SIGINT, then drains running runs (bounded) and exits. */
@@ -9,7 +10,15 @@ export async function serveCommand(cfg: Config): Promise<void> {
   const logger = createLogger(cfg.LOG_LEVEL);
   let server: ReturnType<typeof startServer> | undefined;
   const metrics = new Metrics(() => server?.deps.runs.inFlight ?? 0);
-  server = startServer({ config: cfg, engine: buildEngine(cfg, logger, metrics), logger, metrics });
+  // One store for the server and the engine's `local` provider: the collections live in it.
+  const store = openStore(cfg);
+  server = startServer({
+    config: cfg,
+    engine: buildEngine(cfg, logger, metrics, undefined, store),
+    store,
+    logger,
+    metrics,
+  });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -100,6 +100,11 @@ export const ConfigSchema = T.Object({
     default: "openalex,arxiv,crossref",
     description: "comma list of openalex, arxiv, crossref, semantic_scholar; none turns them off",
   }),
+  LOCAL_SEARCH: T.Union([T.Literal("auto"), T.Literal("off"), T.Literal("only")], {
+    default: "auto",
+    description:
+      "the collections (research-query corpus add) in runs: auto (searched beside the others whenever a collection holds documents), off, or only (the sole source: web and academic providers are not called)",
+  }),
   CONTACT_EMAIL: T.Optional(
     T.String({ pattern: "^[^@\\s]+@[^@\\s]+$", description: "sent to OpenAlex and Crossref (polite pools)" }),
   ),

@@ -7,8 +7,9 @@ import { RequestId } from "./formats.ts";
  * /api/query, the data of the stream's `final` event, and what a run records.
  */
 
-export const SourceTypeSchema = T.Union([T.Literal("web"), T.Literal("academic")], {
-  description: "found by a web search provider, or in an academic database",
+export const SourceTypeSchema = T.Union([T.Literal("web"), T.Literal("academic"), T.Literal("local")], {
+  description:
+    "found by a web search provider, in an academic database, or in one of the service's own collections (local)",
 });
 
 /** A source as returned to clients; `id` matches the [S1]..[S5] markers of the answer. */
@@ -16,14 +17,26 @@ export const SourceSchema = T.Object(
   {
     id: T.String({ pattern: "^S[1-5]$", description: "S1..S5, numbered in order of first citation" }),
     title: T.String(),
-    url: T.String({ format: "uri" }),
+    url: T.String({
+      format: "uri",
+      description: "the page or paper; for a local source the document's own URL, or local:<collection>/<doc_id>",
+    }),
     type: SourceTypeSchema,
-    provider: T.String({ description: "the search provider or database that found it, e.g. searxng, openalex" }),
+    provider: T.String({ description: "the search provider or database that found it, e.g. searxng, openalex, local" }),
     snippet: T.String(),
     published_at: T.Optional(T.String()),
     authors: T.Optional(T.Array(T.String())),
     venue: T.Optional(T.String()),
     doi: T.Optional(T.String()),
+    collection: T.Optional(
+      T.String({ description: "only on local sources: the collection the document was found in" }),
+    ),
+    doc_id: T.Optional(
+      T.String({
+        description:
+          "only on local sources: the document's id in its collection (a JSONL record's id, or the file's path relative to the folder it was added from)",
+      }),
+    ),
     read: T.Optional(
       T.Union([T.Literal("page"), T.Literal("abstract")], {
         description: "extra field: the answer drew on the full text (page) or the database's abstract",

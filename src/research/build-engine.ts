@@ -1,5 +1,6 @@
 import type { Config } from "../config/schema.ts";
 import type { Metrics } from "../metrics/registry.ts";
+import type { Store } from "../store/types.ts";
 import type { Logger } from "../util/logger.ts";
 import { createEngine } from "./engine/engine.ts";
 import { resolveTimings, retryPolicy, type TimingsOverride } from "./engine/timings.ts";
@@ -13,9 +14,16 @@ import type { Engine } from "./types.ts";
 
 /**
  * The research engine as the config describes it. `timings` overrides the engine's clocks
- * (tests shrink them); production passes none and gets DEFAULT_TIMINGS.
+ * (tests shrink them); production passes none and gets DEFAULT_TIMINGS. `store` holds the
+ * collections the `local` provider searches (none: runs search no collection).
  */
-export function buildEngine(cfg: Config, logger: Logger, metrics?: Metrics, timings?: TimingsOverride): Engine {
+export function buildEngine(
+  cfg: Config,
+  logger: Logger,
+  metrics?: Metrics,
+  timings?: TimingsOverride,
+  store?: Store,
+): Engine {
   const t = resolveTimings(timings);
   // The upstream's own reason, so an operator tells a per-minute cap from a daily one from a too-large request.
   const retry: RetryPolicy = {
@@ -26,11 +34,12 @@ export function buildEngine(cfg: Config, logger: Logger, metrics?: Metrics, timi
   };
 
   const llm = buildLlm(cfg, { retry, attemptMs: t.llmAttemptMs });
-  const search = buildSearchProviders(cfg, t.searchTimeoutMs);
+  const search = buildSearchProviders(cfg, t.searchTimeoutMs, store);
   logger.info("engine", {
     llm: llm ? `${llm.client.provider}:${llm.model}` : "none (extractive answers)",
     web: search.web.map((p) => p.name),
     academic: search.academic.map((p) => p.name),
+    local: search.local ? (search.localOnly ? "only" : "when collections hold documents") : "off",
     allow_private: cfg.FETCH_ALLOW_PRIVATE,
   });
   // Parsing runs on worker threads so a big page or PDF never delays other streams' events;

@@ -9,13 +9,16 @@ interface LegacySource {
   id: string;
   title: string;
   url: string;
-  type: "web" | "academic";
+  // "local", collection and doc_id: sources from the collections (CONTRACT §6).
+  type: "web" | "academic" | "local";
   provider: string;
   snippet: string;
   published_at?: string;
   authors?: string[];
   venue?: string;
   doi?: string;
+  collection?: string;
+  doc_id?: string;
   read?: "page" | "abstract";
 }
 interface LegacyEnvelope {

@@ -3,10 +3,9 @@ import type { Llm } from "../llm/factory.ts";
 import { heuristicPlan } from "../plan/heuristic.ts";
 import { planQuery } from "../plan/plan-query.ts";
 import type { DocParser } from "../read/doc-parser.ts";
-import { readCandidates } from "../read/read-all.ts";
 import type { Lookup } from "../read/url-guard.ts";
 import { mergeAndRank } from "../search/merge.ts";
-import type { SearchProviders } from "../search/registry.ts";
+import { providersForRun, type SearchProviders } from "../search/registry.ts";
 import { type ProviderAttempt, type QuestionKind, type SearchAllResult, searchAll } from "../search/run-search.ts";
 import type { Engine, EngineResult, RunContext } from "../types.ts";
 import { finalizeCitations } from "../write/citations.ts";
@@ -14,6 +13,7 @@ import { writeExtractive } from "../write/extractive-writer.ts";
 import { writeWithLlm } from "../write/llm-writer.ts";
 import { chooseSources } from "./choose-sources.ts";
 import { hostOf, since } from "./estimate.ts";
+import { readStage } from "./read-stage.ts";
 import { usableDocs } from "./sources.ts";
 import { type EngineTimings, resolveTimings } from "./timings.ts";
 
@@ -66,9 +66,11 @@ export function createEngine(deps: EngineDeps): Engine {
         });
       };
 
+      // Collections may be filled while the server runs: whether `local` takes part is asked per run.
+      const providers = await providersForRun(deps.search);
       // Settles either way, so the early search can't be an unhandled rejection while the planner thinks.
       const search = (queries: string[], kind: QuestionKind) =>
-        searchAll(queries, kind, deps.search, { signal, onProviderDone: attempt }).then(
+        searchAll(queries, kind, providers, { signal, onProviderDone: attempt }).then(
           (r) => ({ ok: true as const, r }),
           (e: unknown) => ({ ok: false as const, e }),
         );
@@ -98,7 +100,7 @@ export function createEngine(deps: EngineDeps): Engine {
       emit({
         type: "progress",
         stage: "searching",
-        message: `Searching ${[...deps.search.web, ...deps.search.academic].map((p) => p.name).join(", ") || "no provider"}`,
+        message: `Searching ${[...providers.web, ...providers.academic, ...(providers.local ? [providers.local] : [])].map((p) => p.name).join(", ") || "no provider"}`,
         queries: plan.queries,
       });
       const [first, more] = await Promise.all([early, rest.length ? search(rest, plan.kind) : null]);
@@ -127,7 +129,7 @@ export function createEngine(deps: EngineDeps): Engine {
         message: `Reading ${candidates.length} sources`,
         urls: candidates.map((h) => h.url),
       });
-      const results = await readCandidates(candidates, {
+      const results = await readStage(candidates, {
         signal,
         allowPrivate: deps.allowPrivate,
         lookup: deps.lookup,
@@ -136,19 +138,10 @@ export function createEngine(deps: EngineDeps): Engine {
         stageDeadlineMs: t.readStageMs,
         graceMs: t.stragglerGraceMaxMs,
         graceFloorMs: t.stragglerGraceMinMs,
-        onResult: (r) => {
-          deps.onUpstream?.("page", r.used === "page" ? "ok" : (r.error?.reason ?? "error"));
-          emit({
-            type: "progress",
-            stage: "reading",
-            message: `${hostOf(r.hit.url)}: ${r.used === "page" ? "read" : r.used === "abstract" ? "abstract only" : `skipped (${r.error?.reason ?? "no text"})`}`,
-            url: r.hit.url,
-            host: hostOf(r.hit.url),
-            used: r.used,
-            reason: r.error?.reason,
-            ms: r.ms,
-          });
-        },
+        local: providers.local,
+        queryText: [question, ...plan.queries].join(" "),
+        emit,
+        onUpstream: deps.onUpstream,
       });
       if (signal.aborted) throw new AppError("internal_error", "aborted");
       const docs = usableDocs(results);

@@ -55,5 +55,9 @@ export function toSource(id: string, d: ReadableDoc, passages: string[], publish
   if (h.authors?.length) s.authors = h.authors;
   if (h.venue) s.venue = h.venue;
   if (h.doi) s.doi = h.doi;
+  if (h.local) {
+    s.collection = h.local.collection;
+    s.doc_id = h.local.docId;
+  }
   return s;
 }

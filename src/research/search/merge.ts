@@ -42,6 +42,8 @@ function absorb(a: RankedHit, b: SearchHit | RankedHit): void {
   a.venue ??= b.venue;
   if ((b.authors?.length ?? 0) > (a.authors?.length ?? 0)) a.authors = b.authors;
   if (a.type === "web" && b.type === "academic") a.type = "academic";
+  // A page the collections also hold is read from there: no fetch, and the citation names the collection.
+  if (b.local && !a.local) Object.assign(a, { local: b.local, type: "local", provider: "local" });
 }
 
 /**

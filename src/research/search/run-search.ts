@@ -47,12 +47,17 @@ export interface SearchAllResult {
  * general and news questions the web only, since papers rarely answer "what happened"
  * and each database call costs seconds. When a kind's groups are all unconfigured the
  * other group stands in, so a box with only OpenAlex still answers general questions.
+ * The collections answer every kind: they hold what the team itself wrote or chose.
  */
-export function providersFor(kind: QuestionKind, p: SearchProviders): { web: boolean; academic: boolean } {
+export function providersFor(
+  kind: QuestionKind,
+  p: SearchProviders,
+): { web: boolean; academic: boolean; local: boolean } {
   const web = p.web.length > 0,
-    academic = p.academic.length > 0;
-  if (kind === "academic" || kind === "mixed") return { web, academic };
-  return { web, academic: !web && academic };
+    academic = p.academic.length > 0,
+    local = p.local !== undefined;
+  if (kind === "academic" || kind === "mixed") return { web, academic, local };
+  return { web, academic: !web && academic, local };
 }
 
 /** Web providers learn what to look for; SearXNG's science category only when no database is in use. */
@@ -65,8 +70,8 @@ function webTopic(kind: QuestionKind, academicUsed: boolean): SearchOptions["top
  * Runs every query against the providers, all queries in parallel: web providers as a
  * fallback chain (the next one only when the one before failed or found nothing, so a
  * SearXNG whose engines are all CAPTCHA-blocked hands over to Brave), academic
- * providers side by side. One provider failing never fails the run; throws
- * AppError("search_failed") when no provider is configured or none answered.
+ * providers and the collections side by side. One provider failing never fails the run;
+ * throws AppError("search_failed") when no provider is configured or none answered.
  */
 export async function searchAll(
   queries: string[],
@@ -75,10 +80,10 @@ export async function searchAll(
   o: SearchAllOptions,
 ): Promise<SearchAllResult> {
   const use = providersFor(kind, providers);
-  if (!use.web && !use.academic) {
+  if (!use.web && !use.academic && !use.local) {
     throw new AppError(
       "search_failed",
-      "no search provider is configured: set SEARXNG_URL, BRAVE_API_KEY or TAVILY_API_KEY, or list databases in ACADEMIC_PROVIDERS",
+      "no search provider is configured: set SEARXNG_URL, BRAVE_API_KEY or TAVILY_API_KEY, list databases in ACADEMIC_PROVIDERS, or add documents with `research-query corpus add`",
     );
   }
   const unique = [
@@ -132,10 +137,14 @@ export async function searchAll(
   for (const q of unique) {
     if (use.web) jobs.push(webChain(q));
     if (use.academic) for (const p of providers.academic) jobs.push(call(p, q).then((h) => h ?? []));
+    if (use.local && providers.local) jobs.push(call(providers.local, q).then((h) => h ?? []));
   }
   const lists = await untilAborted(Promise.all(jobs), o.signal);
-  if (attempts.length && !attempts.some((a) => a.ok))
-    throw new AppError("search_failed", `no search provider answered: ${failureSummary(attempts)}`);
+  // Collections that found nothing don't make a run whose every other provider failed a
+  // "nothing found": the failures are the news.
+  const failed = attempts.filter((a) => !a.ok);
+  if (failed.length && !attempts.some((a) => a.ok && (a.provider !== "local" || a.count > 0)))
+    throw new AppError("search_failed", `no search provider answered: ${failureSummary(failed)}`);
   return { lists: lists.filter((l) => l.length > 0), attempts };
 }
 

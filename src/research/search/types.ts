@@ -16,6 +16,16 @@ export interface SearchHit {
   doi?: string;
   /** Open-access PDF, when the database knows one. */
   pdf_url?: string;
+  /** A document of the service's own collections: already read, never fetched (search/local.ts). */
+  local?: LocalRef;
+}
+
+/** Where a local hit lives in the store. */
+export interface LocalRef {
+  collection: string;
+  docId: string;
+  /** The store's own number for the document, to ask for its passages. */
+  documentId: number;
 }
 
 export interface SearchOptions {

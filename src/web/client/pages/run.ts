@@ -54,24 +54,42 @@ function timeline(run: Run): SVGElement {
   );
 }
 
-export function sourcesList(sources: Source[]): HTMLElement {
-  return h(
-    "ol",
-    { class: "sources" },
-    ...sources.map((s) =>
+/**
+ * A source's title and where it is from. A web page or paper links out; a document of the
+ * service's own collections does not (its `local:` reference leads nowhere in a browser, and
+ * its own URL may be an intranet address): it names its collection and document instead.
+ */
+function sourceItem(s: Source): HTMLElement {
+  const head = h("strong", {}, `[${s.id}] `);
+  if (s.type === "local")
+    return h(
+      "li",
+      { id: `src-${s.id}`, class: "local" },
+      head,
+      h("span", { class: "title" }, s.title),
       h(
-        "li",
-        { id: `src-${s.id}` },
-        h("strong", {}, `[${s.id}] `),
-        h("a", { href: /^https?:/.test(s.url) ? s.url : "#", rel: "noopener noreferrer", target: "_blank" }, s.title),
-        h(
-          "span",
-          { class: "muted" },
-          ` — ${hostOf(s.url)} · ${s.type}${s.venue ? ` · ${s.venue}` : ""}${s.published_at ? ` · ${s.published_at}` : ""}`,
-        ),
+        "span",
+        { class: "muted" },
+        ` — ${s.collection ?? "collection"} · `,
+        h("code", {}, s.doc_id ?? s.url),
+        " · local",
       ),
+    );
+  return h(
+    "li",
+    { id: `src-${s.id}` },
+    head,
+    h("a", { href: /^https?:/.test(s.url) ? s.url : "#", rel: "noopener noreferrer", target: "_blank" }, s.title),
+    h(
+      "span",
+      { class: "muted" },
+      ` — ${hostOf(s.url)} · ${s.type}${s.venue ? ` · ${s.venue}` : ""}${s.published_at ? ` · ${s.published_at}` : ""}`,
     ),
   );
+}
+
+export function sourcesList(sources: Source[]): HTMLElement {
+  return h("ol", { class: "sources" }, ...sources.map(sourceItem));
 }
 
 /** The timeline of one run: stages on a time axis, events, sources, answer, errors. */

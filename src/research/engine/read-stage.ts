@@ -1,0 +1,73 @@
+import { type ReadAllOptions, type ReadResult, readCandidates } from "../read/read-all.ts";
+import type { LocalProvider } from "../search/local.ts";
+import type { RankedHit } from "../search/merge.ts";
+import type { RunEvent } from "../types.ts";
+import { hostOf } from "./estimate.ts";
+
+export interface ReadStageOptions extends Omit<ReadAllOptions, "onResult"> {
+  /** The run's collections, when it searched them: their hits are read from the store. */
+  local?: LocalProvider;
+  /** The question and the plan's queries: what a local document's passages are chosen for. */
+  queryText: string;
+  emit(event: RunEvent): void;
+  onUpstream?: (provider: string, outcome: string) => void;
+}
+
+/**
+ * The reading stage: web and academic candidates through readCandidates (the SSRF guard,
+ * the page and stage clocks), documents of the collections straight from the store — they
+ * are already read, so their URL, whatever it says, is never fetched. Results come back in
+ * the candidates' order, as the rank stage's search-rank prior expects.
+ */
+export async function readStage(candidates: RankedHit[], o: ReadStageOptions): Promise<ReadResult<RankedHit>[]> {
+  const { local, queryText, emit, onUpstream, ...readOpts } = o;
+  const isLocal = (h: RankedHit) => local !== undefined && h.local !== undefined;
+  const [fetched, fromStore] = await Promise.all([
+    readCandidates(
+      candidates.filter((h) => !isLocal(h)),
+      {
+        ...readOpts,
+        onResult: (r) => {
+          onUpstream?.("page", r.used === "page" ? "ok" : (r.error?.reason ?? "error"));
+          emit({
+            type: "progress",
+            stage: "reading",
+            message: `${hostOf(r.hit.url)}: ${r.used === "page" ? "read" : r.used === "abstract" ? "abstract only" : `skipped (${r.error?.reason ?? "no text"})`}`,
+            url: r.hit.url,
+            host: hostOf(r.hit.url),
+            used: r.used,
+            reason: r.error?.reason,
+            ms: r.ms,
+          });
+        },
+      },
+    ),
+    Promise.all(candidates.filter(isLocal).map((h) => readLocal(h, local!, queryText, emit))),
+  ]);
+  const byHit = new Map<RankedHit, ReadResult<RankedHit>>([...fetched, ...fromStore].map((r) => [r.hit, r]));
+  return candidates.flatMap((h) => byHit.get(h) ?? []);
+}
+
+async function readLocal(
+  hit: RankedHit,
+  local: LocalProvider,
+  queryText: string,
+  emit: ReadStageOptions["emit"],
+): Promise<ReadResult<RankedHit>> {
+  const t0 = performance.now();
+  const text = await local.read(hit, queryText);
+  const ms = Math.round(performance.now() - t0);
+  const ref = hit.local!;
+  emit({
+    type: "progress",
+    stage: "reading",
+    message: `${ref.collection}: ${text ? "read from collection" : "skipped (no text)"}`,
+    url: hit.url,
+    collection: ref.collection,
+    doc_id: ref.docId,
+    used: text ? "page" : "none",
+    ms,
+  });
+  if (!text) return { hit, used: "none", ms };
+  return { hit, used: "page", ms, doc: { url: hit.url, final_url: hit.url, title: hit.title, text, kind: "text" } };
+}

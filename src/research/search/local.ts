@@ -1,0 +1,72 @@
+import { corpusQuery, searchCorpus } from "../../corpus/search/search-corpus.ts";
+import type { CorpusDocHit, Store } from "../../store/types.ts";
+import { collapse } from "./clean.ts";
+import { SearchError } from "./search-error.ts";
+import type { SearchHit, SearchOptions, SearchProvider } from "./types.ts";
+
+/**
+ * The `local` provider: the service's own collections, searched beside the web and the
+ * databases. Its hits are already read: `read` hands the rank stage a document's best
+ * passages from the store, so a local document is never fetched (and never meets the
+ * SSRF guard, whatever URL it carries).
+ */
+export interface LocalProvider extends SearchProvider {
+  readonly name: "local";
+  readonly kind: "local";
+  /** True when any collection holds a document; asked once per run (collections change while the server runs). */
+  hasDocuments(): Promise<boolean>;
+  /** The document's passages that best match `queryText` (the question and the plan's queries), as one text. */
+  read(hit: SearchHit, queryText: string): Promise<string>;
+}
+
+export interface LocalOptions {
+  store: Store;
+  /** Passages handed to the rank stage per document (default 6: twice what one source may quote). */
+  passagesPerDoc?: number;
+}
+
+const SNIPPET_CHARS = 300;
+
+/** `local:<collection>/<doc_id>`, each segment percent-encoded so the whole is one valid URI. */
+export function localUrl(collection: string, docId: string): string {
+  return `local:${encodeURIComponent(collection)}/${docId.split("/").map(encodeURIComponent).join("/")}`;
+}
+
+export function createLocal(o: LocalOptions): LocalProvider {
+  const { store } = o;
+  const perDoc = o.passagesPerDoc ?? 6;
+  const toHit = async (d: CorpusDocHit, query: string): Promise<SearchHit> => {
+    // The passage that matches this query best, so fusion's overlap bonus and the source's snippet see content.
+    const [best] = await store.corpus.bestPassages(d.id, corpusQuery(query), 1);
+    return {
+      url: d.url ?? localUrl(d.collection, d.docId),
+      title: d.title || d.docId,
+      snippet: collapse(best?.text ?? "", SNIPPET_CHARS),
+      provider: "local",
+      type: "local",
+      local: { collection: d.collection, docId: d.docId, documentId: d.id },
+    };
+  };
+  return {
+    name: "local",
+    kind: "local",
+    async hasDocuments() {
+      return await store.corpus.hasDocuments();
+    },
+    async search(query: string, opts: SearchOptions): Promise<SearchHit[]> {
+      if (opts.signal.aborted) throw new SearchError("local", "aborted", "the run was aborted");
+      try {
+        const docs = await searchCorpus(store, query, { limit: opts.limit });
+        return await Promise.all(docs.map((d) => toHit(d, query)));
+      } catch (e) {
+        const why = collapse(e instanceof Error ? e.message : String(e), 200);
+        throw new SearchError("local", "unavailable", `the collections could not be searched: ${why}`, undefined, why);
+      }
+    },
+    async read(hit: SearchHit, queryText: string): Promise<string> {
+      if (!hit.local) return "";
+      const passages = await store.corpus.bestPassages(hit.local.documentId, corpusQuery(queryText), perDoc);
+      return passages.map((p) => p.text).join("\n\n");
+    },
+  };
+}

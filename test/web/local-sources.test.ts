@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import {
+  BATTERY_NOTES,
+  type CollectionsServer,
+  fillCollection,
+  startCollectionsServer,
+} from "../runs/collections-server.ts";
+import { useLongTimeout } from "../setup.ts";
+import { launchChromium, canRun as run, watchConsole } from "./browser.ts";
+
+useLongTimeout();
+const SHOTS = join(import.meta.dir, "screenshots");
+
+/**
+ * Local sources in the web app and the Console's run timeline: no outbound link (a `local:`
+ * reference leads nowhere in a browser), the collection and the document named instead.
+ * The run is real: an offline server answering from its collections.
+ */
+
+let t: CollectionsServer, browser: Browser, page: Page, problems: string[];
+beforeAll(async () => {
+  if (!run) return;
+  mkdirSync(SHOTS, { recursive: true });
+  t = await startCollectionsServer();
+  await fillCollection(t.store, "notes", BATTERY_NOTES);
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  problems = watchConsole(page);
+}, 60_000);
+afterAll(async () => {
+  if (!run) return;
+  await browser?.close();
+  await t?.stop();
+});
+
+/** Every source item is local: no link at all, "collection · doc_id" shown. */
+async function expectLocalItems(p: Page): Promise<void> {
+  const items = p.locator("ol.sources li");
+  const n = await items.count();
+  expect(n).toBeGreaterThanOrEqual(2);
+  expect(await p.locator("ol.sources a").count()).toBe(0);
+  expect(await p.locator('a[href^="local:"]').count()).toBe(0);
+  const texts = await items.allTextContents();
+  expect(texts.some((x) => x.includes("notes · reports/q3 review.md · local"))).toBe(true);
+  for (const x of texts) expect(x).toMatch(/ — notes · \S.* · local$/);
+}
+
+describe.if(run)("local sources in Chromium", () => {
+  test("research page and run timeline: collection and document, no outbound link", async () => {
+    await page.goto(`${t.srv.url}/signup`);
+    await page.getByLabel("Email").fill("local@example.com");
+    await page.getByLabel("Password").fill("a long password");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.getByRole("heading", { name: "Research" }).waitFor();
+
+    await page.getByLabel("Your question").fill("What limits solid-state batteries?");
+    await page.getByRole("button", { name: "Ask" }).click();
+    await page.locator("#src-S2").waitFor();
+    await expectLocalItems(page);
+    // The answer's markers still jump to the source items.
+    expect(await page.locator('.answer a.cite[href="#src-S1"]').count()).toBeGreaterThan(0);
+    await page.screenshot({ path: join(SHOTS, "research-local.png"), fullPage: true });
+
+    await page.getByRole("link", { name: "Usage" }).click();
+    await page.locator('a[href^="/runs/"]').first().click();
+    await page.getByRole("heading", { name: "Run timeline" }).waitFor();
+    await page.locator("#src-S2").waitFor();
+    await expectLocalItems(page);
+    expect(await page.getByText("notes: read from collection").count()).toBeGreaterThan(0);
+    await page.screenshot({ path: join(SHOTS, "timeline-local.png"), fullPage: true });
+    expect(problems).toEqual([]);
+  });
+});

@@ -21,69 +21,67 @@ const counts = (s: ReturnType<typeof openSqliteStore>) =>
     )
     .get()!;
 
-describe("the corpus table", () => {
-  test("an unchanged document is left alone, a changed one replaces its passages and index rows", () => {
+describe("the corpus table", async () => {
+  test("an unchanged document is left alone, a changed one replaces its passages and index rows", async () => {
     const s = openSqliteStore(":memory:");
-    expect(s.corpus.hasDocuments()).toBe(false);
+    expect(await s.corpus.hasDocuments()).toBe(false);
     expect(
-      s.corpus.put("notes", [doc("a", ["the moon pulls the tide", "orbit period"]), doc("b", ["cats sleep"])]),
+      await s.corpus.put("notes", [doc("a", ["the moon pulls the tide", "orbit period"]), doc("b", ["cats sleep"])]),
     ).toEqual(["added", "added"]);
-    expect(s.corpus.put("notes", [doc("a", ["the moon pulls the tide", "orbit period"])])).toEqual(["unchanged"]);
-    expect(s.corpus.put("notes", [doc("a", ["the tide turns"])])).toEqual(["replaced"]);
+    expect(await s.corpus.put("notes", [doc("a", ["the moon pulls the tide", "orbit period"])])).toEqual(["unchanged"]);
+    expect(await s.corpus.put("notes", [doc("a", ["the tide turns"])])).toEqual(["replaced"]);
     expect(counts(s)).toEqual({ docs: 2, passages: 2, indexed: 2 });
     // The old version's words are gone from both indexes.
-    expect(s.corpus.search({ words: ["moon"] }, { limit: 5 })).toEqual([]);
-    expect(s.corpus.search({ words: ["tide"] }, { limit: 5 }).map((h) => h.docId)).toEqual(["a"]);
-    expect(s.corpus.hasDocuments()).toBe(true);
+    expect(await s.corpus.search({ words: ["moon"] }, { limit: 5 })).toEqual([]);
+    expect((await s.corpus.search({ words: ["tide"] }, { limit: 5 })).map((h) => h.docId)).toEqual(["a"]);
+    expect(await s.corpus.hasDocuments()).toBe(true);
   });
 
-  test("collections are listed with their counts and searched apart", () => {
+  test("collections are listed with their counts and searched apart", async () => {
     const s = openSqliteStore(":memory:");
-    s.corpus.put("notes", [doc("a", ["tide tables"]), doc("b", ["moon"])]);
-    s.corpus.put("papers", [doc("a", ["tide models"])]);
-    const list = s.corpus.collections();
+    await s.corpus.put("notes", [doc("a", ["tide tables"]), doc("b", ["moon"])]);
+    await s.corpus.put("papers", [doc("a", ["tide models"])]);
+    const list = await s.corpus.collections();
     expect(list.map((c) => [c.name, c.documents, c.passages])).toEqual([
       ["notes", 2, 2],
       ["papers", 1, 1],
     ]);
-    expect(
-      s.corpus
-        .search({ words: ["tide"] }, { limit: 5 })
-        .map((h) => h.collection)
-        .sort(),
-    ).toEqual(["notes", "papers"]);
-    expect(s.corpus.search({ words: ["tide"] }, { limit: 5, collection: "papers" }).map((h) => h.collection)).toEqual([
+    expect((await s.corpus.search({ words: ["tide"] }, { limit: 5 })).map((h) => h.collection).sort()).toEqual([
+      "notes",
       "papers",
     ]);
-    expect(s.corpus.documents("notes").map((d) => d.docId)).toEqual(["a", "b"]);
+    expect(
+      (await s.corpus.search({ words: ["tide"] }, { limit: 5, collection: "papers" })).map((h) => h.collection),
+    ).toEqual(["papers"]);
+    expect((await s.corpus.documents("notes")).map((d) => d.docId)).toEqual(["a", "b"]);
   });
 
-  test("removal takes documents, passages and index rows with it", () => {
+  test("removal takes documents, passages and index rows with it", async () => {
     const s = openSqliteStore(":memory:");
-    s.corpus.put("notes", [doc("a", ["tide", "moon"]), doc("b", ["sleep"]), doc("c", ["orbit"])]);
-    expect(s.corpus.removeDocuments("notes", ["b", "missing"])).toBe(1);
+    await s.corpus.put("notes", [doc("a", ["tide", "moon"]), doc("b", ["sleep"]), doc("c", ["orbit"])]);
+    expect(await s.corpus.removeDocuments("notes", ["b", "missing"])).toBe(1);
     expect(counts(s)).toEqual({ docs: 2, passages: 3, indexed: 3 });
-    expect(s.corpus.removeCollection("nope")).toBeNull();
-    expect(s.corpus.removeCollection("notes")).toBe(2);
+    expect(await s.corpus.removeCollection("nope")).toBeNull();
+    expect(await s.corpus.removeCollection("notes")).toBe(2);
     expect(counts(s)).toEqual({ docs: 0, passages: 0, indexed: 0 });
-    expect(s.corpus.search({ words: ["tide"] }, { limit: 5 })).toEqual([]);
-    expect(s.corpus.hasDocuments()).toBe(false);
+    expect(await s.corpus.search({ words: ["tide"] }, { limit: 5 })).toEqual([]);
+    expect(await s.corpus.hasDocuments()).toBe(false);
   });
 
-  test("best passages come in document order; a document's first ones when none match", () => {
+  test("best passages come in document order; a document's first ones when none match", async () => {
     const s = openSqliteStore(":memory:");
-    s.corpus.put("notes", [doc("a", ["intro text", "tide one", "middle", "tide two"])]);
-    const id = s.corpus.documents("notes")[0]!.id;
-    expect(s.corpus.bestPassages(id, { words: ["tide"] }, 2).map((p) => p.seq)).toEqual([1, 3]);
-    expect(s.corpus.bestPassages(id, { words: ["zebra"] }, 1)).toEqual([{ seq: 0, text: "intro text" }]);
+    await s.corpus.put("notes", [doc("a", ["intro text", "tide one", "middle", "tide two"])]);
+    const id = (await s.corpus.documents("notes"))[0]!.id;
+    expect((await s.corpus.bestPassages(id, { words: ["tide"] }, 2)).map((p) => p.seq)).toEqual([1, 3]);
+    expect(await s.corpus.bestPassages(id, { words: ["zebra"] }, 1)).toEqual([{ seq: 0, text: "intro text" }]);
   });
 
-  test("words are never read as FTS5 syntax", () => {
+  test("words are never read as FTS5 syntax", async () => {
     const s = openSqliteStore(":memory:");
-    s.corpus.put("notes", [doc("a", ["not a near miss"])]);
+    await s.corpus.put("notes", [doc("a", ["not a near miss"])]);
     for (const w of ['"', "NOT", "near(", "*", "-", "AND", "a:b", "^x"])
-      expect(() => s.corpus.search({ words: [w, "miss"] }, { limit: 5 })).not.toThrow();
-    expect(s.corpus.search({ words: ["NOT"] }, { limit: 5 }).map((h) => h.docId)).toEqual(["a"]);
-    expect(s.corpus.search({ words: [] }, { limit: 5 })).toEqual([]);
+      expect(await s.corpus.search({ words: [w, "miss"] }, { limit: 5 })).toBeArray();
+    expect((await s.corpus.search({ words: ["NOT"] }, { limit: 5 })).map((h) => h.docId)).toEqual(["a"]);
+    expect(await s.corpus.search({ words: [] }, { limit: 5 })).toEqual([]);
   });
 });

@@ -38,12 +38,21 @@ interface Sentence {
   score: number;
 }
 
+/**
+ * The run puts a source's title before its text so ranking sees it; a title has no full
+ * stop, so quoted as is it would run into the first sentence ("Q3 review Solid-state cells…").
+ */
+function withoutTitle(passage: string, title: string): string {
+  const t = title.trim();
+  return t && passage.startsWith(`${t} `) ? passage.slice(t.length + 1) : passage;
+}
+
 /** Candidate sentences: whole, readable, with reference marks cut. */
 function sentencesOf(sources: WriterSource[]): Omit<Sentence, "score">[] {
   const out: Omit<Sentence, "score">[] = [];
   sources.forEach((s, src) => {
     for (const p of s.passages)
-      for (const raw of splitSentences(p)) {
+      for (const raw of splitSentences(withoutTitle(p, s.title))) {
         const text = raw.replace(REFS, "").trim();
         if (text.length >= 40 && text.length <= 600 && /\p{L}/u.test(text)) out.push({ src, pos: out.length, text });
       }

@@ -102,6 +102,19 @@ describe("extractive writer", () => {
     ).toBe("");
   });
 
+  test("the title the run puts before a source's text is not quoted as part of its first sentence", () => {
+    const text = writeExtractive("What limits solid-state batteries?", "en", [
+      {
+        id: "S1",
+        title: "Q3 review: solid-state cells",
+        url: "local:notes/q3.md",
+        passages: ["Q3 review: solid-state cells Solid-state batteries are limited by dendrites at high current."],
+      },
+    ]);
+    expect(text).toContain("Solid-state batteries are limited by dendrites at high current. [S1]");
+    expect(text).not.toContain("cells Solid-state");
+  });
+
   test("maxSentences and perSource hold", () => {
     const many = [
       {

@@ -14,7 +14,9 @@ interface Pending {
   repeat: boolean;
 }
 
-const where = (d: ReadDocument) => (d.line ? `line ${d.line}` : d.path);
+/** Where the earlier record with an id came from, as seen from the later one. */
+const origin = (earlier: ReadDocument, later: ReadDocument) =>
+  earlier.line ? `line ${earlier.line}${earlier.path === later.path ? "" : ` of ${earlier.path}`}` : earlier.path;
 
 /** Passages of a document; a text too short for splitPassages' floor is one passage, so every document is findable. */
 function passagesOf(text: string): string[] {
@@ -55,11 +57,10 @@ export class BatchWriter {
     const earlier = this.seen.get(d.docId);
     this.seen.set(d.docId, { ...d, text: "" });
     if (earlier) {
-      const same = earlier.path === d.path;
       this.report({
         path: d.path,
         line: d.line,
-        message: `id ${JSON.stringify(d.docId)} repeats ${same ? where(earlier) : `${where(earlier)} of ${earlier.path}`}: the later one is kept`,
+        message: `id ${JSON.stringify(d.docId)} repeats ${origin(earlier, d)}: the later one is kept`,
         skipped: false,
       });
       const i = this.slot.get(d.docId);

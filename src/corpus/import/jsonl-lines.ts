@@ -47,7 +47,8 @@ export async function* jsonlLines(file: string, gz: boolean, maxLine: number): A
     for (const p of parts) {
       n++;
       offset += Buffer.byteLength(p) + 1;
-      yield { n, text: tooLong ? "" : p.replace(/\r$/, ""), tooLong, offset };
+      const long = tooLong || p.length > maxLine;
+      yield { n, text: long ? "" : p.replace(/\r$/, ""), tooLong: long, offset };
       tooLong = false;
     }
     if (rest.length > maxLine) {

@@ -31,7 +31,8 @@ export function decodeTextBytes(bytes: Uint8Array, cut: boolean): Decoded {
   } catch {
     const loose = new TextDecoder("utf-8").decode(bytes, { stream: cut });
     const bad = loose.match(/\uFFFD/g)?.length ?? 0;
-    if (/[\u0080-\uFFFC]/.test(loose)) return checked(loose, `invalid UTF-8 in ${bad} places (replaced with U+FFFD)`);
+    if (/[\u0080-\uFFFC]/.test(loose))
+      return checked(loose, `invalid UTF-8 in ${bad} place${bad === 1 ? "" : "s"} (replaced with U+FFFD)`);
     return checked(new TextDecoder("windows-1252").decode(bytes), "not UTF-8: read as Windows-1252");
   }
 }

@@ -15,9 +15,13 @@ function eta(s: number | null): string {
   return ` · ${Math.floor(s / 60)} min ${Math.round(s % 60)} s left`;
 }
 
-/** Progress on stderr: one rewritten line on a terminal, a plain line a second otherwise (logs). */
+/**
+ * Progress on stderr: one rewritten line on a terminal; otherwise (a log) a plain line a second
+ * once the import has run for a second, so a quick import logs only its summary.
+ */
 function progressPrinter(): (p: ImportProgress) => void {
-  let last = 0;
+  const start = performance.now();
+  let last = start;
   return (p) => {
     const files = p.filesTotal > 1 ? ` · file ${Math.min(p.files + 1, p.filesTotal)}/${p.filesTotal}` : "";
     const line = `[import] ${num(p.documents)} documents · ${num(p.rate)}/s${eta(p.secondsLeft)}${files} · ${p.current}`;

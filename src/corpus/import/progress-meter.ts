@@ -33,7 +33,7 @@ export class ProgressMeter {
       files: this.files,
       filesTotal: this.filesTotal,
       rate: seconds > 0 ? this.documents / seconds : 0,
-      secondsLeft: share >= 1 ? 0 : share > 0.005 && seconds > 0.5 ? (seconds * (1 - share)) / share : null,
+      secondsLeft: share >= 1 ? 0 : share > 0.005 && seconds > 0 ? (seconds * (1 - share)) / share : null,
       current: this.current,
     });
   }

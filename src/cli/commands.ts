@@ -77,4 +77,49 @@ is never read from standard input without the -.`,
     exits: "For key revoke, 1 means that no key has that id.",
     run: async (input) => (await import("./keys.ts")).keyRevoke(input),
   },
+  {
+    name: "corpus add",
+    summary: "import files and folders (PDF, HTML, Markdown, text, JSONL) into a collection",
+    help: `Imports files and folders (recursively) into a collection of the service's database, which runs
+then search beside the web. PDF, HTML, Markdown and text files are one document each, known by their
+path relative to the folder given (a file given directly: its name); a .jsonl or .jsonl.gz file holds
+one document a line, {id, title, text, url?}. An unchanged document is left alone, a changed one
+replaced. What cannot be read (binary, encrypted PDF, a bad JSONL line…) is named on stderr and
+skipped; each document is cut at 2,000,000 characters. Progress goes to stderr, the summary to stdout.`,
+    positionals: [{ name: "PATH", help: "files or folders to import", variadic: true }],
+    options: {
+      collection: { type: "string", value: "NAME", help: "the collection to import into (default: default)" },
+    },
+    exits:
+      "For corpus add, 1 means nothing could be imported from any PATH; 130 (Ctrl-C) stops after the batch being written, every document written whole.",
+    run: async (input) => (await import("./corpus-add.ts")).corpusAdd(input),
+  },
+  {
+    name: "corpus list",
+    summary: "the collections (documents, passages, size), or one collection's documents",
+    positionals: [],
+    options: {
+      collection: { type: "string", value: "NAME", help: "list this collection's documents instead" },
+      json: json("print {collections: [...]}, or with --collection {collection, documents: [...]}, as JSON"),
+    },
+    exits: "For corpus list, 1 means that there is no collection of that name.",
+    run: async (input) => (await import("./corpus-list.ts")).corpusList(input),
+  },
+  {
+    name: "corpus remove",
+    summary: "remove a collection, or only the documents named from it",
+    positionals: [
+      { name: "NAME", help: "the collection" },
+      {
+        name: "DOC_ID",
+        help: "documents to remove (as corpus list shows them); none: the whole collection",
+        optional: true,
+        variadic: true,
+      },
+    ],
+    options: { json: json("print {collection, removed, missing} as JSON") },
+    exits:
+      "For corpus remove, 1 means that the collection or one of the documents named is not there (the others are removed).",
+    run: async (input) => (await import("./corpus-remove.ts")).corpusRemove(input),
+  },
 ];

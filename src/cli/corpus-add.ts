@@ -1,0 +1,82 @@
+import { collectionNameProblem, DEFAULT_COLLECTION } from "../corpus/import/collection-name.ts";
+import { type ImportProblem, type ImportProgress, importPaths } from "../corpus/import/import-paths.ts";
+import { type CommandInput, EXIT, UsageError } from "./command.ts";
+import { withStore } from "./with-store.ts";
+
+const num = (n: number) => Math.round(n).toLocaleString("en");
+const tty = () => process.stderr.isTTY;
+const clearLine = () => {
+  if (tty()) process.stderr.write("\r\x1b[2K");
+};
+
+function eta(s: number | null): string {
+  if (s === null) return "";
+  if (s < 60) return ` · ${Math.ceil(s)} s left`;
+  return ` · ${Math.floor(s / 60)} min ${Math.round(s % 60)} s left`;
+}
+
+/**
+ * Progress on stderr: one rewritten line on a terminal; otherwise (a log) a plain line a second
+ * once the import has run for a second, so a quick import logs only its summary.
+ */
+function progressPrinter(): (p: ImportProgress) => void {
+  const start = performance.now();
+  let last = start;
+  return (p) => {
+    const files = p.filesTotal > 1 ? ` · file ${Math.min(p.files + 1, p.filesTotal)}/${p.filesTotal}` : "";
+    const line = `[import] ${num(p.documents)} documents · ${num(p.rate)}/s${eta(p.secondsLeft)}${files} · ${p.current}`;
+    if (tty()) process.stderr.write(`\r\x1b[2K${line.slice(0, (process.stderr.columns ?? 100) - 1)}`);
+    else if (performance.now() - last >= 1000) {
+      last = performance.now();
+      process.stderr.write(`${line}\n`);
+    }
+  };
+}
+
+function printProblem(p: ImportProblem): void {
+  clearLine();
+  const where = p.line ? `${p.path}:${p.line}` : p.path;
+  process.stderr.write(`${p.skipped ? "skipped" : "note"}: ${where}: ${p.message}\n`);
+}
+
+/**
+ * `corpus add PATH... [--collection NAME]`: imports files and folders. Exit 0 when anything was
+ * imported (or all was already there, unchanged), 1 when every path failed, 130 on Ctrl-C
+ * (after the batch being written: no document is left half-written).
+ */
+export async function corpusAdd({ cfg, options, args }: CommandInput): Promise<number> {
+  const collection = typeof options.collection === "string" ? options.collection : DEFAULT_COLLECTION;
+  const bad = collectionNameProblem(collection);
+  if (bad) throw new UsageError(bad);
+  const interrupt = new AbortController();
+  const onSigint = () => {
+    clearLine();
+    process.stderr.write("interrupted: finishing the current batch…\n");
+    interrupt.abort("interrupted");
+  };
+  process.once("SIGINT", onSigint);
+  try {
+    return await withStore(cfg, async (store) => {
+      const s = await importPaths(store, [...args], {
+        collection,
+        signal: interrupt.signal,
+        onProgress: progressPrinter(),
+        onProblem: printProblem,
+      });
+      clearLine();
+      const docs = s.added + s.replaced + s.unchanged;
+      const rate = docs && s.seconds > 0 ? ` (${num(docs / s.seconds)} documents/s)` : "";
+      process.stdout.write(
+        `${collection}: ${num(s.added)} added, ${num(s.replaced)} replaced, ${num(s.unchanged)} unchanged, ${num(s.skipped)} skipped in ${s.seconds.toFixed(1)} s${rate}\n`,
+      );
+      if (s.interrupted) {
+        process.stderr.write("interrupted: the documents above are complete; run the same command again to go on\n");
+        return EXIT.interrupted;
+      }
+      if (s.failedPaths.length) process.stderr.write(`nothing imported from: ${s.failedPaths.join(", ")}\n`);
+      return s.failedPaths.length === args.length ? EXIT.failure : EXIT.ok;
+    });
+  } finally {
+    process.off("SIGINT", onSigint);
+  }
+}

@@ -1,0 +1,40 @@
+import type { CommandInput } from "./command.ts";
+import { EXIT } from "./command.ts";
+import { withStore } from "./with-store.ts";
+
+const docs = (n: number) => `${n} document${n === 1 ? "" : "s"}`;
+
+/**
+ * `corpus remove NAME [DOC_ID...] [--json]`: the whole collection, or only the documents named.
+ * A collection or document that is not there is named on stderr and the exit is 1 (the others
+ * named are still removed).
+ */
+export const corpusRemove = ({ cfg, options, args }: CommandInput) =>
+  withStore(cfg, async (store) => {
+    const [name, ...ids] = args as [string, ...string[]];
+    const out = (r: object, text: string) => console.log(options.json ? JSON.stringify(r) : text);
+    if (!ids.length) {
+      const n = await store.corpus.removeCollection(name);
+      if (n === null) {
+        process.stderr.write(`no collection named ${name}\n`);
+        return EXIT.failure;
+      }
+      out({ collection: name, removed: n, missing: [] }, `removed collection ${name} (${docs(n)})`);
+      return EXIT.ok;
+    }
+    if (!(await store.corpus.collections()).some((c) => c.name === name)) {
+      process.stderr.write(`no collection named ${name}\n`);
+      return EXIT.failure;
+    }
+    const known = new Set((await store.corpus.documents(name)).map((d) => d.docId));
+    const wanted = [...new Set(ids)];
+    const missing = wanted.filter((id) => !known.has(id));
+    const removed = await store.corpus.removeDocuments(
+      name,
+      wanted.filter((id) => known.has(id)),
+    );
+    out({ collection: name, removed, missing }, `removed ${docs(removed)} from ${name}`);
+    if (!missing.length) return EXIT.ok;
+    process.stderr.write(`not in ${name}: ${missing.join(", ")}\n`);
+    return EXIT.failure;
+  });

@@ -1,0 +1,60 @@
+import { describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { searchCorpus } from "../../../src/corpus/search/search-corpus.ts";
+import { importer, jsonl, tempDir, writeTree } from "./import-fixtures.ts";
+
+const note = (topic: string) =>
+  `Notes on ${topic}\n\nThe committee discussed ${topic} at length and agreed to revisit it next quarter.\n`;
+
+describe("importing again", () => {
+  test("an unchanged document is a no-op; a changed one replaces its old version; others are kept", async () => {
+    const dir = writeTree(tempDir(), { "a.txt": note("heat pumps"), "b.txt": note("solar roofs") });
+    const { store, run } = importer();
+    expect(await run([dir])).toMatchObject({ added: 2, replaced: 0, unchanged: 0 });
+    const before = await store.corpus.documents("test");
+
+    expect(await run([dir])).toMatchObject({ added: 0, replaced: 0, unchanged: 2 });
+    // Not rewritten: same rows, same store ids.
+    expect(await store.corpus.documents("test")).toEqual(before);
+
+    writeFileSync(join(dir, "b.txt"), note("geothermal wells"));
+    expect(await run([dir])).toMatchObject({ added: 0, replaced: 1, unchanged: 1 });
+    const hits = await searchCorpus(store, "solar roofs", { collection: "test", limit: 5 });
+    expect(hits.map((h) => h.docId)).toEqual([]); // the old text is gone from the index
+    expect((await searchCorpus(store, "geothermal", { limit: 5 })).map((h) => h.docId)).toEqual(["b.txt"]);
+    const [, b] = await store.corpus.documents("test");
+    expect(b!.title).toBe("Notes on geothermal wells");
+    expect((await store.corpus.collections())[0]).toMatchObject({ name: "test", documents: 2 });
+  });
+
+  test("JSONL records are compared one by one", async () => {
+    const dir = tempDir();
+    const file = join(dir, "c.jsonl");
+    const recs = [1, 2, 3].map((i) => ({ id: `r${i}`, title: `Record ${i}`, text: note(`topic number ${i}`) }));
+    writeFileSync(file, jsonl(recs));
+    const { run } = importer();
+    expect(await run([file])).toMatchObject({ added: 3 });
+    recs[1]!.text = note("something else entirely");
+    writeFileSync(file, jsonl(recs));
+    expect(await run([file])).toMatchObject({ added: 0, replaced: 1, unchanged: 2 });
+  });
+
+  test("collections are separate: the same file in two collections is two documents", async () => {
+    const dir = writeTree(tempDir(), { "a.txt": note("wind farms") });
+    const { store, run } = importer();
+    await run([dir], { collection: "one" });
+    expect(await run([dir], { collection: "two" })).toMatchObject({ added: 1 });
+    expect((await store.corpus.collections()).map((c) => [c.name, c.documents])).toEqual([
+      ["one", 1],
+      ["two", 1],
+    ]);
+    expect(await store.corpus.removeCollection("one")).toBe(1);
+    expect((await searchCorpus(store, "wind farms", { limit: 5 })).map((h) => h.collection)).toEqual(["two"]);
+  });
+
+  test("a collection name that could not be part of a local: reference is refused", async () => {
+    const { run } = importer();
+    await expect(run([tempDir()], { collection: "a/b" })).rejects.toThrow(/invalid collection name "a\/b"/);
+  });
+});

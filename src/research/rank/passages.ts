@@ -19,7 +19,8 @@ export function splitPassages(text: string, target = 110, max = 170): string[] {
   let cur: string[] = [];
   let n = 0;
   const push = () => {
-    if (cur.length) out.push(cur.join(" "));
+    // Paragraphs keep their line break: a heading has no full stop and would run into the next sentence.
+    if (cur.length) out.push(cur.join("\n"));
     cur = [];
     n = 0;
   };
@@ -54,11 +55,15 @@ const ABBREV =
 /**
  * Sentence split: after . ! ? (and closing quotes) followed by white space, and after
  * 。！？ directly. Abbreviations ("e.g.", "Dr."), initials, a lower-case continuation and
- * very short pieces stay with their neighbour. Joining the result with the separators
- * it reports gives back the text with white space normalised.
+ * very short pieces stay with their neighbour. A line break always ends a sentence (a
+ * heading or a list item has no full stop of its own).
  */
 export function splitSentences(text: string): string[] {
-  const parts = text
+  return text.split(/\n+/).flatMap(lineSentences);
+}
+
+function lineSentences(line: string): string[] {
+  const parts = line
     .replace(/\s+/g, " ")
     .trim()
     .split(/(?<=[.!?]["'”’)\]]*) (?=\S)|(?<=[。！？])/u)

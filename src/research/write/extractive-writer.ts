@@ -44,7 +44,7 @@ interface Sentence {
  */
 function withoutTitle(passage: string, title: string): string {
   const t = title.trim();
-  return t && passage.startsWith(`${t} `) ? passage.slice(t.length + 1) : passage;
+  return t && /\s/.test(passage[t.length] ?? "") && passage.startsWith(t) ? passage.slice(t.length + 1) : passage;
 }
 
 /** Candidate sentences: whole, readable, with reference marks cut. */

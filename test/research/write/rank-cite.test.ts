@@ -43,7 +43,18 @@ describe("passages", () => {
     const ps = splitPassages(text);
     expect(ps.length).toBeGreaterThan(1);
     for (const p of ps) expect(p.split(/\s+/).length).toBeLessThanOrEqual(170);
-    expect(ps.join(" ")).toBe(text);
+    expect(ps.join(" ").replace(/\s+/g, " ")).toBe(text);
+  });
+
+  test("a heading keeps its line break in a passage and never runs into the next sentence", () => {
+    const [p] = splitPassages(
+      "Q3 review: solid-state cells\n\nDendrites grow through the ceramic electrolyte at high current.",
+    );
+    expect(p).toBe("Q3 review: solid-state cells\nDendrites grow through the ceramic electrolyte at high current.");
+    expect(splitSentences(p!)).toEqual([
+      "Q3 review: solid-state cells",
+      "Dendrites grow through the ceramic electrolyte at high current.",
+    ]);
   });
 
   test("run-on text without sentence ends is cut into windows", () => {

@@ -19,19 +19,3 @@ export function recallAt(ranked: string[], relevant: Set<string>, k = 100): numb
   if (!relevant.size) return 0;
   return ranked.slice(0, k).filter((id) => relevant.has(id)).length / relevant.size;
 }
-
-/** Mean nDCG@10 and Recall@100 of a search over judged queries. */
-export function evaluate(
-  queries: JudgedQuery[],
-  search: (q: JudgedQuery) => string[],
-): { ndcg: number; recall: number } {
-  let ndcg = 0;
-  let recall = 0;
-  for (const q of queries) {
-    const ranked = search(q);
-    const rel = new Set(q.relevant);
-    ndcg += ndcgAt(ranked, rel);
-    recall += recallAt(ranked, rel);
-  }
-  return { ndcg: ndcg / queries.length, recall: recall / queries.length };
-}

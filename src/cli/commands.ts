@@ -122,4 +122,19 @@ skipped; each document is cut at 2,000,000 characters. Progress goes to stderr, 
       "For corpus remove, 1 means that the collection or one of the documents named is not there (the others are removed).",
     run: async (input) => (await import("./corpus-remove.ts")).corpusRemove(input),
   },
+  {
+    name: "corpus search",
+    summary: "search the collections: documents best first, with a snippet",
+    help:
+      "QUERY - reads JSONL {id, text} queries on stdin and writes one line per query,\n" +
+      "{id, results: [{doc_id, title, score}]}, best first (default --limit 100 there, 10 otherwise);\n" +
+      "a bad line is reported on stderr with its number and skipped.",
+    positionals: [{ name: "QUERY", help: "the question, or - for JSONL queries on stdin" }],
+    options: {
+      collection: { type: "string", value: "NAME", help: "search this collection only (default: all)" },
+      limit: { type: "string", value: "N", help: "results per query (default 10; 100 with -)" },
+      json: json("print {results: [{doc_id, collection, title, url?, score, snippet}]} as JSON"),
+    },
+    run: async (input) => (await import("./corpus-search.ts")).corpusSearch(input),
+  },
 ];

@@ -272,14 +272,28 @@ export interface CorpusPassage {
 }
 
 /**
- * A search in backend-neutral terms: each backend turns it into its own full-text syntax
- * (FTS5 MATCH on SQLite) and stems with its own tokenizer.
+ * How documents are ranked (src/corpus/search/search-corpus.ts holds the chosen values):
+ * BM25F over title and body, optionally with pseudo-relevance feedback.
+ */
+export interface CorpusRanking {
+  /** BM25 term-frequency saturation. */
+  k1: number;
+  /** BM25 length normalisation, the same for title and body. */
+  b: number;
+  /** How much a word in the title counts against one in the body. */
+  titleWeight: number;
+  /** RM3-style expansion from the first pass's top `docs` documents: `terms` words mixed in at `weight`; null for none. */
+  feedback: { docs: number; terms: number; weight: number } | null;
+}
+
+/**
+ * A search in backend-neutral terms: each backend turns it into its own full-text terms
+ * (stemming with its own tokenizer) and ranks with the given parameters.
  */
 export interface CorpusQuery {
-  /** Words as the user wrote them (lower-cased, no syntax); a document matches any of them. */
+  /** Words as the user wrote them (lower-cased, no syntax); a document matches any of them. A repeated word counts once. */
   words: string[];
-  /** bm25 weights for the title and the body (default 1, 1). */
-  weights?: [number, number];
+  ranking: CorpusRanking;
 }
 
 export interface CorpusTable {

@@ -1,4 +1,5 @@
 import { cpus, totalmem } from "node:os";
+import { benchCorpus } from "./corpus.ts";
 import { benchCriticalPath } from "./critical-path.ts";
 import { benchExtraction } from "./extraction.ts";
 import { benchHeldStreams } from "./held-streams.ts";
@@ -15,6 +16,7 @@ const sections: [string, () => Promise<string>][] = [
   ["4. The critical path of a run", () => benchCriticalPath()],
   ["5. Startup and size", () => benchStartup()],
   ["6. Sign-in during a sign-up flood", () => benchSignupFlood()],
+  ["7. Collections", benchCorpus],
 ];
 const only = process.argv[2];
 for (const [title, fn] of sections) {

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { RANKING } from "../../src/corpus/search/search-corpus.ts";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";
 import type { CorpusDocumentInput } from "../../src/store/types.ts";
 
@@ -32,8 +33,10 @@ describe("the corpus table", async () => {
     expect(await s.corpus.put("notes", [doc("a", ["the tide turns"])])).toEqual(["replaced"]);
     expect(counts(s)).toEqual({ docs: 2, passages: 2, indexed: 2 });
     // The old version's words are gone from both indexes.
-    expect(await s.corpus.search({ words: ["moon"] }, { limit: 5 })).toEqual([]);
-    expect((await s.corpus.search({ words: ["tide"] }, { limit: 5 })).map((h) => h.docId)).toEqual(["a"]);
+    expect(await s.corpus.search({ words: ["moon"], ranking: RANKING }, { limit: 5 })).toEqual([]);
+    expect((await s.corpus.search({ words: ["tide"], ranking: RANKING }, { limit: 5 })).map((h) => h.docId)).toEqual([
+      "a",
+    ]);
     expect(await s.corpus.hasDocuments()).toBe(true);
   });
 
@@ -46,12 +49,13 @@ describe("the corpus table", async () => {
       ["notes", 2, 2],
       ["papers", 1, 1],
     ]);
-    expect((await s.corpus.search({ words: ["tide"] }, { limit: 5 })).map((h) => h.collection).sort()).toEqual([
-      "notes",
-      "papers",
-    ]);
     expect(
-      (await s.corpus.search({ words: ["tide"] }, { limit: 5, collection: "papers" })).map((h) => h.collection),
+      (await s.corpus.search({ words: ["tide"], ranking: RANKING }, { limit: 5 })).map((h) => h.collection).sort(),
+    ).toEqual(["notes", "papers"]);
+    expect(
+      (await s.corpus.search({ words: ["tide"], ranking: RANKING }, { limit: 5, collection: "papers" })).map(
+        (h) => h.collection,
+      ),
     ).toEqual(["papers"]);
     expect((await s.corpus.documents("notes")).map((d) => d.docId)).toEqual(["a", "b"]);
   });
@@ -64,7 +68,7 @@ describe("the corpus table", async () => {
     expect(await s.corpus.removeCollection("nope")).toBeNull();
     expect(await s.corpus.removeCollection("notes")).toBe(2);
     expect(counts(s)).toEqual({ docs: 0, passages: 0, indexed: 0 });
-    expect(await s.corpus.search({ words: ["tide"] }, { limit: 5 })).toEqual([]);
+    expect(await s.corpus.search({ words: ["tide"], ranking: RANKING }, { limit: 5 })).toEqual([]);
     expect(await s.corpus.hasDocuments()).toBe(false);
   });
 
@@ -72,16 +76,22 @@ describe("the corpus table", async () => {
     const s = openSqliteStore(":memory:");
     await s.corpus.put("notes", [doc("a", ["intro text", "tide one", "middle", "tide two"])]);
     const id = (await s.corpus.documents("notes"))[0]!.id;
-    expect((await s.corpus.bestPassages(id, { words: ["tide"] }, 2)).map((p) => p.seq)).toEqual([1, 3]);
-    expect(await s.corpus.bestPassages(id, { words: ["zebra"] }, 1)).toEqual([{ seq: 0, text: "intro text" }]);
+    expect((await s.corpus.bestPassages(id, { words: ["tide"], ranking: RANKING }, 2)).map((p) => p.seq)).toEqual([
+      1, 3,
+    ]);
+    expect(await s.corpus.bestPassages(id, { words: ["zebra"], ranking: RANKING }, 1)).toEqual([
+      { seq: 0, text: "intro text" },
+    ]);
   });
 
   test("words are never read as FTS5 syntax", async () => {
     const s = openSqliteStore(":memory:");
     await s.corpus.put("notes", [doc("a", ["not a near miss"])]);
     for (const w of ['"', "NOT", "near(", "*", "-", "AND", "a:b", "^x"])
-      expect(await s.corpus.search({ words: [w, "miss"] }, { limit: 5 })).toBeArray();
-    expect((await s.corpus.search({ words: ["NOT"] }, { limit: 5 })).map((h) => h.docId)).toEqual(["a"]);
-    expect(await s.corpus.search({ words: [] }, { limit: 5 })).toEqual([]);
+      expect(await s.corpus.search({ words: [w, "miss"], ranking: RANKING }, { limit: 5 })).toBeArray();
+    expect((await s.corpus.search({ words: ["NOT"], ranking: RANKING }, { limit: 5 })).map((h) => h.docId)).toEqual([
+      "a",
+    ]);
+    expect(await s.corpus.search({ words: [], ranking: RANKING }, { limit: 5 })).toEqual([]);
   });
 });

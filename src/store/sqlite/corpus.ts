@@ -1,13 +1,14 @@
 import type { Database } from "bun:sqlite";
+import { denseBigrams } from "../../corpus/search/dense-bigrams.ts";
 import type {
   CollectionSummary,
-  CorpusDocHit,
   CorpusDocumentRow,
   CorpusPassage,
   CorpusPutOutcome,
   CorpusQuery,
   CorpusTable,
 } from "../types.ts";
+import { sqliteCorpusSearch } from "./corpus-search.ts";
 
 interface DocRowRaw {
   id: number;
@@ -88,7 +89,7 @@ export function sqliteCorpus(db: Database): CorpusTable {
         now,
       )!;
       for (const [i, p] of d.passages.entries()) insertPassage.run(id, i, p);
-      indexDoc.run(id, d.title, d.passages.join("\n"));
+      indexDoc.run(id, denseBigrams(d.title), denseBigrams(d.passages.join("\n")));
       return old ? "replaced" : "added";
     });
   });
@@ -124,8 +125,23 @@ export function sqliteCorpus(db: Database): CorpusTable {
      ) ORDER BY seq`,
   );
 
+  const ranking = sqliteCorpusSearch(db);
+  const docById = db.prepare<DocRowRaw, [number]>(
+    `SELECT ${DOC_COLUMNS} FROM corpus_documents d JOIN corpus_collections c ON c.id = d.collection_id WHERE d.id = ?`,
+  );
+  // Every write of documents goes through one of these, so the ranking's cached lengths follow.
+  const writing =
+    <A extends unknown[], R>(fn: (...a: A) => R) =>
+    (...a: A): R => {
+      try {
+        return fn(...a);
+      } finally {
+        ranking.changed();
+      }
+    };
+
   return {
-    put: (collection, docs) => put.immediate(collection, docs),
+    put: writing((collection: string, docs: Parameters<CorpusTable["put"]>[1]) => put.immediate(collection, docs)),
     collections: () =>
       summaries.all().map(
         (r): CollectionSummary => ({
@@ -138,8 +154,8 @@ export function sqliteCorpus(db: Database): CorpusTable {
         }),
       ),
     documents: (collection) => documents.all(collection).map(toRow),
-    removeCollection(name) {
-      return db
+    removeCollection: writing((name: string) =>
+      db
         .transaction(() => {
           const c = collectionId.get(name);
           if (!c) return null;
@@ -147,33 +163,26 @@ export function sqliteCorpus(db: Database): CorpusTable {
           removeCollection.run(c.id);
           return n;
         })
-        .immediate();
-    },
-    removeDocuments(collection, docIds) {
-      return db
+        .immediate(),
+    ),
+    removeDocuments: writing((collection: string, docIds: string[]) =>
+      db
         .transaction(() => {
           const c = collectionId.get(collection);
           if (!c) return 0;
           return docIds.reduce((n, id) => n + removeDoc.run(c.id, id).changes, 0);
         })
-        .immediate();
-    },
+        .immediate(),
+    ),
     hasDocuments: () => anyDoc.get() !== null,
     search(query, o) {
-      const match = ftsMatch(query);
-      if (!match) return [];
-      const [wt, wb] = query.weights ?? [1, 1];
-      const where = o.collection ? "AND c.name = ?" : "";
-      const args: (string | number)[] = [match, ...(o.collection ? [o.collection] : []), o.limit];
-      const rows = db
-        .query<DocRowRaw & { score: number }, (string | number)[]>(
-          `SELECT ${DOC_COLUMNS}, -bm25(corpus_docs_fts, ${Number(wt)}, ${Number(wb)}) AS score
-           FROM corpus_docs_fts JOIN corpus_documents d ON d.id = corpus_docs_fts.rowid
-           JOIN corpus_collections c ON c.id = d.collection_id
-           WHERE corpus_docs_fts MATCH ? ${where} ORDER BY score DESC LIMIT ?`,
-        )
-        .all(...args);
-      return rows.map((r): CorpusDocHit => ({ ...toRow(r), score: r.score }));
+      const cid = o.collection === undefined ? null : (collectionId.get(o.collection)?.id ?? 0);
+      if (cid === 0) return [];
+      const ranked = ranking.search(query, { collectionId: cid, limit: o.limit });
+      return ranked.flatMap(([id, score]) => {
+        const r = docById.get(id);
+        return r ? [{ ...toRow(r), score }] : [];
+      });
     },
     bestPassages(documentId, query, limit) {
       const match = ftsMatch(query);

@@ -1,0 +1,106 @@
+import { corpusQuery, searchCorpus } from "../corpus/search/search-corpus.ts";
+import type { Store } from "../store/types.ts";
+import { type CommandInput, EXIT, UsageError } from "./command.ts";
+import { withStore } from "./with-store.ts";
+
+/** Results per query when --limit is not given: a screenful for people, enough for Recall@100 in a batch. */
+const LIMIT = { single: 10, batch: 100 } as const;
+
+function limitOf(input: CommandInput, batch: boolean): number {
+  const v = input.options.limit;
+  if (v === undefined) return batch ? LIMIT.batch : LIMIT.single;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 10_000)
+    throw new UsageError(`--limit must be a whole number from 1 to 10000, not ${v}`);
+  return n;
+}
+
+/** `corpus search QUERY|- [--collection NAME] [--limit N] [--json]`. */
+export const corpusSearch = (input: CommandInput) =>
+  withStore(input.cfg, async (store) => {
+    const query = input.args[0]!;
+    const collection = typeof input.options.collection === "string" ? input.options.collection : undefined;
+    const limit = limitOf(input, query === "-");
+    if (query === "-") return await batch(store, collection, limit);
+    const hits = await searchCorpus(store, query, { collection, limit });
+    const q = corpusQuery(query);
+    const results = await Promise.all(
+      hits.map(async (h) => ({
+        doc_id: h.docId,
+        collection: h.collection,
+        title: h.title,
+        ...(h.url ? { url: h.url } : {}),
+        score: Number(h.score.toFixed(4)),
+        snippet: snippet((await store.corpus.bestPassages(h.id, q, 1))[0]?.text ?? ""),
+      })),
+    );
+    if (input.options.json) console.log(JSON.stringify({ results }));
+    else if (!results.length) console.error("no matching documents");
+    else
+      for (const [i, r] of results.entries())
+        console.log(
+          `${i + 1}. ${r.score.toFixed(2)}  ${r.doc_id}  ${r.title || "(untitled)"}  [${r.collection}]\n   ${r.snippet}`,
+        );
+    return EXIT.ok;
+  });
+
+/** At most ~200 characters of a passage, cut at a word. */
+function snippet(text: string): string {
+  const t = text.replace(/\s+/g, " ").trim();
+  return t.length <= 200 ? t : `${t.slice(0, 200).replace(/\s+\S*$/, "")} …`;
+}
+
+/**
+ * JSONL queries `{id, text}` on stdin, one result line per query on stdout as it is answered
+ * (CONTRACT §6); a line that is not such a query is reported on stderr with its number and skipped.
+ */
+async function batch(store: Store, collection: string | undefined, limit: number): Promise<number> {
+  let bad = 0;
+  let n = 0;
+  for await (const line of lines(Bun.stdin.stream())) {
+    n++;
+    if (!line.trim()) continue;
+    const q = parse(line);
+    if (!q) {
+      bad++;
+      console.error(`line ${n}: not a JSON object with a string "text" and an "id" — skipped`);
+      continue;
+    }
+    const hits = await searchCorpus(store, q.text, { collection, limit });
+    const results = hits.map((h) => ({ doc_id: h.docId, title: h.title, score: Number(h.score.toFixed(4)) }));
+    process.stdout.write(`${JSON.stringify({ id: q.id, results })}\n`);
+  }
+  if (bad) console.error(`${bad} of ${n} lines skipped`);
+  return EXIT.ok;
+}
+
+function parse(line: string): { id: string | number; text: string } | null {
+  try {
+    const v = JSON.parse(line);
+    const ok =
+      v &&
+      typeof v === "object" &&
+      typeof v.text === "string" &&
+      (typeof v.id === "string" || typeof v.id === "number");
+    return ok ? { id: v.id, text: v.text } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The lines of a byte stream as they arrive, without holding the whole input. */
+async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const dec = new TextDecoder();
+  let rest = "";
+  for await (const chunk of stream) {
+    rest += dec.decode(chunk, { stream: true });
+    let i = rest.indexOf("\n");
+    while (i >= 0) {
+      yield rest.slice(0, i).replace(/\r$/, "");
+      rest = rest.slice(i + 1);
+      i = rest.indexOf("\n");
+    }
+  }
+  rest += dec.decode();
+  if (rest) yield rest;
+}

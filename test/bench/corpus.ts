@@ -1,56 +1,19 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
+import { importPaths } from "../../src/corpus/import/import-paths.ts";
 import { RANKING, searchCorpus } from "../../src/corpus/search/search-corpus.ts";
-import { splitPassages } from "../../src/research/rank/passages.ts";
 import { openSqliteStore, type SqliteStore } from "../../src/store/sqlite/open.ts";
 import type { CorpusRanking } from "../../src/store/types.ts";
+import { benchOfflineRun } from "./offline-run.ts";
 import { type JudgedQuery, ndcgAt, recallAt } from "./retrieval-metric.ts";
 import { syntheticDocs, syntheticQueries } from "./synthetic-corpus.ts";
 
 const DATA = join(import.meta.dir, "../../../shared/data/scifact");
 
-/** Stand-in for the importer (importPaths(store, paths, {collection})): BEIR JSONL into the store in batches. */
-async function loadJsonl(store: SqliteStore, path: string, collection: string): Promise<void> {
-  const text = gunzipSync(await Bun.file(path).arrayBuffer()).toString();
-  const docs = text
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { _id?: string; id?: string; title: string; text: string });
-  putBatches(
-    store,
-    collection,
-    docs.map((d) => ({ id: String(d._id ?? d.id), title: d.title, text: d.text })),
-  );
-}
-
-function putBatches(
-  store: SqliteStore,
-  collection: string,
-  docs: Iterable<{ id: string; title: string; text: string }>,
-) {
-  let batch: Parameters<SqliteStore["corpus"]["put"]>[1] = [];
-  const flush = () => {
-    if (batch.length) store.corpus.put(collection, batch);
-    batch = [];
-  };
-  for (const d of docs) {
-    const passages = splitPassages(d.text);
-    batch.push({
-      docId: d.id,
-      title: d.title,
-      url: null,
-      path: null,
-      format: "jsonl",
-      contentHash: String(Bun.hash(d.title + d.text)),
-      truncated: false,
-      passages,
-    });
-    if (batch.length === 500) flush();
-  }
-  flush();
-}
+/** Lines of BEIR JSONL, as `corpus add` reads them. */
+const jsonl = (docs: Iterable<{ id: string; title: string; text: string }>) =>
+  Array.from(docs, (d) => JSON.stringify(d)).join("\n");
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
@@ -90,7 +53,7 @@ async function scifact(): Promise<string> {
   const store = openSqliteStore(join(dir, "rq.db"));
   try {
     const t0 = performance.now();
-    await loadJsonl(store, join(DATA, "corpus.jsonl.gz"), "scifact");
+    await importPaths(store, [join(DATA, "corpus.jsonl.gz")], { collection: "scifact" });
     const importMs = performance.now() - t0;
     const qs: JudgedQuery[] = (await Bun.file(join(DATA, "queries-train.jsonl")).text())
       .split("\n")
@@ -175,8 +138,11 @@ async function synthetic(): Promise<string> {
     let done = 0;
     let importMs = 0;
     for (const size of [1_000, 10_000, 100_000]) {
+      // The step's documents as one JSONL file, imported by the importer `corpus add` uses.
+      const file = join(dir, `synthetic-${size}.jsonl`);
+      await Bun.write(file, jsonl(syntheticDocs(done, size)));
       const t0 = performance.now();
-      putBatches(store, "synthetic", syntheticDocs(done, size));
+      await importPaths(store, [file], { collection: "synthetic" });
       importMs += performance.now() - t0;
       done = size;
       const times: number[] = [];
@@ -206,5 +172,6 @@ export async function benchCorpus(): Promise<string> {
   if (existsSync(join(DATA, "corpus.jsonl.gz"))) parts.push(await scifact());
   else parts.push(`SciFact skipped: ${DATA} is absent (see ../shared/data/README.md).`);
   parts.push(await synthetic());
+  if (existsSync(join(DATA, "corpus.jsonl.gz"))) parts.push(await benchOfflineRun());
   return parts.join("\n\n");
 }

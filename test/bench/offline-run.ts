@@ -1,16 +1,8 @@
-import { gunzipSync } from "node:zlib";
-import { splitPassages } from "../../src/research/rank/passages.ts";
-import type { CorpusDocumentInput } from "../../src/store/types.ts";
+import { importPaths } from "../../src/corpus/import/import-paths.ts";
 import { query } from "../helpers/server.ts";
 import { startCollectionsServer } from "../runs/collections-server.ts";
 
 const DATA = new URL("../../../shared/data/scifact/", import.meta.url).pathname;
-
-interface Abstract {
-  id: string;
-  title: string;
-  text: string;
-}
 
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
@@ -23,14 +15,6 @@ const pct = (sorted: number[], p: number) =>
  * under a second.
  */
 export async function benchOfflineRun(runs = 100): Promise<string> {
-  const docs = (
-    await Bun.file(`${DATA}corpus.jsonl.gz`)
-      .bytes()
-      .then((b) => gunzipSync(b).toString("utf8"))
-  )
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Abstract);
   const claims = (await Bun.file(`${DATA}queries-train.jsonl`).text())
     .split("\n")
     .filter(Boolean)
@@ -40,17 +24,7 @@ export async function benchOfflineRun(runs = 100): Promise<string> {
   const t = await startCollectionsServer({ LOG_LEVEL: "silent" });
   try {
     const t0 = performance.now();
-    const input: CorpusDocumentInput[] = docs.map((d) => ({
-      docId: d.id,
-      title: d.title,
-      url: null,
-      path: null,
-      format: "jsonl",
-      contentHash: new Bun.CryptoHasher("sha256").update(`${d.title}\n${d.text}`).digest("hex"),
-      truncated: false,
-      passages: splitPassages(d.text),
-    }));
-    await t.store.corpus.put("scifact", input);
+    const imported = await importPaths(t.store, [`${DATA}corpus.jsonl.gz`], { collection: "scifact" });
     const importMs = performance.now() - t0;
 
     // One warm-up run: the first run pays for lazy imports and statement preparation.
@@ -73,7 +47,7 @@ export async function benchOfflineRun(runs = 100): Promise<string> {
     }
     walls.sort((a, b) => a - b);
     return [
-      `Fully offline runs over SciFact (${docs.length} abstracts, imported in ${(importMs / 1000).toFixed(1)} s), ${claims.length} training claims through POST /api/query, SearXNG unreachable, no academic database, extractive writer:`,
+      `Fully offline runs over SciFact (${imported.added} abstracts, imported in ${(importMs / 1000).toFixed(1)} s), ${claims.length} training claims through POST /api/query, SearXNG unreachable, no academic database, extractive writer:`,
       "",
       "| runs | ok | all sources local | sources cited (mean) | p50 | p95 | max |",
       "|---|---|---|---|---|---|---|",

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, mkdtempSync, readdirSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { type ChatServer, isPlannerCall, startChatServer } from "../fixtures/chat-server.ts";
 import { type PageServer, startPageServer } from "../fixtures/page-server.ts";
 import { type SearchFixtures, startSearchFixtures } from "../fixtures/search-servers.ts";
+import { tinyPdf } from "../fixtures/tiny-pdf.ts";
 import { processLog } from "../helpers/process-log.ts";
 import { readSse } from "../helpers/sse.ts";
 import { useLongTimeout } from "../setup.ts";
@@ -107,5 +108,51 @@ describe("the single executable", () => {
     const p = Bun.spawn([bin, "--version"], { cwd: join(bin, ".."), env: { PATH: "/usr/bin:/bin" }, stdout: "pipe" });
     expect(await new Response(p.stdout).text()).toBe(`research-query ${pkg.version}\n`);
     expect(await p.exited).toBe(0);
+  });
+
+  test("air-gapped: imports a folder (PDF, HTML, Markdown, JSONL), searches it and answers from it with nothing else reachable", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rq-bin-corpus-"));
+    const docs = join(dir, "docs");
+    mkdirSync(join(docs, "papers"), { recursive: true });
+    writeFileSync(
+      join(docs, "papers/cells.pdf"),
+      tinyPdf(["Solid-state cells fail when lithium dendrites cross the ceramic separator at high current."], "Cells"),
+    );
+    writeFileSync(
+      join(docs, "notes.md"),
+      "# Electrolyte notes\n\nSulfide electrolytes conduct lithium ions well but react with moist air.\n",
+    );
+    writeFileSync(
+      join(docs, "wiki.html"),
+      "<html><head><title>Interfaces</title></head><body><article><p>Interface resistance between the cathode and a solid electrolyte grows with every charge cycle of the battery.</p></article></body></html>",
+    );
+    writeFileSync(
+      join(docs, "more.jsonl"),
+      `${JSON.stringify({ id: "r1", title: "Dendrites", text: "Dendrite growth limits how fast solid-state batteries can charge." })}\n`,
+    );
+    // No search provider, no model: PATH only, so nothing of the checkout or the network helps.
+    const env = { PATH: "/usr/bin:/bin", DATABASE_PATH: join(dir, "rq.db"), ACADEMIC_PROVIDERS: "none" };
+    const run = async (...args: string[]) => {
+      const p = Bun.spawn([bin, ...args], { cwd: dir, env, stdout: "pipe", stderr: "pipe" });
+      const [out, err, code] = [
+        await new Response(p.stdout).text(),
+        await new Response(p.stderr).text(),
+        await p.exited,
+      ];
+      return { out, err, code };
+    };
+    const add = await run("corpus", "add", docs, "--collection", "notes");
+    expect(add.code).toBe(0);
+    expect(add.out).toContain("notes: 4 added");
+    const found = JSON.parse((await run("corpus", "search", "dendrites separator", "--json")).out) as {
+      results: { doc_id: string }[];
+    };
+    expect(found.results[0]!.doc_id).toBe("papers/cells.pdf");
+    const ask = await run("ask", "What limits solid-state batteries?", "--json");
+    expect(ask.code).toBe(0);
+    const envelope = JSON.parse(ask.out) as { status: string; sources: { type: string; collection: string }[] };
+    expect(envelope.status).toBe("ok");
+    expect(envelope.sources.length).toBeGreaterThan(0);
+    for (const s of envelope.sources) expect([s.type, s.collection]).toEqual(["local", "notes"]);
   });
 });

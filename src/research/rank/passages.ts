@@ -82,3 +82,13 @@ function lineSentences(line: string): string[] {
   }
   return out;
 }
+
+/**
+ * Text without the title it starts with. The run puts a source's title before its text so
+ * ranking sees it, and a Markdown document's heading is its title: quoted or shown as a
+ * snippet, the title (which has no full stop) would run into the first sentence.
+ */
+export function withoutTitle(text: string, title: string): string {
+  const t = title.trim();
+  return t && /\s/.test(text[t.length] ?? "") && text.startsWith(t) ? text.slice(t.length + 1).trimStart() : text;
+}

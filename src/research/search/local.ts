@@ -1,5 +1,6 @@
 import { corpusQuery, searchCorpus } from "../../corpus/search/search-corpus.ts";
 import type { CorpusDocHit, Store } from "../../store/types.ts";
+import { withoutTitle } from "../rank/passages.ts";
 import { collapse } from "./clean.ts";
 import { SearchError } from "./search-error.ts";
 import type { SearchHit, SearchOptions, SearchProvider } from "./types.ts";
@@ -41,7 +42,7 @@ export function createLocal(o: LocalOptions): LocalProvider {
     return {
       url: d.url ?? localUrl(d.collection, d.docId),
       title: d.title || d.docId,
-      snippet: collapse(best?.text ?? "", SNIPPET_CHARS),
+      snippet: collapse(withoutTitle(best?.text ?? "", d.title), SNIPPET_CHARS),
       provider: "local",
       type: "local",
       local: { collection: d.collection, docId: d.docId, documentId: d.id },

@@ -1,5 +1,5 @@
 import { Bm25 } from "../rank/bm25.ts";
-import { splitSentences } from "../rank/passages.ts";
+import { splitSentences, withoutTitle } from "../rank/passages.ts";
 import type { WriterSource } from "./prompt.ts";
 
 const LEAD: Record<string, string> = {
@@ -36,15 +36,6 @@ interface Sentence {
   pos: number;
   text: string;
   score: number;
-}
-
-/**
- * The run puts a source's title before its text so ranking sees it; a title has no full
- * stop, so quoted as is it would run into the first sentence ("Q3 review Solid-state cells…").
- */
-function withoutTitle(passage: string, title: string): string {
-  const t = title.trim();
-  return t && /\s/.test(passage[t.length] ?? "") && passage.startsWith(t) ? passage.slice(t.length + 1) : passage;
 }
 
 /** Candidate sentences: whole, readable, with reference marks cut. */

@@ -3,7 +3,7 @@ import { Value } from "@sinclair/typebox/value";
 import { loadConfig } from "../../../src/config/load.ts";
 import { SourceSchema } from "../../../src/contract/envelope.ts";
 import { AppError } from "../../../src/contract/errors.ts";
-import { localUrl } from "../../../src/research/search/local.ts";
+import { createLocal, localUrl } from "../../../src/research/search/local.ts";
 import { mergeAndRank } from "../../../src/research/search/merge.ts";
 import { buildSearchProviders, providersForRun } from "../../../src/research/search/registry.ts";
 import { searchAll } from "../../../src/research/search/run-search.ts";
@@ -104,5 +104,26 @@ describe("local among the providers", () => {
     expect(rest).toEqual([]);
     expect(merged).toMatchObject({ type: "local", provider: "local", local: { collection: "wiki" } });
     expect(merged!.providers.sort()).toEqual(["local", "searxng"]);
+  });
+});
+
+describe("local hits", () => {
+  test("the snippet is the best passage without the heading the document's title came from", async () => {
+    const s = openSqliteStore(":memory:");
+    await s.corpus.put("notes", [
+      {
+        docId: "q3.md",
+        title: "Q3 review: solid-state cells",
+        url: null,
+        path: "q3.md",
+        format: "markdown",
+        contentHash: "h",
+        truncated: false,
+        passages: ["Q3 review: solid-state cells\nDendrites grow through the ceramic electrolyte at high current."],
+      },
+    ]);
+    const [hit] = await createLocal({ store: s }).search("dendrites electrolyte", { signal: signal(), limit: 5 });
+    expect(hit!.snippet).toBe("Dendrites grow through the ceramic electrolyte at high current.");
+    s.close();
   });
 });

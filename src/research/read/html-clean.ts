@@ -110,7 +110,23 @@ export function stripBoilerplate(root: Element, byName = true): void {
 const CAPTION_MAX = 150;
 const TEXT_BLOCKS = "p,h1,h2,h3,h4,h5,h6,li,blockquote,table,pre,dd";
 // Blocks that are text themselves: an image inside one is part of that text.
-const BLOCKISH = new Set(["P", "LI", "TD", "TH", "BLOCKQUOTE", "DD", "H1", "H2", "H3", "H4", "H5", "H6", "ARTICLE", "MAIN", "BODY"]);
+const BLOCKISH = new Set([
+  "P",
+  "LI",
+  "TD",
+  "TH",
+  "BLOCKQUOTE",
+  "DD",
+  "H1",
+  "H2",
+  "H3",
+  "H4",
+  "H5",
+  "H6",
+  "ARTICLE",
+  "MAIN",
+  "BODY",
+]);
 
 /**
  * A box that holds an image and a short text but no paragraph of its own is the image with

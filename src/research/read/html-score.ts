@@ -1,4 +1,5 @@
 import { visible } from "./html-prose.ts";
+
 const PARA_SEL = "p,pre,td,blockquote,li,h2,h3,dd";
 const POSITIVE = /article|body|content|entry|main|page|post|text|blog|story|hentry/i;
 const NEGATIVE =

@@ -34,7 +34,9 @@ describe("captions set without <figure>", () => {
   test("a box holding an image and a one-line credit goes, the paragraphs around it stay", () => {
     const box = `<div class="img-inline"><a href="/big.jpg"><img src="/small.jpg"></a><span>Photo: The new depot at dusk. © Jane Doe / Agency</span></div>`;
     const x = extractMainText(
-      page(`<div class="story"><p>${ARTICLE[0]}</p><p>${ARTICLE[1]}</p>${box}<p>${ARTICLE[2]}</p><p>${ARTICLE[3]}</p></div>`),
+      page(
+        `<div class="story"><p>${ARTICLE[0]}</p><p>${ARTICLE[1]}</p>${box}<p>${ARTICLE[2]}</p><p>${ARTICLE[3]}</p></div>`,
+      ),
     );
     for (const p of ARTICLE.slice(0, 4)) expect(x.text).toContain(p);
     expect(x.text).not.toContain("Jane Doe");
@@ -42,7 +44,9 @@ describe("captions set without <figure>", () => {
 
   test("an image inside a paragraph leaves the paragraph's text alone", () => {
     const x = extractMainText(
-      page(`<div class="story"><p>${ARTICLE[0]}</p><p><img src="/icon.png"> Short note on fares.</p><p>${ARTICLE[1]}</p><p>${ARTICLE[2]}</p></div>`),
+      page(
+        `<div class="story"><p>${ARTICLE[0]}</p><p><img src="/icon.png"> Short note on fares.</p><p>${ARTICLE[1]}</p><p>${ARTICLE[2]}</p></div>`,
+      ),
     );
     expect(x.text).toContain("Short note on fares.");
   });

@@ -103,4 +103,44 @@ export function stripBoilerplate(root: Element, byName = true): void {
     const k = kind(el);
     if (el.parentNode && !(k && byKind.get(k)! >= total * 0.3)) drop(el);
   }
+  dropCaptionBoxes(root, proseLength);
+}
+
+// A caption or a credit is a line, not a paragraph (visible characters outside links).
+const CAPTION_MAX = 150;
+const TEXT_BLOCKS = "p,h1,h2,h3,h4,h5,h6,li,blockquote,table,pre,dd";
+// Blocks that are text themselves: an image inside one is part of that text.
+const BLOCKISH = new Set([
+  "P",
+  "LI",
+  "TD",
+  "TH",
+  "BLOCKQUOTE",
+  "DD",
+  "H1",
+  "H2",
+  "H3",
+  "H4",
+  "H5",
+  "H6",
+  "ARTICLE",
+  "MAIN",
+  "BODY",
+]);
+
+/**
+ * A box that holds an image and a short text but no paragraph of its own is the image with
+ * its caption or credit (figures set without <figure>): the largest such box around each
+ * image goes, text and all. An image inside a paragraph leaves the paragraph alone.
+ */
+function dropCaptionBoxes(root: Element, proseLength: (el: Element) => number): void {
+  for (const img of Array.from(root.getElementsByTagName("img"))) {
+    if (!img.parentNode) continue;
+    let box: Element | null = null;
+    for (let a = img.parentElement; a && a !== root; a = a.parentElement) {
+      if (BLOCKISH.has(a.tagName) || proseLength(a) > CAPTION_MAX || a.querySelector(TEXT_BLOCKS)) break;
+      box = a;
+    }
+    if (box && proseLength(box) > 0) box.remove();
+  }
 }

@@ -1,3 +1,5 @@
+import { visible } from "./html-prose.ts";
+
 const PARA_SEL = "p,pre,td,blockquote,li,h2,h3,dd";
 const POSITIVE = /article|body|content|entry|main|page|post|text|blog|story|hentry/i;
 const NEGATIVE =
@@ -104,6 +106,7 @@ export function bestContainer(body: Element): { top: Element; scores: Map<Elemen
       top = el;
     }
   }
+  top = nearHeadline(body, top, best, scores);
   // A container whose parent scores nearly as well is one column of a larger article.
   for (let p = top.parentElement; p && p !== body.parentElement; p = p.parentElement) {
     const ps = scores.get(p);
@@ -111,4 +114,33 @@ export function bestContainer(body: Element): { top: Element; scores: Map<Elemen
     top = p;
   }
   return { top, scores };
+}
+
+// How far above the headline the article's own region reaches (h1 → header → article → main).
+const HEADLINE_REACH = 3;
+const HEADLINE_SHARE = 0.5;
+// Under the headline there must be an article's worth of text, not only a standfirst.
+const HEADLINE_TEXT = 500;
+
+/**
+ * The page's one <h1> names its article, and the article's text stands near it. A block far
+ * from the headline (a comment thread, a popup, a "related" list) that outscores the text
+ * under it is a bigger block, not the article: a container within a few levels of the
+ * headline that scores at least half as well wins instead.
+ */
+function nearHeadline(body: Element, top: Element, best: number, scores: Map<Element, number>): Element {
+  const h1s = body.getElementsByTagName("h1");
+  if (h1s.length !== 1 || top.contains(h1s[0]!)) return top;
+  let region: Element = h1s[0]!;
+  for (let i = 0; i < HEADLINE_REACH && region.parentElement && region.parentElement !== body; i++)
+    region = region.parentElement;
+  if (region.contains(top)) return top;
+  let near = top,
+    nearBest = best * HEADLINE_SHARE;
+  for (const [el, s] of scores)
+    if (s >= nearBest && !PART_ONLY.has(el.tagName) && region.contains(el)) {
+      near = el;
+      nearBest = s;
+    }
+  return near !== top && visible(near.textContent ?? "") >= HEADLINE_TEXT ? near : top;
 }

@@ -1,5 +1,9 @@
 import { describe, expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { RANKING, searchCorpus } from "../../src/corpus/search/search-corpus.ts";
+import { openSqliteStore } from "../../src/store/sqlite/open.ts";
 import { filler, putDocs, storeWith } from "./search-helpers.ts";
 
 const ids = async (...a: Parameters<typeof searchCorpus>) => (await searchCorpus(...a)).map((h) => h.docId);
@@ -72,5 +76,19 @@ describe("searchCorpus ranking", () => {
     expect(await ids(s, "walrus", { limit: 3 })).toEqual(["w"]);
     s.corpus.removeDocuments("default", ["w"]);
     expect(await ids(s, "walrus", { limit: 3 })).toEqual([]);
+  });
+
+  test("documents another connection adds (another process: corpus add beside a server) are seen by the next search", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "rq-search-")), "rq.db");
+    const server = openSqliteStore(path);
+    const cli = openSqliteStore(path);
+    putDocs(cli, [...filler(5), ["w1", "Walrus", "walrus tusks grow all life"]]);
+    expect(await ids(server, "walrus tusks", { limit: 3 })).toEqual(["w1"]);
+    putDocs(cli, [["w2", "Walrus tusks", "walrus tusks are long teeth"]]);
+    expect((await ids(server, "walrus tusks", { limit: 3 })).sort()).toEqual(["w1", "w2"]);
+    cli.corpus.removeDocuments("default", ["w1"]);
+    expect(await ids(server, "walrus tusks", { limit: 3 })).toEqual(["w2"]);
+    server.close();
+    cli.close();
   });
 });

@@ -12,6 +12,9 @@ import { documentLengths } from "./corpus-lengths.ts";
  * lengths from FTS5's docsize table; query and feedback text go through the same tokenizer
  * by way of a scratch FTS5 table in the connection's temp schema.
  */
+/** Postings (document entries) kept in memory at most: about 40 MB. */
+const POSTINGS_CACHED = 2_000_000;
+
 export function sqliteCorpusSearch(db: Database) {
   const lengths = documentLengths(db);
   let analyzer: ReturnType<typeof makeAnalyzer> | null = null;
@@ -37,26 +40,65 @@ export function sqliteCorpusSearch(db: Database) {
      UNION ALL SELECT text FROM (SELECT text FROM corpus_passages WHERE document_id = ?2 ORDER BY seq)`,
   );
 
+  // Reading a term's postings through fts5vocab walks every occurrence (most of a search's
+  // time); a question's words and their expansions recur, so postings are kept until the
+  // index changes, the least recently used dropped past POSTINGS_CACHED entries.
+  let cache = new Map<string, TermPostings>();
+  let cached = 0;
+  let cacheOf: unknown = null;
+  function allPostings(term: string, stats: unknown): TermPostings {
+    if (cacheOf !== stats) {
+      cache = new Map();
+      cached = 0;
+      cacheOf = stats;
+    }
+    let p = cache.get(term);
+    if (p) {
+      cache.delete(term);
+      cache.set(term, p);
+      return p;
+    }
+    const byDoc = new Map<number, number>();
+    p = { docs: [], title: [], body: [] };
+    for (const [doc, c] of postingsOf.values(term) as [number, string][]) {
+      let i = byDoc.get(doc);
+      if (i === undefined) {
+        i = p.docs.length;
+        byDoc.set(doc, i);
+        p.docs.push(doc);
+        p.title.push(0);
+        p.body.push(0);
+      }
+      if (c === "title") p.title[i]!++;
+      else p.body[i]!++;
+    }
+    cache.set(term, p);
+    cached += p.docs.length;
+    for (const [t, old] of cache) {
+      if (cached <= POSTINGS_CACHED) break;
+      cache.delete(t);
+      cached -= old.docs.length;
+    }
+    return p;
+  }
+
   /** Postings of the terms not yet fetched, kept to the documents of one collection when asked. */
   function fetch(terms: Iterable<string>, have: Map<string, TermPostings>, cid: number | null) {
-    const col = lengths.current().collection;
+    const snap = lengths.current();
     for (const term of terms) {
       if (have.has(term)) continue;
-      const byDoc = new Map<number, number>();
-      const p: TermPostings = { docs: [], title: [], body: [] };
-      for (const [doc, c] of postingsOf.values(term) as [number, string][]) {
-        if (cid !== null && col[doc] !== cid) continue;
-        let i = byDoc.get(doc);
-        if (i === undefined) {
-          i = p.docs.length;
-          byDoc.set(doc, i);
-          p.docs.push(doc);
-          p.title.push(0);
-          p.body.push(0);
-        }
-        if (c === "title") p.title[i]!++;
-        else p.body[i]!++;
+      const all = allPostings(term, snap);
+      if (cid === null) {
+        have.set(term, all);
+        continue;
       }
+      const p: TermPostings = { docs: [], title: [], body: [] };
+      all.docs.forEach((doc, i) => {
+        if (snap.collection[doc] !== cid) return;
+        p.docs.push(doc);
+        p.title.push(all.title[i]!);
+        p.body.push(all.body[i]!);
+      });
       have.set(term, p);
     }
   }

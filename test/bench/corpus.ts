@@ -59,6 +59,10 @@ async function scifact(): Promise<string> {
       .split("\n")
       .filter(Boolean)
       .map((l) => JSON.parse(l));
+    // Speed as a server meets questions: each claim once, on a connection whose caches start empty.
+    const fresh = openSqliteStore(join(dir, "rq.db"));
+    const cold = (await perQuery(fresh, qs, RANKING)).map((x) => x.ms);
+    fresh.close();
     const runs = new Map<string, Awaited<ReturnType<typeof perQuery>>>();
     for (const [name, r] of GRID) runs.set(name, await perQuery(store, qs, r));
     const folds = [qs.map((_, i) => i).filter((i) => i % 2 === 0), qs.map((_, i) => i).filter((i) => i % 2 === 1)];
@@ -101,7 +105,9 @@ async function scifact(): Promise<string> {
       "| SPLADE++ (published) | 0.704 | — |",
       "| bge-base-en-v1.5 (published) | 0.741 | — |",
       "",
-      "All rankings of the grid, all 809 claims:",
+      `Search with the final ranking, each claim once on a fresh connection (its postings cache empty at the start): p50 **${ms(pct(cold, 0.5))} ms**, p95 ${ms(pct(cold, 0.95))} ms.`,
+      "",
+      "All rankings of the grid, all 809 claims (times: each ranking after the ones above it, so the postings cache is warm):",
       "",
       "| Ranking | nDCG@10 | R@100 | p50 ms | p95 ms |",
       "|---|---|---|---|---|",

@@ -7,12 +7,12 @@ import { openStore } from "../store/open.ts";
 import type { Store } from "../store/types.ts";
 import { createLogger } from "../util/logger.ts";
 import { type CommandInput, EXIT, UsageError } from "./command.ts";
+import { clearStatus, rewriteStatus } from "./terminal.ts";
 
 /** Progress on stderr: one rewritten line on a terminal, plain lines otherwise. */
 function printProgress(stage: string, message: string): void {
   const line = `[${stage}] ${message}`;
-  if (process.stderr.isTTY) process.stderr.write(`\r\x1b[2K${line.slice(0, (process.stderr.columns ?? 100) - 1)}`);
-  else process.stderr.write(`${line}\n`);
+  if (!rewriteStatus(line)) process.stderr.write(`${line}\n`);
 }
 
 /** Where a source is: its address, the venue of a paper, the collection and document of a local one. */
@@ -68,7 +68,7 @@ export async function askCommand({ cfg, options, args }: CommandInput): Promise<
     },
   });
   await collections?.close();
-  if (process.stderr.isTTY) process.stderr.write("\r\x1b[2K");
+  clearStatus();
   const failed = interrupt.signal.aborted ? EXIT.interrupted : EXIT.failure;
   if (options.json) {
     process.stdout.write(`${JSON.stringify(env, null, 2)}\n`);

@@ -1,13 +1,10 @@
 import { collectionNameProblem, DEFAULT_COLLECTION } from "../corpus/import/collection-name.ts";
 import { type ImportProblem, type ImportProgress, importPaths } from "../corpus/import/import-paths.ts";
 import { type CommandInput, EXIT, UsageError } from "./command.ts";
+import { clearStatus, rewriteStatus } from "./terminal.ts";
 import { withStore } from "./with-store.ts";
 
 const num = (n: number) => Math.round(n).toLocaleString("en");
-const tty = () => process.stderr.isTTY;
-const clearLine = () => {
-  if (tty()) process.stderr.write("\r\x1b[2K");
-};
 
 function eta(s: number | null): string {
   if (s === null) return "";
@@ -25,8 +22,8 @@ function progressPrinter(): (p: ImportProgress) => void {
   return (p) => {
     const files = p.filesTotal > 1 ? ` · file ${Math.min(p.files + 1, p.filesTotal)}/${p.filesTotal}` : "";
     const line = `[import] ${num(p.documents)} documents · ${num(p.rate)}/s${eta(p.secondsLeft)}${files} · ${p.current}`;
-    if (tty()) process.stderr.write(`\r\x1b[2K${line.slice(0, (process.stderr.columns ?? 100) - 1)}`);
-    else if (performance.now() - last >= 1000) {
+    if (rewriteStatus(line)) return;
+    if (performance.now() - last >= 1000) {
       last = performance.now();
       process.stderr.write(`${line}\n`);
     }
@@ -34,7 +31,7 @@ function progressPrinter(): (p: ImportProgress) => void {
 }
 
 function printProblem(p: ImportProblem): void {
-  clearLine();
+  clearStatus();
   const where = p.line ? `${p.path}:${p.line}` : p.path;
   process.stderr.write(`${p.skipped ? "skipped" : "note"}: ${where}: ${p.message}\n`);
 }
@@ -50,7 +47,7 @@ export async function corpusAdd({ cfg, options, args }: CommandInput): Promise<n
   if (bad) throw new UsageError(bad);
   const interrupt = new AbortController();
   const onSigint = () => {
-    clearLine();
+    clearStatus();
     process.stderr.write("interrupted: finishing the current batch…\n");
     interrupt.abort("interrupted");
   };
@@ -63,7 +60,7 @@ export async function corpusAdd({ cfg, options, args }: CommandInput): Promise<n
         onProgress: progressPrinter(),
         onProblem: printProblem,
       });
-      clearLine();
+      clearStatus();
       const docs = s.added + s.replaced + s.unchanged;
       const rate = docs && s.seconds > 0 ? ` (${num(docs / s.seconds)} documents/s)` : "";
       process.stdout.write(

@@ -1,23 +1,11 @@
 import type { CollectionSummary, CorpusDocumentRow } from "../store/types.ts";
 import type { CommandInput } from "./command.ts";
 import { EXIT } from "./command.ts";
+import { columns } from "./terminal.ts";
 import { withStore } from "./with-store.ts";
 
 const num = (n: number) => n.toLocaleString("en");
 const day = (t: string | null) => (t ? t.slice(0, 10) : "-");
-
-/** Columns for people, each as wide as its longest cell. */
-export function columns(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows
-    .map((r) =>
-      r
-        .map((c, i) => c.padEnd(widths[i]!))
-        .join("  ")
-        .trimEnd(),
-    )
-    .join("\n");
-}
 
 const collectionJson = (c: CollectionSummary) => ({
   name: c.name,

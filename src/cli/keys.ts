@@ -4,6 +4,7 @@ import { AppError } from "../contract/errors.ts";
 import { createKey, listKeys, revokeKey } from "../keys/api-keys.ts";
 import type { Store } from "../store/types.ts";
 import type { CommandInput } from "./command.ts";
+import { columns } from "./terminal.ts";
 import { withStore } from "./with-store.ts";
 
 async function accountId(store: Store, email: string): Promise<string> {
@@ -30,15 +31,7 @@ function keyTable(keys: KeyRecord[]): string {
     ["ID", "NAME", "PREFIX", "STATUS", "CREATED", "LAST USED"],
     ...keys.map((k) => [k.id, k.name ?? "-", k.prefix, k.status, when(k.created_at), when(k.last_used_at)]),
   ];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows
-    .map((r) =>
-      r
-        .map((c, i) => c.padEnd(widths[i]!))
-        .join("  ")
-        .trimEnd(),
-    )
-    .join("\n");
+  return columns(rows);
 }
 
 /** `key list EMAIL [--json]`: --json prints what GET /api/console/keys answers. */

@@ -5,6 +5,7 @@ import { gzipSync } from "node:zlib";
 import { importPaths } from "../../../src/corpus/import/import-paths.ts";
 import type { ImportOptions, ImportProblem } from "../../../src/corpus/import/import-types.ts";
 import { openSqliteStore } from "../../../src/store/sqlite/open.ts";
+import { pdfFile } from "../../fixtures/tiny-pdf.ts";
 
 /** A fresh folder under the system's temp dir. */
 export const tempDir = (tag = "rq-import-") => mkdtempSync(join(tmpdir(), tag));
@@ -43,15 +44,6 @@ export function encryptedPdf(): Uint8Array {
     "<< /Length 10 >>\nstream\n0123456789\nendstream",
     `<< /Filter /Standard /V 1 /R 2 /O <${hex}> /U <${hex}> /P -4 >>`,
   ];
-  let out = "%PDF-1.4\n";
-  const offsets: number[] = [];
-  objs.forEach((o, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((n) => `${String(n).padStart(10, "0")} 00000 n \n`).join("")}`;
   const id = "01".repeat(16);
-  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R /Encrypt 5 0 R /ID [<${id}> <${id}>] >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new TextEncoder().encode(out);
+  return pdfFile(objs, `/Encrypt 5 0 R /ID [<${id}> <${id}>]`);
 }

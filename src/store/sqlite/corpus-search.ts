@@ -3,7 +3,23 @@ import { bm25f, type FieldLengths, type TermPostings, topDocs } from "../../corp
 import { denseBigrams } from "../../corpus/search/dense-bigrams.ts";
 import { expandQuery, type FeedbackDoc } from "../../corpus/search/feedback.ts";
 import type { CorpusQuery } from "../types.ts";
-import { documentLengths } from "./corpus-lengths.ts";
+import { documentLengths, type LengthsSnapshot } from "./corpus-lengths.ts";
+
+/** Postings (document entries) kept in memory at most: about 40 MB. */
+const POSTINGS_CACHED = 2_000_000;
+
+/**
+ * What is remembered about the index until it changes (a new lengths snapshot): fts5vocab
+ * finds a term's document count and its postings by walking every occurrence — most of a
+ * search's time — and a question's words and their expansions recur.
+ */
+interface Remembered {
+  of: LengthsSnapshot | null;
+  df: Map<string, number>;
+  /** Least recently used first; dropped past POSTINGS_CACHED entries. */
+  postings: Map<string, TermPostings>;
+  entries: number;
+}
 
 /**
  * Ranked search over corpus_docs_fts, scored in JS: FTS5's own bm25() has fixed parameters
@@ -12,50 +28,38 @@ import { documentLengths } from "./corpus-lengths.ts";
  * lengths from FTS5's docsize table; query and feedback text go through the same tokenizer
  * by way of a scratch FTS5 table in the connection's temp schema.
  */
-/** Postings (document entries) kept in memory at most: about 40 MB. */
-const POSTINGS_CACHED = 2_000_000;
-
 export function sqliteCorpusSearch(db: Database) {
   const lengths = documentLengths(db);
   let analyzer: ReturnType<typeof makeAnalyzer> | null = null;
   const postingsOf = db.prepare<unknown, [string]>("SELECT doc, col FROM corpus_docs_terms WHERE term = ?");
   const docFreq = db.prepare<{ doc: number }, [string]>("SELECT doc FROM corpus_docs_vocab WHERE term = ?");
-  // fts5vocab counts a term's documents by walking its postings: worth remembering until the index changes.
-  let dfCache = new Map<string, number>();
-  let dfOf: unknown = null;
-  const df = (term: string, stats: unknown) => {
-    if (dfOf !== stats) {
-      dfCache = new Map();
-      dfOf = stats;
-    }
-    let n = dfCache.get(term);
-    if (n === undefined) {
-      n = docFreq.get(term)?.doc ?? 0;
-      dfCache.set(term, n);
-    }
-    return n;
-  };
-  const docText = db.prepare<{ text: string }, [number, number]>(
+  const docText = db.prepare<{ text: string }, [number]>(
     `SELECT title AS text FROM corpus_documents WHERE id = ?1
-     UNION ALL SELECT text FROM (SELECT text FROM corpus_passages WHERE document_id = ?2 ORDER BY seq)`,
+     UNION ALL SELECT text FROM (SELECT text FROM corpus_passages WHERE document_id = ?1 ORDER BY seq)`,
   );
 
-  // Reading a term's postings through fts5vocab walks every occurrence (most of a search's
-  // time); a question's words and their expansions recur, so postings are kept until the
-  // index changes, the least recently used dropped past POSTINGS_CACHED entries.
-  let cache = new Map<string, TermPostings>();
-  let cached = 0;
-  let cacheOf: unknown = null;
-  function allPostings(term: string, stats: unknown): TermPostings {
-    if (cacheOf !== stats) {
-      cache = new Map();
-      cached = 0;
-      cacheOf = stats;
+  let mem: Remembered = { of: null, df: new Map(), postings: new Map(), entries: 0 };
+  const remembered = (snap: LengthsSnapshot) => {
+    if (mem.of !== snap) mem = { of: snap, df: new Map(), postings: new Map(), entries: 0 };
+    return mem;
+  };
+
+  function df(term: string, snap: LengthsSnapshot): number {
+    const m = remembered(snap);
+    let n = m.df.get(term);
+    if (n === undefined) {
+      n = docFreq.get(term)?.doc ?? 0;
+      m.df.set(term, n);
     }
-    let p = cache.get(term);
+    return n;
+  }
+
+  function allPostings(term: string, snap: LengthsSnapshot): TermPostings {
+    const m = remembered(snap);
+    let p = m.postings.get(term);
     if (p) {
-      cache.delete(term);
-      cache.set(term, p);
+      m.postings.delete(term);
+      m.postings.set(term, p);
       return p;
     }
     const byDoc = new Map<number, number>();
@@ -72,19 +76,18 @@ export function sqliteCorpusSearch(db: Database) {
       if (c === "title") p.title[i]!++;
       else p.body[i]!++;
     }
-    cache.set(term, p);
-    cached += p.docs.length;
-    for (const [t, old] of cache) {
-      if (cached <= POSTINGS_CACHED) break;
-      cache.delete(t);
-      cached -= old.docs.length;
+    m.postings.set(term, p);
+    m.entries += p.docs.length;
+    for (const [t, old] of m.postings) {
+      if (m.entries <= POSTINGS_CACHED) break;
+      m.postings.delete(t);
+      m.entries -= old.docs.length;
     }
     return p;
   }
 
   /** Postings of the terms not yet fetched, kept to the documents of one collection when asked. */
-  function fetch(terms: Iterable<string>, have: Map<string, TermPostings>, cid: number | null) {
-    const snap = lengths.current();
+  function fetch(terms: Iterable<string>, have: Map<string, TermPostings>, cid: number | null, snap: LengthsSnapshot) {
     for (const term of terms) {
       if (have.has(term)) continue;
       const all = allPostings(term, snap);
@@ -116,7 +119,7 @@ export function sqliteCorpusSearch(db: Database) {
       const len: FieldLengths = stats.of(o.collectionId);
       const postings = new Map<string, TermPostings>();
       const weights = new Map(terms.map((t) => [t, 1]));
-      fetch(weights.keys(), postings, o.collectionId);
+      fetch(weights.keys(), postings, o.collectionId, stats);
       let scores = bm25f(weights, postings, len, r);
       if (!r.feedback || !scores.size) return topDocs(scores, o.limit);
       const first = topDocs(scores, r.feedback.docs);
@@ -124,14 +127,14 @@ export function sqliteCorpusSearch(db: Database) {
         score,
         terms: analyzer!.termCounts(
           docText
-            .all(id, id)
+            .all(id)
             .map((x) => x.text)
             .join("\n"),
         ),
       }));
       // Collection-wide document frequencies: a term's share of one collection is close enough to pick expansion words.
       const expanded = expandQuery(weights, docs, (t) => df(t, stats), stats.of(null).docs, r.feedback);
-      fetch(expanded.keys(), postings, o.collectionId);
+      fetch(expanded.keys(), postings, o.collectionId, stats);
       scores = bm25f(expanded, postings, len, r);
       return topDocs(scores, o.limit);
     },

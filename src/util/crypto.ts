@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 
-/** SHA-256 hex digest of a string (the one-shot form: no hasher object for the GC to finalise). */
-export function sha256Hex(s: string): string {
+/** SHA-256 hex digest of a string or bytes (the one-shot form: no hasher object for the GC to finalise). */
+export function sha256Hex(s: string | Uint8Array): string {
   return Bun.CryptoHasher.hash("sha256", s, "hex");
 }
 

@@ -33,6 +33,3 @@ export function capChars(text: string, max: number): { text: string; cut: boolea
   const end = /[\uD800-\uDBFF]/.test(text[max - 1] ?? "") ? max - 1 : max;
   return { text: text.slice(0, end), cut: true };
 }
-
-/** SHA-256 of what was read, hex: an unchanged document is not written again. */
-export const sha256 = (data: Uint8Array | string) => new Bun.CryptoHasher("sha256").update(data).digest("hex");

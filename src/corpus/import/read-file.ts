@@ -2,10 +2,11 @@ import { basename } from "node:path";
 import { decodeText } from "../../research/read/charset.ts";
 import { extractMainText } from "../../research/read/html-extract.ts";
 import { pdfToText } from "../../research/read/pdf.ts";
+import { sha256Hex } from "../../util/crypto.ts";
 import type { FileFormat } from "./formats.ts";
 import type { ReadDocument } from "./import-types.ts";
 import { markdownText } from "./markdown-text.ts";
-import { bytesFor, capChars, readCapped, sha256 } from "./read-capped.ts";
+import { bytesFor, capChars, readCapped } from "./read-capped.ts";
 import { checked, type Decoded, decodeTextBytes } from "./text-bytes.ts";
 import type { FileEntry } from "./walk-paths.ts";
 
@@ -72,8 +73,8 @@ export async function readFile(
       text: capped.text,
       url: null,
       path: entry.file,
-      format: format === "markdown" ? "markdown" : format,
-      contentHash: sha256(bytes),
+      format,
+      contentHash: sha256Hex(bytes),
       truncated: cut || capped.cut,
     },
   };

@@ -1,6 +1,7 @@
+import { sha256Hex } from "../../util/crypto.ts";
 import type { ReadDocument } from "./import-types.ts";
 import { jsonlLines, uncompressedSize } from "./jsonl-lines.ts";
-import { capChars, sha256 } from "./read-capped.ts";
+import { capChars } from "./read-capped.ts";
 import type { FileEntry } from "./walk-paths.ts";
 
 export type JsonlItem = { doc: ReadDocument; warnings: string[] } | { bad: string; line: number };
@@ -52,7 +53,7 @@ function record(line: string, n: number, entry: FileEntry, maxChars: number): Js
       url,
       path: entry.file,
       format: "jsonl",
-      contentHash: sha256(line),
+      contentHash: sha256Hex(line),
       truncated: capped.cut,
       line: n,
     },

@@ -1,4 +1,6 @@
+import { streamLines } from "../corpus/import/jsonl-lines.ts";
 import { corpusQuery, searchCorpus } from "../corpus/search/search-corpus.ts";
+import { collapse } from "../research/search/clean.ts";
 import type { Store } from "../store/types.ts";
 import { type CommandInput, EXIT, UsageError } from "./command.ts";
 import { withStore } from "./with-store.ts";
@@ -31,7 +33,7 @@ export const corpusSearch = (input: CommandInput) =>
         title: h.title,
         ...(h.url ? { url: h.url } : {}),
         score: Number(h.score.toFixed(4)),
-        snippet: snippet((await store.corpus.bestPassages(h.id, q, 1))[0]?.text ?? ""),
+        snippet: collapse((await store.corpus.bestPassages(h.id, q, 1))[0]?.text ?? "", 200),
       })),
     );
     if (input.options.json) console.log(JSON.stringify({ results }));
@@ -44,12 +46,6 @@ export const corpusSearch = (input: CommandInput) =>
     return EXIT.ok;
   });
 
-/** At most ~200 characters of a passage, cut at a word. */
-function snippet(text: string): string {
-  const t = text.replace(/\s+/g, " ").trim();
-  return t.length <= 200 ? t : `${t.slice(0, 200).replace(/\s+\S*$/, "")} …`;
-}
-
 /**
  * JSONL queries `{id, text}` on stdin, one result line per query on stdout as it is answered
  * (CONTRACT §6); a line that is not such a query is reported on stderr with its number and skipped.
@@ -57,8 +53,9 @@ function snippet(text: string): string {
 async function batch(store: Store, collection: string | undefined, limit: number): Promise<number> {
   let bad = 0;
   let n = 0;
-  for await (const line of lines(Bun.stdin.stream())) {
-    n++;
+  // Queries are short, but a long one is still read whole: no line limit.
+  for await (const { n: at, text: line } of streamLines(Bun.stdin.stream(), Number.POSITIVE_INFINITY)) {
+    n = at;
     if (!line.trim()) continue;
     const q = parse(line);
     if (!q) {
@@ -86,21 +83,4 @@ function parse(line: string): { id: string | number; text: string } | null {
   } catch {
     return null;
   }
-}
-
-/** The lines of a byte stream as they arrive, without holding the whole input. */
-async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  const dec = new TextDecoder();
-  let rest = "";
-  for await (const chunk of stream) {
-    rest += dec.decode(chunk, { stream: true });
-    let i = rest.indexOf("\n");
-    while (i >= 0) {
-      yield rest.slice(0, i).replace(/\r$/, "");
-      rest = rest.slice(i + 1);
-      i = rest.indexOf("\n");
-    }
-  }
-  rest += dec.decode();
-  if (rest) yield rest;
 }

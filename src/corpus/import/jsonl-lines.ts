@@ -32,10 +32,14 @@ export function uncompressedSize(file: string, size: number, gz: boolean): numbe
  * one line, never the file. A line longer than `maxLine` characters is not kept whole: it
  * comes out empty with `tooLong` set.
  */
-export async function* jsonlLines(file: string, gz: boolean, maxLine: number): AsyncGenerator<JsonlLine> {
+export function jsonlLines(file: string, gz: boolean, maxLine: number): AsyncGenerator<JsonlLine> {
   const raw = Bun.file(file).stream();
   // lib.dom types these streams' writable side as BufferSource, which TS will not take for Uint8Array chunks.
-  const bytes = gz ? raw.pipeThrough(new DecompressionStream("gzip") as unknown as Bytes) : raw;
+  return streamLines(gz ? raw.pipeThrough(new DecompressionStream("gzip") as unknown as Bytes) : raw, maxLine);
+}
+
+/** The lines of a byte stream as they arrive (a file, standard input), under the same rules as jsonlLines. */
+export async function* streamLines(bytes: ReadableStream<Uint8Array>, maxLine: number): AsyncGenerator<JsonlLine> {
   const text = bytes.pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>);
   let n = 0;
   let offset = 0;

@@ -1,5 +1,5 @@
 import { corpusQuery, searchCorpus } from "../../corpus/search/search-corpus.ts";
-import type { CorpusDocHit, Store } from "../../store/types.ts";
+import type { CorpusDocHit, CorpusQuery, Store } from "../../store/types.ts";
 import { withoutTitle } from "../rank/passages.ts";
 import { collapse } from "./clean.ts";
 import { SearchError } from "./search-error.ts";
@@ -36,9 +36,9 @@ export function localUrl(collection: string, docId: string): string {
 export function createLocal(o: LocalOptions): LocalProvider {
   const { store } = o;
   const perDoc = o.passagesPerDoc ?? 6;
-  const toHit = async (d: CorpusDocHit, query: string): Promise<SearchHit> => {
+  const toHit = async (d: CorpusDocHit, query: CorpusQuery): Promise<SearchHit> => {
     // The passage that matches this query best, so fusion's overlap bonus and the source's snippet see content.
-    const [best] = await store.corpus.bestPassages(d.id, corpusQuery(query), 1);
+    const [best] = await store.corpus.bestPassages(d.id, query, 1);
     return {
       url: d.url ?? localUrl(d.collection, d.docId),
       title: d.title || d.docId,
@@ -58,7 +58,8 @@ export function createLocal(o: LocalOptions): LocalProvider {
       if (opts.signal.aborted) throw new SearchError("local", "aborted", "the run was aborted");
       try {
         const docs = await searchCorpus(store, query, { limit: opts.limit });
-        return await Promise.all(docs.map((d) => toHit(d, query)));
+        const q = corpusQuery(query);
+        return await Promise.all(docs.map((d) => toHit(d, q)));
       } catch (e) {
         const why = collapse(e instanceof Error ? e.message : String(e), 200);
         throw new SearchError("local", "unavailable", `the collections could not be searched: ${why}`, undefined, why);

@@ -1,10 +1,5 @@
-import { existsSync } from "node:fs";
-import type { Config } from "../config/schema.ts";
-import type { Source } from "../contract/envelope.ts";
-import { buildEngine } from "../research/build-engine.ts";
-import { createRunService } from "../runs/service.ts";
-import { openStore } from "../store/open.ts";
-import type { Store } from "../store/types.ts";
+import { answerText, errorsText } from "../runs/answer-text.ts";
+import { openLocalRuns } from "../runs/local-runs.ts";
 import { createLogger } from "../util/logger.ts";
 import { type CommandInput, EXIT, UsageError } from "./command.ts";
 import { clearStatus, rewriteStatus } from "./terminal.ts";
@@ -13,35 +8,6 @@ import { clearStatus, rewriteStatus } from "./terminal.ts";
 function printProgress(stage: string, message: string): void {
   const line = `[${stage}] ${message}`;
   if (!rewriteStatus(line)) process.stderr.write(`${line}\n`);
-}
-
-/** Where a source is: its address, the venue of a paper, the collection and document of a local one. */
-function whereFrom(s: Source): string {
-  if (s.type === "local") return `${s.collection} · ${s.doc_id}${s.url.startsWith("local:") ? "" : `  (${s.url})`}`;
-  return `${s.url}${s.type === "academic" ? `  (${[s.venue, s.published_at].filter(Boolean).join(", ")})` : ""}`;
-}
-
-function formatSources(sources: Source[]): string {
-  return sources.map((s) => `[${s.id}] ${s.title}\n     ${whereFrom(s)}`).join("\n");
-}
-
-// `ask` records nothing: the run service is given no store to write to.
-const noStore = new Proxy(
-  {},
-  {
-    get: () => {
-      throw new Error("ask records nothing");
-    },
-  },
-) as Store;
-
-/**
- * The collections at DATABASE_PATH, for the `local` provider only: the run itself is still
- * recorded nowhere. No database file, no collections (and no file is created).
- */
-function collectionsStore(cfg: Config): Store | undefined {
-  if (cfg.LOCAL_SEARCH === "off" || cfg.DATABASE_PATH === ":memory:" || !existsSync(cfg.DATABASE_PATH)) return;
-  return openStore(cfg);
 }
 
 /** The question: the argument, or standard input to its end for `-` (never implicitly: see README). */
@@ -56,9 +22,7 @@ export async function askCommand({ cfg, options, args }: CommandInput): Promise<
   const question = await readQuestion(args[0]!);
   if (!question) throw new UsageError(args[0] === "-" ? "no question on standard input" : "the question is empty");
   const logger = createLogger(cfg.LOG_LEVEL === "info" ? "warn" : cfg.LOG_LEVEL);
-  const collections = collectionsStore(cfg);
-  const engine = buildEngine(cfg, logger, undefined, undefined, collections);
-  const runs = createRunService({ store: noStore, engine, config: cfg, logger });
+  const { runs, close } = openLocalRuns(cfg, logger);
   const interrupt = new AbortController();
   process.once("SIGINT", () => interrupt.abort("interrupted"));
   const env = await runs.run(runs.local(question), {
@@ -67,7 +31,7 @@ export async function askCommand({ cfg, options, args }: CommandInput): Promise<
       if (e.event === "progress" && e.data.message !== "Run accepted") printProgress(e.data.stage, e.data.message);
     },
   });
-  await collections?.close();
+  await close();
   clearStatus();
   const failed = interrupt.signal.aborted ? EXIT.interrupted : EXIT.failure;
   if (options.json) {
@@ -75,9 +39,9 @@ export async function askCommand({ cfg, options, args }: CommandInput): Promise<
     return env.status === "ok" ? EXIT.ok : failed;
   }
   if (env.status !== "ok") {
-    process.stderr.write(`error: ${env.errors.map((e) => `${e.code}: ${e.message}`).join("; ")}\n`);
+    process.stderr.write(`error: ${errorsText(env)}\n`);
     return failed;
   }
-  process.stdout.write(`${env.answer}\n\nSources:\n${formatSources(env.sources)}\n`);
+  process.stdout.write(`${answerText(env)}\n`);
   return EXIT.ok;
 }

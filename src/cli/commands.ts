@@ -42,6 +42,27 @@ is never read from standard input without the -.`,
     run: async (input) => (await import("./extract.ts")).extractCommand(input),
   },
   {
+    name: "mcp",
+    summary: "an MCP server on stdin/stdout for AI agents: research (and extract) as tools",
+    help: `An MCP (Model Context Protocol) server over stdio, for agents such as Claude Desktop, Claude Code,
+Cursor, VS Code or Zed. Tools: research {question} (the answer citing [S1]..[S5], its sources, and the
+envelope as structured content, with progress notifications) and, in local mode, extract {url}.
+Local mode (default) runs the engine on this machine with this machine's configuration, like ask:
+no server, no key, nothing recorded. With --server URL each research call is one call of that
+server's POST /api/query/stream with the key in RQ_API_KEY: counted against the account's
+allowance and shown in its Console. Logs go to stderr; stdout carries only protocol messages.`,
+    positionals: [],
+    options: {
+      server: {
+        type: "string",
+        value: "URL",
+        help: "a research-query server to run research on (the key in RQ_API_KEY)",
+      },
+    },
+    exits: "For mcp, 0 means the client closed standard input (or SIGINT/SIGTERM): the server stopped.",
+    run: async (input) => (await import("./mcp.ts")).mcpCommand(input),
+  },
+  {
     name: "account create",
     summary: "create an account (password from RQ_PASSWORD or a prompt); prints it as JSON",
     positionals: [EMAIL],

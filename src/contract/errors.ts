@@ -9,6 +9,7 @@ import { Type as T } from "@sinclair/typebox";
  *  - "run":      failures of an accepted run; they travel in the envelope on HTTP 200
  *                (`status` is what a thrown AppError of that code maps to: 500).
  *  - "startup":  the server refuses to start.
+ *  - "client":   reported by the CLI's own client of a server (`mcp --server`), never by a server.
  * Statuses, run failure codes and key failure codes all derive from this table.
  */
 export const ERRORS = {
@@ -111,9 +112,15 @@ export const ERRORS = {
     kind: "startup",
     description: "A configuration variable is invalid; the server does not start",
   },
+  server_unreachable: {
+    status: 502,
+    kind: "client",
+    description:
+      "`mcp --server`: the research-query server could not be reached, or broke off and could not be rejoined, after retries",
+  },
 } as const satisfies Record<string, { status: number; kind: ErrorKind; description: string }>;
 
-export type ErrorKind = "key" | "refusal" | "run" | "startup";
+export type ErrorKind = "key" | "refusal" | "run" | "startup" | "client";
 
 /** Every code the service emits. */
 export type ErrorCode = keyof typeof ERRORS;

@@ -10,13 +10,21 @@ export async function readQueryBody(request: Request, timeoutMs?: number): Promi
   const body = parseJsonObject(text, "the request body must be a JSON object with a query field");
   if (!("query" in body)) throw bad("query is required");
   if (!Value.Check(QueryBodySchema, body)) throw bad("query must be a string");
-  const query = (body as { query: string }).query;
+  return checkQuestion((body as { query: string }).query, "query");
+}
+
+/**
+ * The rules a question meets on every entry (the query endpoints, the web client's runs,
+ * MCP's `research`): 1 to MAX_QUERY_CHARS code points, something visible. `field` names
+ * it in the message as the caller knows it. Throws invalid_request.
+ */
+export function checkQuestion(query: string, field: string): string {
   const chars = [...query].length;
-  if (chars === 0 || !query.trim()) throw bad("query must not be empty or only white space");
+  if (chars === 0 || !query.trim()) throw bad(`${field} must not be empty or only white space`);
   // Zero-width and control characters look empty too, and would still be charged as a run.
   if (!VISIBLE.test(query))
-    throw bad("query must contain a visible character (not only invisible or control characters)");
-  if (chars > MAX_QUERY_CHARS) throw bad(`query is too long: ${chars} characters, the limit is ${MAX_QUERY_CHARS}`);
+    throw bad(`${field} must contain a visible character (not only invisible or control characters)`);
+  if (chars > MAX_QUERY_CHARS) throw bad(`${field} is too long: ${chars} characters, the limit is ${MAX_QUERY_CHARS}`);
   return query;
 }
 

@@ -8,6 +8,8 @@ export interface CuttingProxy {
   url: string;
   /** Connections opened so far. */
   connections: number;
+  /** Connections open now (each counted once, client side). */
+  readonly open: number;
   cut(): void;
   close(): Promise<void>;
 }
@@ -15,8 +17,11 @@ export interface CuttingProxy {
 export async function cuttingProxy(target: string): Promise<CuttingProxy> {
   const { hostname, port } = new URL(target);
   const open = new Set<Socket>();
+  const clients = new Set<Socket>();
   const server = createServer((client) => {
     proxy.connections++;
+    clients.add(client);
+    client.on("close", () => clients.delete(client));
     const upstream = connect(Number(port), hostname);
     for (const s of [client, upstream]) {
       open.add(s);
@@ -33,6 +38,9 @@ export async function cuttingProxy(target: string): Promise<CuttingProxy> {
   const proxy: CuttingProxy = {
     url: `http://127.0.0.1:${address.port}`,
     connections: 0,
+    get open() {
+      return clients.size;
+    },
     cut() {
       for (const s of open) s.destroy();
     },

@@ -1,7 +1,8 @@
-/** One server-sent event: its name (null when unnamed) and its data lines joined. */
+/** One server-sent event: its name (null when unnamed), its data lines joined, and its `id:` if it had one. */
 export interface SseEvent {
   event: string | null;
   data: string;
+  id?: string;
 }
 
 /**
@@ -9,19 +10,24 @@ export interface SseEvent {
  * reader decides what ends a stream). Multi-line data fields are joined with "\n" as the
  * SSE format says; comments and ids are skipped. A line `error: {…}` is not SSE, but
  * llama.cpp-family servers end a failed stream with one: it comes out as an event named
- * "error" so a failure is never skipped as an unknown field.
+ * "error" so a failure is never skipped as an unknown field. An event's own `id:` rides
+ * with it (what a client sends back as Last-Event-ID to resume after it).
  */
 export async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent> {
   const dec = new TextDecoder();
   let buf = "";
   let data: string[] = [];
   let event: string | null = null;
+  let id: string | undefined;
   const flush = function* (): Generator<SseEvent> {
     const joined = data.join("\n");
     const name = event;
+    const named = id;
     data = [];
     event = null;
-    if (joined || name === "error") yield { event: name, data: joined };
+    id = undefined;
+    if (joined || name === "error")
+      yield named === undefined ? { event: name, data: joined } : { event: name, data: joined, id: named };
   };
   const field = function* (line: string): Generator<SseEvent> {
     const colon = line.indexOf(":");
@@ -29,6 +35,7 @@ export async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerat
     const value = colon < 0 ? "" : line.slice(colon + (line[colon + 1] === " " ? 2 : 1));
     if (name === "data") data.push(value);
     else if (name === "event") event = value;
+    else if (name === "id") id = value;
     else if (name === "error") {
       yield* flush();
       yield { event: "error", data: value };

@@ -1,0 +1,48 @@
+import { existsSync } from "node:fs";
+import type { Config } from "../config/schema.ts";
+import { buildEngine } from "../research/build-engine.ts";
+import { openStore } from "../store/open.ts";
+import type { Store } from "../store/types.ts";
+import type { Logger } from "../util/logger.ts";
+import { createRunService, type RunService } from "./service.ts";
+
+// Runs of this machine's own record nothing: the run service is given no store to write to.
+const noStore = new Proxy(
+  {},
+  {
+    get: () => {
+      throw new Error("local runs record nothing");
+    },
+  },
+) as Store;
+
+/**
+ * The collections at DATABASE_PATH, for the `local` provider only: the run itself is still
+ * recorded nowhere. No database file, no collections (and no file is created).
+ */
+function collectionsStore(cfg: Config): Store | undefined {
+  if (cfg.LOCAL_SEARCH === "off" || cfg.DATABASE_PATH === ":memory:" || !existsSync(cfg.DATABASE_PATH)) return;
+  return openStore(cfg);
+}
+
+export interface LocalRuns {
+  runs: RunService;
+  /** Closes the collections' database, if one was opened. */
+  close(): Promise<void>;
+}
+
+/**
+ * The run service of an entry that runs the engine in this process with this machine's
+ * configuration and no account (`ask`, `mcp` without --server): no allowance, nothing
+ * recorded, the collections at DATABASE_PATH searched when there are any.
+ */
+export function openLocalRuns(cfg: Config, logger: Logger): LocalRuns {
+  const collections = collectionsStore(cfg);
+  const engine = buildEngine(cfg, logger, undefined, undefined, collections);
+  return {
+    runs: createRunService({ store: noStore, engine, config: cfg, logger }),
+    close: async () => {
+      await collections?.close();
+    },
+  };
+}

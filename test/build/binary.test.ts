@@ -9,6 +9,7 @@ import { type SearchFixtures, startSearchFixtures } from "../fixtures/search-ser
 import { tinyPdf } from "../fixtures/tiny-pdf.ts";
 import { processLog } from "../helpers/process-log.ts";
 import { readSse } from "../helpers/sse.ts";
+import { mcpSession, textOf } from "../mcp/mcp-client.ts";
 import { useLongTimeout } from "../setup.ts";
 
 useLongTimeout();
@@ -154,5 +155,66 @@ describe("the single executable", () => {
     expect(envelope.status).toBe("ok");
     expect(envelope.sources.length).toBeGreaterThan(0);
     for (const s of envelope.sources) expect([s.type, s.collection]).toEqual(["local", "notes"]);
+  });
+
+  test("mcp: the binary is an MCP server, answering on this machine and through its own server with a key", async () => {
+    const env = {
+      PATH: "/usr/bin:/bin",
+      SEARXNG_URL: search.urls.searxng,
+      ACADEMIC_PROVIDERS: "none",
+      FETCH_ALLOW_PRIVATE: "true",
+      OPENAI_BASE_URL: chat.openaiBase,
+    };
+    const ask = { name: "research", arguments: { question: "What do base editors change?" } };
+    const local = await mcpSession([], env, [bin]);
+    try {
+      expect((await local.client.listTools()).tools.map((t) => t.name)).toEqual(["research", "extract"]);
+      const progress: string[] = [];
+      const r = await local.client.callTool(ask, undefined, { onprogress: (p) => progress.push(p.message ?? "") });
+      expect(textOf(r)).toStartWith("Base editors change one DNA letter [S1].\n\nSources:\n[S1] ");
+      expect(r.structuredContent).toMatchObject({ status: "ok", writer: "llm" });
+      expect(progress.some((m) => m.startsWith("writing: "))).toBe(true);
+      expect(local.transportErrors).toEqual([]);
+    } finally {
+      await local.close();
+    }
+
+    const dir = mkdtempSync(join(tmpdir(), "rq-bin-mcp-"));
+    const port = 10000 + Math.floor(Math.random() * 20000);
+    const serve = Bun.spawn([bin, "serve"], {
+      cwd: dir,
+      env: { ...env, PORT: String(port) },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    try {
+      await processLog(serve.stdout).until('"msg":"listening"');
+      const base = `http://127.0.0.1:${port}`;
+      const signup = await fetch(`${base}/api/v1/auth/signup`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "mcp@example.com", password: "correct horse battery" }),
+      });
+      const cookie = signup.headers.get("set-cookie")!.split(";")[0]!;
+      const created = await fetch(`${base}/api/console/keys`, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json" },
+        body: "{}",
+      });
+      const { key } = (await created.json()) as { key: string };
+      const remote = await mcpSession(["--server", base], { PATH: "/usr/bin:/bin", RQ_API_KEY: key }, [bin]);
+      try {
+        expect((await remote.client.listTools()).tools.map((t) => t.name)).toEqual(["research"]);
+        const r = await remote.client.callTool(ask);
+        expect(r.structuredContent).toMatchObject({ status: "ok", answer: "Base editors change one DNA letter [S1]." });
+        const usage = await fetch(`${base}/api/console/usage`, { headers: { cookie } });
+        expect(((await usage.json()) as { allowance: { used: number } }).allowance.used).toBe(1);
+      } finally {
+        await remote.close();
+      }
+    } finally {
+      serve.kill("SIGTERM");
+      await serve.exited;
+    }
   });
 });

@@ -25,6 +25,7 @@ describe("CLI", () => {
       "key create",
       "key list",
       "key revoke",
+      "mcp",
     ])
       expect(out).toContain(c);
     for (const k of configKeys) expect(out).toContain(k);

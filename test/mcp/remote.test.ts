@@ -26,6 +26,25 @@ afterAll(async () => {
   search.stop();
 });
 
+/**
+ * A server whose runs wait at the writing stage until `gate` opens, reached through a proxy
+ * that can cut connections, and an MCP server in remote mode pointed at the proxy.
+ */
+async function heldRunBehindProxy() {
+  const gate = Promise.withResolvers<void>();
+  const srv = startTestServer(scriptedEngine({ gate: gate.promise }), { PLAN_RUNS_FREE: "10" });
+  const proxy = await cuttingProxy(srv.url);
+  const { c, key: k } = await keyedClient(srv.url);
+  const mcp = await mcpSession(["--server", proxy.url], { RQ_API_KEY: k });
+  const stop = async () => {
+    gate.resolve();
+    await mcp.close();
+    await proxy.close();
+    await srv.stop(100);
+  };
+  return { gate, proxy, c, mcp, stop };
+}
+
 const ask = { name: "research", arguments: { question: "How do base editors avoid double-strand breaks?" } };
 
 describe("mcp --server: research on a research-query server with the account's key", () => {
@@ -134,11 +153,7 @@ describe("mcp --server: research on a research-query server with the account's k
   });
 
   test("a stream cut mid-run is rejoined: one run, one charge, the whole answer", async () => {
-    const gate = Promise.withResolvers<void>();
-    const srv = startTestServer(scriptedEngine({ gate: gate.promise }), { PLAN_RUNS_FREE: "10" });
-    const proxy = await cuttingProxy(srv.url);
-    const { c, key: k } = await keyedClient(srv.url);
-    const mcp = await mcpSession(["--server", proxy.url], { RQ_API_KEY: k });
+    const { gate, proxy, c, mcp, stop } = await heldRunBehindProxy();
     try {
       let cut = false;
       const progress: string[] = [];
@@ -161,25 +176,18 @@ describe("mcp --server: research on a research-query server with the account's k
       // Events already passed on are not passed on again after the rejoin.
       expect(progress.filter((m) => m.startsWith("writing"))).toHaveLength(1);
     } finally {
-      gate.resolve();
-      await mcp.close();
-      await proxy.close();
-      await srv.stop(100);
+      await stop();
     }
   });
 
   test("cancellation closes the stream; the run finishes on the server as any run does", async () => {
-    const gate = Promise.withResolvers<void>();
-    const srv = startTestServer(scriptedEngine({ gate: gate.promise }), { PLAN_RUNS_FREE: "10" });
-    const proxy = await cuttingProxy(srv.url);
-    const { c, key: k } = await keyedClient(srv.url);
-    const mcp = await mcpSession(["--server", proxy.url], { RQ_API_KEY: k });
+    const { gate, proxy, c, mcp, stop } = await heldRunBehindProxy();
     try {
-      const stop = new AbortController();
+      const cancel = new AbortController();
       const call = mcp.client.callTool(ask, undefined, {
-        signal: stop.signal,
+        signal: cancel.signal,
         onprogress: (p) => {
-          if (p.message?.startsWith("writing")) stop.abort("stop");
+          if (p.message?.startsWith("writing")) cancel.abort("stop");
         },
       });
       await expect(call).rejects.toThrow();
@@ -195,10 +203,7 @@ describe("mcp --server: research on a research-query server with the account's k
       expect(status).toBe("ok");
       expect((await mcp.client.listTools()).tools).toHaveLength(1);
     } finally {
-      gate.resolve();
-      await mcp.close();
-      await proxy.close();
-      await srv.stop(100);
+      await stop();
     }
   });
 });

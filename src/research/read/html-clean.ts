@@ -66,10 +66,14 @@ export function stripBoilerplate(root: Element, byName = true): void {
   // whole thread (and the footer around it) look like "the article" to holdsArticle.
   if (byName) dropComments(root);
   // An <article> inside a larger one is another post (a "read next" card), not a section.
-  for (const el of Array.from(root.querySelectorAll("article article"))) {
+  // Each is weighed against its outer article as the page gave it: measured after its
+  // sibling cards had gone, the last card of a "you may also like" box would be most of
+  // what is left and stay.
+  const nested = Array.from(root.querySelectorAll("article article"), (el) => {
     const outer = el.parentElement?.closest("article");
-    if (el.parentNode && outer && (el.textContent ?? "").length < (outer.textContent ?? "").length * 0.5) el.remove();
-  }
+    return { el, card: (el.textContent ?? "").length < (outer?.textContent ?? "").length * 0.5 };
+  });
+  for (const { el, card } of nested) if (card && el.parentNode) el.remove();
   for (const el of Array.from(
     root.querySelectorAll(
       'nav,aside,footer,header,[role="navigation"],[role="complementary"],[role="contentinfo"],[role="banner"],[role="dialog"],[role="alert"]',

@@ -2,6 +2,7 @@ import { parseHTML } from "linkedom";
 import { stripBoilerplate } from "./html-clean.ts";
 import { baselineText, plainBody, structuredBody } from "./html-fallback.ts";
 import { type PageMeta, readMeta } from "./html-meta.ts";
+import { dropClosingNotes } from "./html-notes.ts";
 import { measureProse, textProse } from "./html-prose.ts";
 import { repairShell, tooDeep } from "./html-repair.ts";
 import { bestContainer } from "./html-score.ts";
@@ -31,6 +32,7 @@ function articleText(body: Element): string {
     (article[0]!.textContent ?? "").length > (top.textContent ?? "").length * 0.8
   )
     roots = [article[0]!];
+  dropClosingNotes(roots);
   let text = blockText(roots);
   if (text.length < 200) {
     const all = blockText([body]);

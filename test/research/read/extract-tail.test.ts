@@ -1,0 +1,45 @@
+import { describe, expect, test } from "bun:test";
+import { extractMainText } from "../../../src/research/read/html-extract.ts";
+
+// What follows an article's last paragraph inside its own container: the publisher's notes
+// to the reader, told from the author's closing lines by their shape alone.
+const ARTICLE = [
+  "The committee met on Tuesday to review the proposal, which would expand the bus network into three new districts by next spring.",
+  "Officials said the plan, costing about twelve million euros, would be paid for by a mix of regional funds and a modest fare increase.",
+  "Residents who spoke at the hearing were broadly supportive, though several asked for later evening services on weekdays and weekends.",
+  "The first new routes are expected to open in March, with the remaining lines following once the new depot has been completed.",
+];
+const paras = (ps: string[]) => ps.map((p) => `<p>${p}</p>`).join("");
+const page = (body: string) =>
+  `<!doctype html><html><head><title>Bus plan</title></head><body><nav><a href="/">Home</a></nav>${body}</body></html>`;
+
+describe("notes to the reader after the article", () => {
+  test("an emphasised closing line that points elsewhere (a link, an address) goes", () => {
+    const notes = [
+      `<p><strong>Follow the Gazette on <a href="https://social.example/gazette">social media</a> for updates.</strong></p>`,
+      `<p><em>Write to our city desk at desk@gazette.example with your tips.</em></p>`,
+    ].join("");
+    const x = extractMainText(page(`<div class="story">${paras(ARTICLE)}${notes}</div>`));
+    for (const p of ARTICLE) expect(x.text).toContain(p);
+    expect(x.text).not.toContain("Follow the Gazette");
+    expect(x.text).not.toContain("Write to our city desk");
+  });
+
+  test("a closing line in bold that points nowhere, and a plain sentence with a link, stay", () => {
+    const last = [
+      `<p>The full proposal is <a href="/plan.pdf">published on the council's website</a> for anyone to read.</p>`,
+      `<p><strong>The council votes on the plan next Thursday.</strong></p>`,
+    ].join("");
+    const x = extractMainText(page(`<div class="story">${paras(ARTICLE)}${last}</div>`));
+    expect(x.text).toContain("published on the council's website for anyone to read.");
+    expect(x.text).toContain("The council votes on the plan next Thursday.");
+  });
+
+  test("an emphasised paragraph with a link inside the article is not a closing note", () => {
+    const quote = `<p><em>"We will <a href="/q">run buses all night</a>," the mayor promised in her statement.</em></p>`;
+    const x = extractMainText(
+      page(`<div class="story">${paras(ARTICLE.slice(0, 1))}${quote}${paras(ARTICLE.slice(1))}</div>`),
+    );
+    expect(x.text).toContain("run buses all night");
+  });
+});

@@ -1,8 +1,8 @@
 import { parseHTML } from "linkedom";
 import { stripBoilerplate } from "./html-clean.ts";
+import { datelines, dropClosingNotes, withoutDatelines } from "./html-edges.ts";
 import { baselineText, plainBody, structuredBody } from "./html-fallback.ts";
 import { type PageMeta, readMeta } from "./html-meta.ts";
-import { dropClosingNotes } from "./html-notes.ts";
 import { measureProse, textProse } from "./html-prose.ts";
 import { repairShell, tooDeep } from "./html-repair.ts";
 import { bestContainer } from "./html-score.ts";
@@ -32,8 +32,9 @@ function articleText(body: Element): string {
     (article[0]!.textContent ?? "").length > (top.textContent ?? "").length * 0.8
   )
     roots = [article[0]!];
+  const dates = datelines(roots);
   dropClosingNotes(roots);
-  let text = blockText(roots);
+  let text = withoutDatelines(blockText(roots), dates);
   if (text.length < 200) {
     const all = blockText([body]);
     if (all.length > text.length * 2) text = all;

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { extractMainText } from "../../../src/research/read/html-extract.ts";
 
-// What follows an article's last paragraph inside its own container: the publisher's notes
-// to the reader, told from the author's closing lines by their shape alone.
+// Lines at the edges of the article's own container that are the publisher's — a dateline
+// above the text, notes to the reader below it — told from the author's by shape alone.
 const ARTICLE = [
   "The committee met on Tuesday to review the proposal, which would expand the bus network into three new districts by next spring.",
   "Officials said the plan, costing about twelve million euros, would be paid for by a mix of regional funds and a modest fare increase.",
@@ -41,5 +41,23 @@ describe("notes to the reader after the article", () => {
       page(`<div class="story">${paras(ARTICLE.slice(0, 1))}${quote}${paras(ARTICLE.slice(1))}</div>`),
     );
     expect(x.text).toContain("run buses all night");
+  });
+});
+
+describe("a dateline above the article", () => {
+  test("a short line dating the article goes, in any script's digits", () => {
+    for (const date of ["20 Nov, 2019 05:47", "Posted on 30.03.2015 by Admin", "١٢/٠٣/٢٠٢١"]) {
+      const x = extractMainText(page(`<div class="story"><div>${date}</div>${paras(ARTICLE)}</div>`));
+      for (const p of ARTICLE) expect(x.text).toContain(p);
+      expect(x.text).not.toContain(date);
+    }
+  });
+
+  test("a heading or a sentence that names a year stays", () => {
+    const x = extractMainText(
+      page(`<div class="story"><h2>The network in 2030</h2><p>The depot opened in 1998.</p>${paras(ARTICLE)}</div>`),
+    );
+    expect(x.text).toContain("The network in 2030");
+    expect(x.text).toContain("The depot opened in 1998.");
   });
 });

@@ -1,0 +1,106 @@
+import { visible } from "./html-prose.ts";
+import { linkDensity } from "./html-score.ts";
+
+// Lines at the two edges of an article that are the publisher's, not the author's, told by
+// their shape so the rules hold in any language: a dateline above the text, a note to the
+// reader below it. Each rule looks only a few lines in from its edge.
+
+// Blocks that stand as a line of their own; a block holding one of these is not a line.
+const LINE_BLOCKS = "p,div,li,blockquote,h2,h3,h4,h5,h6,dt,dd,td";
+const INNER_BLOCKS = "p,div,li,blockquote,h1,h2,h3,h4,h5,h6,dt,dd,td,ul,ol,table";
+const EDGE = 3;
+
+/** The first (or last) few lines of the article, as blockText will set them. */
+function edgeLines(roots: Element[], fromEnd: boolean): Element[] {
+  const lines: Element[] = [];
+  const order = fromEnd ? [...roots].reverse() : roots;
+  for (const root of order) {
+    const blocks = [root, ...Array.from(root.querySelectorAll(LINE_BLOCKS))];
+    if (fromEnd) blocks.reverse();
+    for (const el of blocks) {
+      if (lines.length === EDGE) return lines;
+      if (el.querySelector(INNER_BLOCKS)) continue;
+      const text = el.textContent ?? "";
+      // Link lists are left out of the text anyway: they are not among its lines.
+      if (visible(text) && linkDensity(el, text.trim().length) <= 0.6) lines.push(el);
+    }
+  }
+  return lines;
+}
+
+// A dateline is a label, not a sentence: short, not a heading, not ended as a sentence, and
+// holding a date or a time of day (digits in any script: 12.03.2021, 2021, 17:32).
+const DATELINE_MAX = 80;
+const HEADING = /^H[1-6]$/;
+const SENTENCE_END = /[.!?。！？]$/u;
+const DATE = /\p{Nd}{1,2}[./-]\p{Nd}{1,2}[./-]\p{Nd}{2,4}|\p{Nd}{1,2}:\p{Nd}{2}|(?<!\p{Nd})\p{Nd}{4}(?!\p{Nd})/u;
+
+/**
+ * The line above an article that dates it ("20 Nov, 2019 05:47", "Posted on 30.03.2015 by
+ * Admin") repeats what the source's `published_at` says and is not the article's text. A
+ * heading or a sentence that happens to name a year stays. Returned as text for the caller
+ * to leave out: removing the element would change the link density of the box around it.
+ */
+export function datelines(roots: Element[]): Set<string> {
+  const found = new Set<string>();
+  for (const el of edgeLines(roots, false)) {
+    const text = (el.textContent ?? "").replace(/\s+/g, " ").trim();
+    // A block broken by <br> is several lines: one of them may be the dateline, not all.
+    if (el.querySelector("br") || HEADING.test(el.tagName)) continue;
+    if (visible(text) < DATELINE_MAX && !SENTENCE_END.test(text) && DATE.test(text)) found.add(text);
+  }
+  return found;
+}
+
+/** The text without the `datelines` found among its first lines. */
+export function withoutDatelines(text: string, dates: Set<string>): string {
+  if (!dates.size) return text;
+  return text
+    .split("\n")
+    .filter((line, i) => !(i < EDGE && dates.has(line)))
+    .join("\n");
+}
+
+// How long a closing note may be and how much of it is set in bold or italics.
+const NOTE_MAX = 400;
+const EMPHASIS_SHARE = 0.8;
+const EMPHASIS = new Set(["STRONG", "B", "EM", "I"]);
+// An e-mail address or a social handle sends the reader elsewhere as a link does.
+const ADDRESS = /[\w.+-]+@[\w-]+\.[\w.]+|(^|\s)@\w{2,}/u;
+
+/** Visible characters of `el` set in bold or italics, and whether any sit in a link. */
+function shape(el: Element): { emphasised: number; linked: boolean } {
+  let emphasised = 0;
+  let linked = false;
+  const walk = (node: Node, em: boolean, inLink: boolean) => {
+    if (node.nodeType === 3) {
+      const n = visible(node.nodeValue ?? "");
+      if (em) emphasised += n;
+      if (inLink && n > 0) linked = true;
+      return;
+    }
+    if (node.nodeType !== 1) return;
+    const tag = (node as Element).tagName;
+    for (let c = node.firstChild; c; c = c.nextSibling) walk(c, em || EMPHASIS.has(tag), inLink || tag === "A");
+  };
+  walk(el, false, false);
+  return { emphasised, linked };
+}
+
+/**
+ * The publisher's note to the reader at the end of an article — "follow us on …", "sign up
+ * for our newsletter", "write to the author at …", "get our app" — is set apart from the
+ * text in bold or italics and points elsewhere, by a link or an address. Among the last few
+ * lines of the article, a short one wholly emphasised that points elsewhere goes. A closing
+ * line in bold that points nowhere (a last word, a summary) and a plain sentence with a link
+ * are the author's and stay.
+ */
+export function dropClosingNotes(roots: Element[]): void {
+  for (const el of edgeLines(roots, true)) {
+    const text = el.textContent ?? "";
+    const size = visible(text);
+    if (size > NOTE_MAX) continue;
+    const { emphasised, linked } = shape(el);
+    if (emphasised >= size * EMPHASIS_SHARE && (linked || ADDRESS.test(text))) el.remove();
+  }
+}

@@ -1,4 +1,4 @@
-import { visible } from "./html-prose.ts";
+import { measureProse, visible } from "./html-prose.ts";
 import { linkDensity } from "./html-score.ts";
 
 // Lines at the two edges of an article that are the publisher's, not the author's, told by
@@ -103,4 +103,31 @@ export function dropClosingNotes(roots: Element[]): void {
     const { emphasised, linked } = shape(el);
     if (emphasised >= size * EMPHASIS_SHARE && (linked || ADDRESS.test(text))) el.remove();
   }
+}
+
+// A postscript is a paragraph or two, not a second half of the article.
+const POSTSCRIPT_SHARE = 0.35;
+const POSTSCRIPT_MAX = 1000;
+
+/**
+ * A horizontal rule late in an article is the author's or the publisher's own separator:
+ * what follows the last one — "About <company>" in a press release, an editor's note, a
+ * disclaimer, a "more stories" list — is a postscript to the article, not its text. It goes
+ * when it is a small part of the whole (at most a third of the prose, about two paragraphs).
+ */
+export function dropPostscript(roots: Element[]): void {
+  const root = roots[roots.length - 1];
+  const rules = root?.getElementsByTagName("hr");
+  const hr = rules?.[rules.length - 1];
+  if (!root || !hr) return;
+  const prose = measureProse(root);
+  const total = roots.reduce((sum, r) => sum + (r === root ? prose(r) : measureProse(r)(r)), 0);
+  const after: Element[] = [];
+  let tail = 0;
+  for (let el: Element | null = hr; el && el !== root; el = el.parentElement)
+    for (let s = el.nextElementSibling; s; s = s.nextElementSibling) {
+      after.push(s);
+      tail += prose(s);
+    }
+  if (tail > 0 && tail <= total * POSTSCRIPT_SHARE && tail <= POSTSCRIPT_MAX) for (const el of after) el.remove();
 }

@@ -1,6 +1,6 @@
 import { parseHTML } from "linkedom";
 import { stripBoilerplate } from "./html-clean.ts";
-import { datelines, dropClosingNotes, withoutDatelines } from "./html-edges.ts";
+import { datelines, dropClosingNotes, dropPostscript, withoutDatelines } from "./html-edges.ts";
 import { baselineText, plainBody, structuredBody } from "./html-fallback.ts";
 import { type PageMeta, readMeta } from "./html-meta.ts";
 import { measureProse, textProse } from "./html-prose.ts";
@@ -33,6 +33,7 @@ function articleText(body: Element): string {
   )
     roots = [article[0]!];
   const dates = datelines(roots);
+  dropPostscript(roots);
   dropClosingNotes(roots);
   let text = withoutDatelines(blockText(roots), dates);
   if (text.length < 200) {

@@ -61,3 +61,22 @@ describe("a dateline above the article", () => {
     expect(x.text).toContain("The depot opened in 1998.");
   });
 });
+
+describe("a postscript after the article's last horizontal rule", () => {
+  const about =
+    "Gazette Media is a regional publisher with offices in four cities and a staff of two hundred, listed on the exchange since 2004.";
+
+  test("a short part after the last rule (about the publisher, a disclaimer) goes", () => {
+    const x = extractMainText(page(`<div class="story">${paras(ARTICLE)}<hr><p>${about}</p></div>`));
+    for (const p of ARTICLE) expect(x.text).toContain(p);
+    expect(x.text).not.toContain("Gazette Media is a regional publisher");
+  });
+
+  test("a rule that divides the article into parts leaves the second part alone", () => {
+    const x = extractMainText(
+      page(`<div class="story">${paras(ARTICLE.slice(0, 1))}<hr>${paras(ARTICLE.slice(1))}<p>${about}</p></div>`),
+    );
+    for (const p of ARTICLE) expect(x.text).toContain(p);
+    expect(x.text).toContain("Gazette Media is a regional publisher");
+  });
+});

@@ -6,24 +6,29 @@ import { linkDensity } from "./html-score.ts";
 // reader below it. Each rule looks only a few lines in from its edge.
 
 // Blocks that stand as a line of their own; a block holding one of these is not a line.
-const LINE_BLOCKS = "p,div,li,blockquote,h2,h3,h4,h5,h6,dt,dd,td";
+const LINE_BLOCKS = new Set(["P", "DIV", "LI", "BLOCKQUOTE", "H2", "H3", "H4", "H5", "H6", "DT", "DD", "TD"]);
 const INNER_BLOCKS = "p,div,li,blockquote,h1,h2,h3,h4,h5,h6,dt,dd,td,ul,ol,table";
 const EDGE = 3;
 
-/** The first (or last) few lines of the article, as blockText will set them. */
+/**
+ * The first (or last) few lines of the article, as blockText will set them: innermost
+ * blocks, in document order from the chosen edge. Walks only as far in as it must, since
+ * most of an article is neither edge.
+ */
 function edgeLines(roots: Element[], fromEnd: boolean): Element[] {
   const lines: Element[] = [];
-  const order = fromEnd ? [...roots].reverse() : roots;
-  for (const root of order) {
-    const blocks = [root, ...Array.from(root.querySelectorAll(LINE_BLOCKS))];
-    if (fromEnd) blocks.reverse();
-    for (const el of blocks) {
-      if (lines.length === EDGE) return lines;
-      if (el.querySelector(INNER_BLOCKS)) continue;
+  const stack: Element[] = fromEnd ? [...roots] : [...roots].reverse();
+  while (stack.length && lines.length < EDGE) {
+    const el = stack.pop()!;
+    if (LINE_BLOCKS.has(el.tagName) && !el.querySelector(INNER_BLOCKS)) {
       const text = el.textContent ?? "";
       // Link lists are left out of the text anyway: they are not among its lines.
       if (visible(text) && linkDensity(el, text.trim().length) <= 0.6) lines.push(el);
+      continue;
     }
+    // Children pushed so that the one nearest the edge comes off the stack first.
+    if (fromEnd) for (let c = el.firstElementChild; c; c = c.nextElementSibling) stack.push(c);
+    else for (let c = el.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
   }
   return lines;
 }

@@ -5,8 +5,9 @@ const DROP_TAGS =
   "script,style,noscript,template,svg,canvas,iframe,object,embed,video,audio,map,button,select,input,textarea,dialog,link,meta";
 
 // Boilerplate spelled in class and id names; an element that also looks like content is kept.
+// "prev"/"next" name the links to the neighbouring posts, with their teasers.
 const UNLIKELY =
-  /(^|[-_\s])(ad|ads|advert\w*|banner|breadcrumbs?|combx|comments?|community|cookie\w*|consent|disqus|footer|gdpr|masthead|menu|modal|nav\w*|newsletter|outbrain|pagination|pager|popup|promo\w*|related|remark|replies|rss|share|sharing|shoutbox|sidebar|skip|social|sponsor\w*|subscribe\w*|taboola|tags?|toolbar|widget\w*|signup|paywall|recirc\w*|most-?popular|read-?more|author-?bio)([-_\s]|$)/i;
+  /(^|[-_\s])(ad|ads|advert\w*|banner|breadcrumbs?|combx|comments?|community|cookie\w*|consent|disqus|footer|gdpr|masthead|menu|modal|nav\w*|newsletter|outbrain|pagination|pager|popup|promo\w*|related|remark|replies|rss|share|sharing|shoutbox|sidebar|skip|social|sponsor\w*|subscribe\w*|taboola|tags?|toolbar|widget\w*|signup|paywall|recirc\w*|most-?popular|read-?more|author-?bio|prev|previous|next)([-_\s]|$)/i;
 const MAYBE = /article|body|content|main|post|entry|story|text|column/i;
 const COMMENTS = /comment|disqus|replies|respond|discussion/i;
 // Reader-comment sections by their usual names (token-bounded: "responsive" is not "respond").

@@ -22,8 +22,8 @@ function edgeLines(roots: Element[], fromEnd: boolean): Element[] {
     const el = stack.pop()!;
     if (LINE_BLOCKS.has(el.tagName) && !el.querySelector(INNER_BLOCKS)) {
       const text = el.textContent ?? "";
-      // Link lists are left out of the text anyway: they are not among its lines.
-      if (visible(text) && linkDensity(el, text.trim().length) <= 0.6) lines.push(el);
+      // Link lists (not headings) are left out of the text anyway: they are not its lines.
+      if (visible(text) && (HEADING.test(el.tagName) || linkDensity(el, text.trim().length) <= 0.6)) lines.push(el);
       continue;
     }
     // Children pushed so that the one nearest the edge comes off the stack first.
@@ -31,6 +31,12 @@ function edgeLines(roots: Element[], fromEnd: boolean): Element[] {
     else for (let c = el.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
   }
   return lines;
+}
+
+/** Whether a <br> inside `el` has text on both sides of it (a trailing one does not count). */
+function severalLines(el: Element): boolean {
+  if (!el.querySelector("br")) return false;
+  return el.innerHTML.split(/<br\b[^>]*>/i).filter((part) => visible(part.replace(/<[^>]*>/g, "")) > 0).length > 1;
 }
 
 // A dateline is a label, not a sentence: short, not a heading, not ended as a sentence, and
@@ -51,7 +57,7 @@ export function datelines(roots: Element[]): Set<string> {
   for (const el of edgeLines(roots, false)) {
     const text = (el.textContent ?? "").replace(/\s+/g, " ").trim();
     // A block broken by <br> is several lines: one of them may be the dateline, not all.
-    if (el.querySelector("br") || HEADING.test(el.tagName)) continue;
+    if (severalLines(el) || HEADING.test(el.tagName)) continue;
     if (visible(text) < DATELINE_MAX && !SENTENCE_END.test(text) && DATE.test(text)) found.add(text);
   }
   return found;
@@ -70,10 +76,11 @@ export function withoutDatelines(text: string, dates: Set<string>): string {
 const NOTE_MAX = 400;
 const EMPHASIS_SHARE = 0.8;
 const EMPHASIS = new Set(["STRONG", "B", "EM", "I"]);
+const SUBHEADING = /^H[2-6]$/;
 // An e-mail address or a social handle sends the reader elsewhere as a link does.
 const ADDRESS = /[\w.+-]+@[\w-]+\.[\w.]+|(^|\s)@\w{2,}/u;
 
-/** Visible characters of `el` set in bold or italics, and whether any sit in a link. */
+/** Visible characters of `el` set apart (bold, italics, a heading), and whether any sit in a link. */
 function shape(el: Element): { emphasised: number; linked: boolean } {
   let emphasised = 0;
   let linked = false;
@@ -88,14 +95,16 @@ function shape(el: Element): { emphasised: number; linked: boolean } {
     const tag = (node as Element).tagName;
     for (let c = node.firstChild; c; c = c.nextSibling) walk(c, em || EMPHASIS.has(tag), inLink || tag === "A");
   };
-  walk(el, false, false);
+  // A heading is set apart as bold is; a closing one that is a link names another page.
+  walk(el, SUBHEADING.test(el.tagName), false);
   return { emphasised, linked };
 }
 
 /**
  * The publisher's note to the reader at the end of an article — "follow us on …", "sign up
- * for our newsletter", "write to the author at …", "get our app" — is set apart from the
- * text in bold or italics and points elsewhere, by a link or an address. Among the last few
+ * for our newsletter", "write to the author at …", "get our app", "related coverage" — is
+ * set apart from the text (bold, italics, a heading) and points elsewhere, by a link or an
+ * address. Among the last few
  * lines of the article, a short one wholly emphasised that points elsewhere goes. A closing
  * line in bold that points nowhere (a last word, a summary) and a plain sentence with a link
  * are the author's and stay.
@@ -104,7 +113,8 @@ export function dropClosingNotes(roots: Element[]): void {
   for (const el of edgeLines(roots, true)) {
     const text = el.textContent ?? "";
     const size = visible(text);
-    if (size > NOTE_MAX) continue;
+    // A note is one line; a block broken by <br> is a passage of the text.
+    if (size > NOTE_MAX || severalLines(el)) continue;
     const { emphasised, linked } = shape(el);
     if (emphasised >= size * EMPHASIS_SHARE && (linked || ADDRESS.test(text))) el.remove();
   }

@@ -25,6 +25,17 @@ describe("notes to the reader after the article", () => {
     expect(x.text).not.toContain("Write to our city desk");
   });
 
+  test("a closing heading that is a link (subscribe, related coverage) goes; the article's own headings stay", () => {
+    const x = extractMainText(
+      page(
+        `<div class="story"><h2>The new routes</h2>${paras(ARTICLE)}<h3><a href="/subscribe">Click here to get the Gazette's morning briefing</a></h3></div>`,
+      ),
+    );
+    for (const p of ARTICLE) expect(x.text).toContain(p);
+    expect(x.text).toContain("The new routes");
+    expect(x.text).not.toContain("morning briefing");
+  });
+
   test("a closing line in bold that points nowhere, and a plain sentence with a link, stay", () => {
     const last = [
       `<p>The full proposal is <a href="/plan.pdf">published on the council's website</a> for anyone to read.</p>`,

@@ -1,5 +1,4 @@
 import { measureProse, visible } from "./html-prose.ts";
-import { linkDensity } from "./html-score.ts";
 
 // Lines at the two edges of an article that are the publisher's, not the author's, told by
 // their shape so the rules hold in any language: a dateline above the text, a note to the
@@ -7,8 +6,38 @@ import { linkDensity } from "./html-score.ts";
 
 // Blocks that stand as a line of their own; a block holding one of these is not a line.
 const LINE_BLOCKS = new Set(["P", "DIV", "LI", "BLOCKQUOTE", "H2", "H3", "H4", "H5", "H6", "DT", "DD", "TD"]);
-const INNER_BLOCKS = "p,div,li,blockquote,h1,h2,h3,h4,h5,h6,dt,dd,td,ul,ol,table";
+const INNER_BLOCKS = new Set([...LINE_BLOCKS, "H1", "UL", "OL", "TABLE"]);
 const EDGE = 3;
+
+/** Whether a block sits anywhere under `el` (a walk by the tree's links, no selector). */
+function holdsBlock(el: Element): boolean {
+  let node = el.firstElementChild;
+  while (node) {
+    if (INNER_BLOCKS.has(node.tagName)) return true;
+    if (node.firstElementChild) node = node.firstElementChild;
+    else {
+      while (node && node !== el && !node.nextElementSibling) node = node.parentElement;
+      if (!node || node === el) return false;
+      node = node.nextElementSibling;
+    }
+  }
+  return false;
+}
+
+/** A line's text and how much of it sits in links, in one walk (as linkDensity counts). */
+function ownText(el: Element): { text: string; linked: number } {
+  let text = "";
+  let linked = 0;
+  const walk = (node: Node, inLink: boolean) => {
+    if (node.nodeType === 3) {
+      text += node.nodeValue ?? "";
+      if (inLink) linked += (node.nodeValue ?? "").length;
+    } else if (node.nodeType === 1)
+      for (let c = node.firstChild; c; c = c.nextSibling) walk(c, inLink || (node as Element).tagName === "A");
+  };
+  walk(el, false);
+  return { text, linked };
+}
 
 /**
  * The first (or last) few lines of the article, as blockText will set them: innermost
@@ -20,10 +49,10 @@ function edgeLines(roots: Element[], fromEnd: boolean): Element[] {
   const stack: Element[] = fromEnd ? [...roots] : [...roots].reverse();
   while (stack.length && lines.length < EDGE) {
     const el = stack.pop()!;
-    if (LINE_BLOCKS.has(el.tagName) && !el.querySelector(INNER_BLOCKS)) {
-      const text = el.textContent ?? "";
+    if (LINE_BLOCKS.has(el.tagName) && !holdsBlock(el)) {
+      const { text, linked } = ownText(el);
       // Link lists (not headings) are left out of the text anyway: they are not its lines.
-      if (visible(text) && (HEADING.test(el.tagName) || linkDensity(el, text.trim().length) <= 0.6)) lines.push(el);
+      if (visible(text) && (HEADING.test(el.tagName) || linked <= text.trim().length * 0.6)) lines.push(el);
       continue;
     }
     // Children pushed so that the one nearest the edge comes off the stack first.
@@ -35,7 +64,7 @@ function edgeLines(roots: Element[], fromEnd: boolean): Element[] {
 
 /** Whether a <br> inside `el` has text on both sides of it (a trailing one does not count). */
 function severalLines(el: Element): boolean {
-  if (!el.querySelector("br")) return false;
+  if (!el.getElementsByTagName("br").length) return false;
   return el.innerHTML.split(/<br\b[^>]*>/i).filter((part) => visible(part.replace(/<[^>]*>/g, "")) > 0).length > 1;
 }
 

@@ -24,6 +24,10 @@ function holdsBlock(el: Element): boolean {
   return false;
 }
 
+function reverseFrom(items: Element[], from: number): void {
+  for (let i = from, j = items.length - 1; i < j; i++, j--) [items[i], items[j]] = [items[j]!, items[i]!];
+}
+
 /** A line's text and how much of it sits in links, in one walk (as linkDensity counts). */
 function ownText(el: Element): { text: string; linked: number } {
   let text = "";
@@ -55,9 +59,11 @@ function edgeLines(roots: Element[], fromEnd: boolean): Element[] {
       if (visible(text) && (HEADING.test(el.tagName) || linked <= text.trim().length * 0.6)) lines.push(el);
       continue;
     }
-    // Children pushed so that the one nearest the edge comes off the stack first.
-    if (fromEnd) for (let c = el.firstElementChild; c; c = c.nextElementSibling) stack.push(c);
-    else for (let c = el.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
+    // Children pushed so that the one nearest the edge comes off the stack first (read
+    // forwards only: linkedom finds a previous sibling by walking from the first).
+    const at = stack.length;
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) stack.push(c);
+    if (!fromEnd) reverseFrom(stack, at);
   }
   return lines;
 }

@@ -1,8 +1,8 @@
 import { measureProse, visible } from "./html-prose.ts";
 
 // Lines at the two edges of an article that are the publisher's, not the author's, told by
-// their shape so the rules hold in any language: a dateline above the text, a note to the
-// reader below it. Each rule looks only a few lines in from its edge.
+// their shape so the rules hold in any language: a dateline above the text; a note to the
+// reader and a postscript below it. Each rule looks only a few lines in from its edge.
 
 // Blocks that stand as a line of their own; a block holding one of these is not a line.
 const LINE_BLOCKS = new Set(["P", "DIV", "LI", "BLOCKQUOTE", "H2", "H3", "H4", "H5", "H6", "DT", "DD", "TD"]);

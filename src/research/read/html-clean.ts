@@ -5,8 +5,9 @@ const DROP_TAGS =
   "script,style,noscript,template,svg,canvas,iframe,object,embed,video,audio,map,button,select,input,textarea,dialog,link,meta";
 
 // Boilerplate spelled in class and id names; an element that also looks like content is kept.
+// "prev"/"next" name the links to the neighbouring posts, with their teasers.
 const UNLIKELY =
-  /(^|[-_\s])(ad|ads|advert\w*|banner|breadcrumbs?|combx|comments?|community|cookie\w*|consent|disqus|footer|gdpr|masthead|menu|modal|nav\w*|newsletter|outbrain|pagination|pager|popup|promo\w*|related|remark|replies|rss|share|sharing|shoutbox|sidebar|skip|social|sponsor\w*|subscribe\w*|taboola|tags?|toolbar|widget\w*|signup|paywall|recirc\w*|most-?popular|read-?more|author-?bio)([-_\s]|$)/i;
+  /(^|[-_\s])(ad|ads|advert\w*|banner|breadcrumbs?|combx|comments?|community|cookie\w*|consent|disqus|footer|gdpr|masthead|menu|modal|nav\w*|newsletter|outbrain|pagination|pager|popup|promo\w*|related|remark|replies|rss|share|sharing|shoutbox|sidebar|skip|social|sponsor\w*|subscribe\w*|taboola|tags?|toolbar|widget\w*|signup|paywall|recirc\w*|most-?popular|read-?more|author-?bio|prev|previous|next)([-_\s]|$)/i;
 const MAYBE = /article|body|content|main|post|entry|story|text|column/i;
 const COMMENTS = /comment|disqus|replies|respond|discussion/i;
 // Reader-comment sections by their usual names (token-bounded: "responsive" is not "respond").
@@ -66,10 +67,14 @@ export function stripBoilerplate(root: Element, byName = true): void {
   // whole thread (and the footer around it) look like "the article" to holdsArticle.
   if (byName) dropComments(root);
   // An <article> inside a larger one is another post (a "read next" card), not a section.
-  for (const el of Array.from(root.querySelectorAll("article article"))) {
+  // Each is weighed against its outer article as the page gave it: measured after its
+  // sibling cards had gone, the last card of a "you may also like" box would be most of
+  // what is left and stay.
+  const nested = Array.from(root.querySelectorAll("article article"), (el) => {
     const outer = el.parentElement?.closest("article");
-    if (el.parentNode && outer && (el.textContent ?? "").length < (outer.textContent ?? "").length * 0.5) el.remove();
-  }
+    return { el, card: (el.textContent ?? "").length < (outer?.textContent ?? "").length * 0.5 };
+  });
+  for (const { el, card } of nested) if (card && el.parentNode) el.remove();
   for (const el of Array.from(
     root.querySelectorAll(
       'nav,aside,footer,header,[role="navigation"],[role="complementary"],[role="contentinfo"],[role="banner"],[role="dialog"],[role="alert"]',

@@ -1,5 +1,6 @@
 import { parseHTML } from "linkedom";
 import { stripBoilerplate } from "./html-clean.ts";
+import { datelines, dropClosingNotes, dropPostscript, withoutDatelines } from "./html-edges.ts";
 import { baselineText, plainBody, structuredBody } from "./html-fallback.ts";
 import { type PageMeta, readMeta } from "./html-meta.ts";
 import { measureProse, textProse } from "./html-prose.ts";
@@ -31,7 +32,10 @@ function articleText(body: Element): string {
     (article[0]!.textContent ?? "").length > (top.textContent ?? "").length * 0.8
   )
     roots = [article[0]!];
-  let text = blockText(roots);
+  const dates = datelines(roots);
+  dropPostscript(roots);
+  dropClosingNotes(roots);
+  let text = withoutDatelines(blockText(roots), dates);
   if (text.length < 200) {
     const all = blockText([body]);
     if (all.length > text.length * 2) text = all;

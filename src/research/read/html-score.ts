@@ -61,6 +61,33 @@ export function linkDensity(el: Element, textLength?: number): number {
 }
 
 /**
+ * `linkDensity` of every element under `root`, from one walk: scoring asks it of every
+ * candidate, and asking each subtree on its own costs depth × size.
+ */
+function linkDensities(root: Element): Map<Element, number> {
+  const out = new Map<Element, number>();
+  let text = 0;
+  let links = 0;
+  const walk = (el: Element) => {
+    const text0 = text;
+    const links0 = links;
+    for (let c = el.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3) text += (c.nodeValue ?? "").length;
+      else if (c.nodeType === 1) {
+        const before = text;
+        walk(c as Element);
+        // A link's whole text counts, as querySelectorAll("a") would count it.
+        if ((c as Element).tagName === "A") links += text - before;
+      }
+    }
+    const own = text - text0;
+    out.set(el, own ? Math.min(1, (links - links0) / own) : 0);
+  };
+  walk(root);
+  return out;
+}
+
+/**
  * Readability's idea, compacted: every paragraph-like block votes for its ancestors by its
  * length and commas (full for the parent, half for the grandparent, a third above);
  * candidates are weighted by tag and class names and discounted by link density. The
@@ -95,8 +122,9 @@ export function bestContainer(body: Element): { top: Element; scores: Map<Elemen
   }
   let top: Element = body,
     best = -Infinity;
+  const density = linkDensities(body);
   for (const [el, s] of scores) {
-    const final = s * (1 - linkDensity(el));
+    const final = s * (1 - (density.get(el) ?? linkDensity(el)));
     scores.set(el, final);
     // A list or a table row is a part of a text (references, comments, a signatory table),
     // never the whole of it: it votes for its container but does not compete with it.

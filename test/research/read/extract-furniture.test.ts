@@ -95,4 +95,16 @@ describe("furniture is judged by what a block is, not by its name", () => {
     const y = extractMainText(page(`<article>${paras(ARTICLE)}<p>Yours, Ana</p></article>`));
     expect(y.text.endsWith("Yours, Ana")).toBe(true);
   });
+
+  test("the links to the previous and next posts, with their teasers, are not the article", () => {
+    const neighbour = (side: string, n: number) =>
+      `<div class="${side}"><a href="/${n}"><h5>Depot plans for district ${n}</h5></a><p>The operator's other depot plans run over budget and behind schedule, says the report.</p></div>`;
+    const x = extractMainText(
+      page(
+        `<div class="story">${paras(ARTICLE)}<div class="grid">${neighbour("prev", 1)}${neighbour("next", 2)}</div></div>`,
+      ),
+    );
+    for (const p of ARTICLE) expect(x.text).toContain(p);
+    expect(x.text).not.toContain("other depot plans");
+  });
 });

@@ -44,6 +44,19 @@ describe("main-text extraction", () => {
     for (const n of [1, 2, 5, 8]) expect(x.text).not.toContain(`Teaser ${n} excerpt`);
   });
 
+  test("every card of a box of teasers inside the article goes, the last one too", () => {
+    // Each card longer than the article: once its siblings are gone, the last card alone
+    // is most of what its outer article still holds.
+    const card = (n: number) => `<article class="card"><p>Card ${n}: ${ARTICLE.join(" ")} ${ARTICLE[0]}</p></article>`;
+    const x = extractMainText(
+      page(
+        `<article class="post"><h1>Bus plan</h1>${ARTICLE.map((p) => `<p>${p}</p>`).join("")}<div class="box"><h2>More</h2>${[1, 2, 3].map(card).join("")}</div></article>`,
+      ),
+    );
+    for (const p of ARTICLE) expect(x.text).toContain(p);
+    for (const n of [1, 2, 3]) expect(x.text).not.toContain(`Card ${n}:`);
+  });
+
   test("metadata: og:title first; else <title> without the site's name; dates and JSON-LD author", () => {
     const ld = `<script type="application/ld+json">{"@graph":[{"@type":"NewsArticle","datePublished":"2023-07-01T08:00:00+02:00","author":{"@type":"Person","name":"Ana Lima"}}]}</script>`;
     const x = extractMainText(

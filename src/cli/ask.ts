@@ -36,12 +36,13 @@ const noStore = new Proxy(
 ) as Store;
 
 /**
- * The collections at DATABASE_PATH, for the `local` provider only: the run itself is still
- * recorded nowhere. No database file, no collections (and no file is created).
+ * The collections at DATABASE_URL or DATABASE_PATH, for the `local` provider only: the run
+ * itself is still recorded nowhere. No database file, no collections (and no file is created).
  */
-function collectionsStore(cfg: Config): Store | undefined {
-  if (cfg.LOCAL_SEARCH === "off" || cfg.DATABASE_PATH === ":memory:" || !existsSync(cfg.DATABASE_PATH)) return;
-  return openStore(cfg);
+async function collectionsStore(cfg: Config): Promise<Store | undefined> {
+  if (cfg.LOCAL_SEARCH === "off") return;
+  if (!cfg.DATABASE_URL && (cfg.DATABASE_PATH === ":memory:" || !existsSync(cfg.DATABASE_PATH))) return;
+  return await openStore(cfg);
 }
 
 /** The question: the argument, or standard input to its end for `-` (never implicitly: see README). */
@@ -56,7 +57,7 @@ export async function askCommand({ cfg, options, args }: CommandInput): Promise<
   const question = await readQuestion(args[0]!);
   if (!question) throw new UsageError(args[0] === "-" ? "no question on standard input" : "the question is empty");
   const logger = createLogger(cfg.LOG_LEVEL === "info" ? "warn" : cfg.LOG_LEVEL);
-  const collections = collectionsStore(cfg);
+  const collections = await collectionsStore(cfg);
   const engine = buildEngine(cfg, logger, undefined, undefined, collections);
   const runs = createRunService({ store: noStore, engine, config: cfg, logger });
   const interrupt = new AbortController();

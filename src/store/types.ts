@@ -319,7 +319,7 @@ export interface CorpusTable {
 }
 
 export interface Store {
-  readonly backend: "sqlite";
+  readonly backend: "sqlite" | "postgres";
   accounts: AccountsTable;
   sessions: SessionsTable;
   apiKeys: ApiKeysTable;

@@ -54,6 +54,7 @@ if (import.meta.main) {
   const config = loadConfig({ PORT: "0", DATABASE_PATH: path, LOG_LEVEL: "info" }, "/nonexistent");
   startServer({
     config,
+    store: openSqliteStore(path!),
     engine: scriptedEngine({ hang: true }),
     lease: { heartbeatMs: Number(heartbeatMs), leaseMs: Number(leaseMs) },
   });

@@ -1,0 +1,132 @@
+import type { SQL } from "bun";
+import type { CollectionSummary, CorpusDocumentRow, CorpusPutOutcome, CorpusTable } from "../types.ts";
+import { documentVector, pgCorpusSearch, TS_CONFIG } from "./corpus-search.ts";
+
+interface DocRowRaw {
+  id: number;
+  collection: string;
+  doc_id: string;
+  title: string;
+  url: string | null;
+  path: string | null;
+  format: string;
+  chars: number;
+  truncated: number;
+  added_at: string;
+}
+
+const toRow = (r: DocRowRaw): CorpusDocumentRow => ({
+  id: r.id,
+  collection: r.collection,
+  docId: r.doc_id,
+  title: r.title,
+  url: r.url,
+  path: r.path,
+  format: r.format,
+  chars: r.chars,
+  truncated: r.truncated === 1,
+  addedAt: r.added_at,
+});
+
+/**
+ * The collection tables (corpus_*). Each document and passage carries its own tsvector,
+ * written with it (no triggers to keep in step): deleting a row deletes its index entry.
+ */
+export function pgCorpus(sql: SQL): CorpusTable {
+  const ranking = pgCorpusSearch(sql);
+  const collectionId = async (db: SQL, name: string) =>
+    ((await db`SELECT id FROM corpus_collections WHERE name = ${name}`)[0]?.id as number | undefined) ?? null;
+  const docsWhere = (db: SQL, where: SQL.Query<unknown>) =>
+    db<DocRowRaw[]>`SELECT d.id, c.name AS collection, d.doc_id, d.title, d.url, d.path, d.format, d.chars, d.truncated,
+      d.added_at FROM corpus_documents d JOIN corpus_collections c ON c.id = d.collection_id WHERE ${where}`;
+
+  return {
+    put: (collection, docs) =>
+      sql.begin(async (tx) => {
+        const now = new Date().toISOString();
+        await tx`INSERT INTO corpus_collections (name, created_at) VALUES (${collection}, ${now}) ON CONFLICT (name) DO NOTHING`;
+        const cid = (await collectionId(tx, collection))!;
+        const out: CorpusPutOutcome[] = [];
+        for (const d of docs) {
+          const [old] =
+            await tx`SELECT id, content_hash FROM corpus_documents WHERE collection_id = ${cid} AND doc_id = ${d.docId}`;
+          if (old && old.content_hash === d.contentHash) {
+            out.push("unchanged");
+            continue;
+          }
+          if (old) await tx`DELETE FROM corpus_documents WHERE id = ${old.id}`;
+          const chars = d.passages.reduce((n, p) => n + p.length, 0);
+          const [{ id }] = await tx`INSERT INTO corpus_documents
+            (collection_id, doc_id, title, url, path, format, content_hash, chars, truncated, added_at, search)
+            VALUES (${cid}, ${d.docId}, ${d.title}, ${d.url}, ${d.path}, ${d.format}, ${d.contentHash}, ${chars},
+              ${d.truncated ? 1 : 0}, ${now}, ${documentVector(tx, d.title, d.passages.join("\n"))}) RETURNING id`;
+          if (d.passages.length) {
+            // One statement for all of a document's passages, however many.
+            const rows = d.passages.map((text, seq) => ({ seq, text }));
+            await tx`INSERT INTO corpus_passages (document_id, seq, text, search)
+              SELECT ${id}, p.seq, p.text, to_tsvector(${TS_CONFIG}::regconfig, p.text)
+              FROM jsonb_to_recordset(${rows}::jsonb) AS p(seq int, text text)`;
+          }
+          out.push(old ? "replaced" : "added");
+        }
+        return out;
+      }),
+    async collections() {
+      const rows = await sql`SELECT c.name, c.created_at,
+          (SELECT count(*)::int FROM corpus_documents d WHERE d.collection_id = c.id) AS documents,
+          (SELECT count(*)::int FROM corpus_passages p JOIN corpus_documents d ON d.id = p.document_id
+            WHERE d.collection_id = c.id) AS passages,
+          (SELECT coalesce(sum(chars), 0)::int FROM corpus_documents d WHERE d.collection_id = c.id) AS chars,
+          (SELECT max(added_at) FROM corpus_documents d WHERE d.collection_id = c.id) AS updated_at
+        FROM corpus_collections c ORDER BY c.name`;
+      return rows.map(
+        (
+          r: Omit<CollectionSummary, "createdAt" | "updatedAt"> & { created_at: string; updated_at: string | null },
+        ) => ({
+          name: r.name,
+          documents: r.documents,
+          passages: r.passages,
+          chars: r.chars,
+          createdAt: r.created_at,
+          updatedAt: r.updated_at,
+        }),
+      ) as CollectionSummary[];
+    },
+    documents: async (collection) => (await docsWhere(sql, sql`c.name = ${collection} ORDER BY d.doc_id`)).map(toRow),
+    removeCollection: (name) =>
+      sql.begin(async (tx) => {
+        const cid = await collectionId(tx, name);
+        if (cid === null) return null;
+        const [{ n }] = await tx`SELECT count(*)::int AS n FROM corpus_documents WHERE collection_id = ${cid}`;
+        await tx`DELETE FROM corpus_collections WHERE id = ${cid}`;
+        return n as number;
+      }),
+    async removeDocuments(collection, docIds) {
+      const cid = await collectionId(sql, collection);
+      if (cid === null || !docIds.length) return 0;
+      return (await sql`DELETE FROM corpus_documents WHERE collection_id = ${cid} AND doc_id = ANY(${docIds}::text[])`)
+        .count;
+    },
+    hasDocuments: async () => (await sql`SELECT 1 FROM corpus_documents LIMIT 1`).length > 0,
+    async search(query, o) {
+      const cid = o.collection === undefined ? null : await collectionId(sql, o.collection);
+      if (o.collection !== undefined && cid === null) return [];
+      const ranked = await ranking.search(query, { collectionId: cid, limit: o.limit });
+      if (!ranked.length) return [];
+      const byId = new Map(
+        (await docsWhere(sql, sql`d.id = ANY(${ranked.map(([id]) => id)}::int[])`)).map((r) => [r.id, toRow(r)]),
+      );
+      return ranked.flatMap(([id, score]) => {
+        const r = byId.get(id);
+        return r ? [{ ...r, score }] : [];
+      });
+    },
+    async bestPassages(documentId, query, limit) {
+      const hits = await ranking.matchingPassages(documentId, query, limit);
+      if (hits.length) return hits;
+      return [
+        ...(await sql`SELECT seq, text FROM corpus_passages WHERE document_id = ${documentId} ORDER BY seq LIMIT ${limit}`),
+      ];
+    },
+  };
+}

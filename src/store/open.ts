@@ -18,7 +18,7 @@ export async function openStore(cfg: Pick<Config, "DATABASE_PATH" | "DATABASE_UR
       return await openPostgresStore(url);
     } catch (e) {
       const why = redactUrlIn(e instanceof Error ? e.message : String(e), url);
-      throw new AppError("config_invalid", `invalid DATABASE_URL=${redactUrl(url)}: ${why}`, 500);
+      throw new AppError("config_invalid", `invalid DATABASE_URL=${JSON.stringify(redactUrl(url))}: ${why}`, 500);
     }
   }
   try {

@@ -1,4 +1,4 @@
-import { LoginThrottle } from "../auth/login-throttle.ts";
+import { LoginThrottle, loginAttemptsFor } from "../auth/login-throttle.ts";
 import type { Config } from "../config/schema.ts";
 import { AppError } from "../contract/errors.ts";
 import { Metrics } from "../metrics/registry.ts";
@@ -55,7 +55,7 @@ export function startServer(opts: StartOptions): RunningServer {
     runs,
     logger,
     metrics,
-    throttle: new LoginThrottle(),
+    throttle: new LoginThrottle(loginAttemptsFor(store)),
     keepAliveMs: opts.keepAliveMs ?? 15_000,
     bodyTimeoutMs: opts.bodyTimeoutMs,
   };

@@ -218,6 +218,31 @@ export interface InstancesTable {
   forgetExpired(): Awaitable<number>;
 }
 
+/** A sign-in counter (src/auth/attempts.ts); times are epoch ms. */
+export interface AttemptEntry {
+  failures: number;
+  /** Attempts reserved and not yet settled. */
+  pending: number;
+  blockedUntil: number;
+  lastAt: number;
+}
+
+/**
+ * Sign-in attempt counters kept in the database, on a backend shared by instances on several
+ * hosts (on SQLite, one host, the process's memory serves).
+ */
+export interface LoginAttemptsTable {
+  /**
+   * In one transaction holding the keys' locks: `decide` sees their entries and returns what
+   * to write back (null deletes). Entries idle since `forgetBefore` may be swept meanwhile.
+   */
+  update<T>(
+    keys: string[],
+    decide: (current: Map<string, AttemptEntry>) => { result: T; write: Map<string, AttemptEntry | null> },
+    forgetBefore: number,
+  ): Promise<T>;
+}
+
 /** One document to keep in a collection (README "Collections"). */
 export interface CorpusDocumentInput {
   /** A JSONL record's id, or the file's path relative to the folder it was added from. */
@@ -329,5 +354,7 @@ export interface Store {
   identities: IdentitiesTable;
   instances: InstancesTable;
   corpus: CorpusTable;
+  /** Shared sign-in counters; null where the process's memory serves (SQLite). */
+  loginAttempts: LoginAttemptsTable | null;
   close(): Awaitable<void>;
 }

@@ -1,4 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
+import { LoginThrottle, loginAttemptsFor } from "../../src/auth/login-throttle.ts";
+import { isAppError } from "../../src/contract/errors.ts";
+import { pgMigrations } from "../../src/store/postgres/migrations.ts";
 import { openPostgresStore, type PostgresStore } from "../../src/store/postgres/open.ts";
 import type { AccountRow, NewRun } from "../../src/store/types.ts";
 import { freshDatabase, postgresTests } from "../helpers/postgres.ts";
@@ -51,7 +54,7 @@ describe.skipIf(!postgresTests)("instances on one PostgreSQL database", () => {
   test("migrations racing from three instances apply once", async () => {
     const stores = await instances(3);
     const rows = await stores[0]!.raw`SELECT tag FROM __migrations ORDER BY tag`;
-    expect(rows.map((r: { tag: string }) => r.tag)).toEqual(["0000_init", "0001_corpus_text_search"]);
+    expect(rows.map((r: { tag: string }) => r.tag)).toEqual(pgMigrations.map((m) => m.tag));
   });
 
   test("60 calls spread over two instances against an allowance of 40: exactly 40 accepted and counted", async () => {
@@ -124,5 +127,23 @@ describe.skipIf(!postgresTests)("instances on one PostgreSQL database", () => {
       { instance_id: "a", status: "running" },
       { instance_id: "b", status: "error" },
     ]);
+  });
+
+  test("sign-in attempts count the same on every instance: guesses spread over three get one budget", async () => {
+    const stores = await instances(3);
+    const now = () => 1_000_000;
+    const throttles = stores.map((s) => new LoginThrottle(loginAttemptsFor(s), now));
+    const who = (i: number) => ({ email: "victim@x.org", client: `203.0.113.${i}`, device: null });
+    const tries = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => throttles[i % 3]!.begin(who(i))));
+    const begun = tries.flatMap((t) => (t.status === "fulfilled" ? [t.value] : []));
+    // Five free failures per email: at most five guesses in flight, whichever instances they reach.
+    expect(begun).toHaveLength(5);
+    for (const t of tries)
+      if (t.status === "rejected") expect(isAppError(t.reason) && t.reason.code).toBe("too_many_attempts");
+    await Promise.all(begun.map((a) => a.settle("failure")));
+    // The email is now blocked for everyone, on every instance; another email is not.
+    for (const t of throttles) expect(await t.begin(who(99)).catch((e) => e.code)).toBe("too_many_attempts");
+    const other = await throttles[0]!.begin({ ...who(99), email: "someone@x.org" });
+    await other.settle("success");
   });
 });

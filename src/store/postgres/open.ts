@@ -6,6 +6,7 @@ import { pgCorpus } from "./corpus.ts";
 import { pgIdempotencyKeys } from "./idempotency-keys.ts";
 import { pgIdentities } from "./identities.ts";
 import { pgInstances } from "./instances.ts";
+import { pgLoginAttempts } from "./login-attempts.ts";
 import { migratePostgres } from "./migrate.ts";
 import { pgRunCounters } from "./run-counters.ts";
 import { pgRunEvents } from "./run-events.ts";
@@ -43,6 +44,7 @@ export async function openPostgresStore(url: string, o: { max?: number } = {}): 
     identities: pgIdentities(sql, accounts),
     instances: pgInstances(sql),
     corpus: pgCorpus(sql),
+    loginAttempts: pgLoginAttempts(sql),
     close: () => sql.close(),
   };
 }

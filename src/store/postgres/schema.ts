@@ -220,3 +220,20 @@ export const corpusPassages = pgTable(
   },
   (t) => [index("corpus_passages_doc_idx").on(t.documentId, t.seq)],
 );
+
+/**
+ * Sign-in attempt counters (src/auth/attempts.ts), shared by every instance so that spreading
+ * guesses over them buys nothing; on SQLite they live in the process's memory. Times are
+ * epoch ms, as the rules compute them.
+ */
+export const loginAttempts = pgTable(
+  "login_attempts",
+  {
+    key: text("key").primaryKey(),
+    failures: integer("failures").notNull(),
+    pending: integer("pending").notNull(),
+    blockedUntil: bigint("blocked_until", { mode: "number" }).notNull(),
+    lastAt: bigint("last_at", { mode: "number" }).notNull(),
+  },
+  (t) => [index("login_attempts_last_idx").on(t.lastAt)],
+);

@@ -45,6 +45,8 @@ export function openSqliteStore(path: string): SqliteStore {
     identities: sqliteIdentities(db, accounts),
     instances: sqliteInstances(db),
     corpus: sqliteCorpus(db),
+    // One host: the process's memory counts sign-in attempts (src/auth/attempts.ts).
+    loginAttempts: null,
     close: () => db.close(),
   };
 }

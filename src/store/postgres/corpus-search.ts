@@ -11,6 +11,18 @@ export const documentVector = (db: SQL, title: string, body: string) =>
     || setweight(to_tsvector(${TS_CONFIG}::regconfig, ${denseBigrams(body)}), 'D')`;
 
 /**
+ * Writes a document's passages, each with its vector, in one statement however many there
+ * are. CJK runs as bigrams, as in the document's vector and the query.
+ */
+export async function insertPassages(db: SQL, documentId: number, passages: string[]): Promise<void> {
+  if (!passages.length) return;
+  const rows = passages.map((text, seq) => ({ seq, text, dense: denseBigrams(text) }));
+  await db`INSERT INTO corpus_passages (document_id, seq, text, search)
+    SELECT ${documentId}, p.seq, p.text, to_tsvector(${TS_CONFIG}::regconfig, p.dense)
+    FROM jsonb_to_recordset(${rows}::jsonb) AS p(seq int, text text, dense text)`;
+}
+
+/**
  * The query's words as one tsquery matching any of them. Each word goes through the
  * index's own parser and stemmer (plainto_tsquery: no word is read as syntax), CJK runs
  * as bigrams as when indexed; tsquery's text form is itself quoted tsquery syntax, so the

@@ -1,6 +1,6 @@
 import type { SQL } from "bun";
 import type { CollectionSummary, CorpusDocumentRow, CorpusPutOutcome, CorpusTable } from "../types.ts";
-import { documentVector, pgCorpusSearch, TS_CONFIG } from "./corpus-search.ts";
+import { documentVector, insertPassages, pgCorpusSearch } from "./corpus-search.ts";
 
 interface DocRowRaw {
   id: number;
@@ -60,13 +60,7 @@ export function pgCorpus(sql: SQL): CorpusTable {
             (collection_id, doc_id, title, url, path, format, content_hash, chars, truncated, added_at, search)
             VALUES (${cid}, ${d.docId}, ${d.title}, ${d.url}, ${d.path}, ${d.format}, ${d.contentHash}, ${chars},
               ${d.truncated ? 1 : 0}, ${now}, ${documentVector(tx, d.title, d.passages.join("\n"))}) RETURNING id`;
-          if (d.passages.length) {
-            // One statement for all of a document's passages, however many.
-            const rows = d.passages.map((text, seq) => ({ seq, text }));
-            await tx`INSERT INTO corpus_passages (document_id, seq, text, search)
-              SELECT ${id}, p.seq, p.text, to_tsvector(${TS_CONFIG}::regconfig, p.text)
-              FROM jsonb_to_recordset(${rows}::jsonb) AS p(seq int, text text)`;
-          }
+          await insertPassages(tx, id, d.passages);
           out.push(old ? "replaced" : "added");
         }
         return out;

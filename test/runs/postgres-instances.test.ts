@@ -6,7 +6,7 @@ import { openPostgresStore, type PostgresStore } from "../../src/store/postgres/
 import { createLogger } from "../../src/util/logger.ts";
 import { freshDatabase, postgresTests } from "../helpers/postgres.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
-import { keyedClient, query } from "../helpers/server.ts";
+import { Client, keyedClient, query } from "../helpers/server.ts";
 import { answerOf, readSse } from "../helpers/sse.ts";
 import { useLongTimeout } from "../setup.ts";
 import { LIVE, spawnLeased } from "./leased-server.ts";
@@ -20,8 +20,8 @@ afterAll(async () => {
   for (const s of servers) await s.stop(100);
 });
 
-async function start(engine: Engine, url: string): Promise<RunningServer> {
-  const config = loadConfig({ PORT: "0", DATABASE_URL: url, LOG_LEVEL: "warn" }, "/nonexistent");
+async function start(engine: Engine, url: string, env: Record<string, string> = {}): Promise<RunningServer> {
+  const config = loadConfig({ PORT: "0", DATABASE_URL: url, LOG_LEVEL: "warn", ...env }, "/nonexistent");
   const store = await openPostgresStore(url, { max: 4 });
   const s = startServer({ config, engine, store, logger: createLogger("silent"), lease: LIVE });
   servers.push(s);
@@ -38,6 +38,21 @@ async function until(what: string, done: () => Promise<boolean>, ms = 20_000): P
 }
 
 describe.skipIf(!postgresTests)("instances on one PostgreSQL database", () => {
+  test("three instances starting together: one schema, one secret; calls spread over them never pass the allowance", async () => {
+    const url = await freshDatabase();
+    const three = await Promise.all([1, 2, 3].map(() => start(scriptedEngine(), url, { PLAN_RUNS_FREE: "5" })));
+    const { c, key } = await keyedClient(three[0]!.url);
+    const answers = await Promise.all(
+      Array.from({ length: 15 }, (_, i) => query(three[i % 3]!.url, key, { query: `q${i}` }).then((r) => r.status)),
+    );
+    expect(answers.filter((s) => s === 200)).toHaveLength(5);
+    expect(answers.filter((s) => s === 429)).toHaveLength(10);
+    const elsewhere = Object.assign(new Client(three[2]!.url), { cookie: c.cookie });
+    expect(await elsewhere.used()).toBe(5);
+    const db = (three[1]!.deps.store as PostgresStore).raw;
+    expect((await db`SELECT count(*)::int AS n FROM settings`)[0].n).toBe(1);
+  });
+
   test("a retry or a resume that reaches the other instance follows the run there: same answer, one run", async () => {
     const url = await freshDatabase();
     const gate = Promise.withResolvers<void>();

@@ -22,7 +22,8 @@ CREATE TABLE "api_keys" (
 CREATE TABLE "corpus_collections" (
 	"id" integer PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "corpus_collections_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 2147483647 START WITH 1 CACHE 1),
 	"name" text NOT NULL,
-	"created_at" text NOT NULL
+	"created_at" text NOT NULL,
+	"version" bigint DEFAULT 0 NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "corpus_documents" (
@@ -37,7 +38,8 @@ CREATE TABLE "corpus_documents" (
 	"chars" integer NOT NULL,
 	"truncated" integer DEFAULT 0 NOT NULL,
 	"added_at" text NOT NULL,
-	"search" "tsvector" NOT NULL
+	"title_len" integer NOT NULL,
+	"body_len" integer NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "corpus_passages" (
@@ -46,6 +48,14 @@ CREATE TABLE "corpus_passages" (
 	"seq" integer NOT NULL,
 	"text" text NOT NULL,
 	"search" "tsvector" NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "corpus_terms" (
+	"document_id" integer NOT NULL,
+	"term" text NOT NULL,
+	"title_tf" integer NOT NULL,
+	"body_tf" integer NOT NULL,
+	CONSTRAINT "corpus_terms_document_id_term_pk" PRIMARY KEY("document_id","term")
 );
 --> statement-breakpoint
 CREATE TABLE "idempotency_keys" (
@@ -70,6 +80,14 @@ CREATE TABLE "instances" (
 	"id" text PRIMARY KEY NOT NULL,
 	"started_at" timestamp with time zone NOT NULL,
 	"expires_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "login_attempts" (
+	"key" text PRIMARY KEY NOT NULL,
+	"failures" integer NOT NULL,
+	"pending" integer NOT NULL,
+	"blocked_until" bigint NOT NULL,
+	"last_at" bigint NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "run_counters" (
@@ -126,6 +144,7 @@ CREATE TABLE "settings" (
 ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "corpus_documents" ADD CONSTRAINT "corpus_documents_collection_id_corpus_collections_id_fk" FOREIGN KEY ("collection_id") REFERENCES "public"."corpus_collections"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "corpus_passages" ADD CONSTRAINT "corpus_passages_document_id_corpus_documents_id_fk" FOREIGN KEY ("document_id") REFERENCES "public"."corpus_documents"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "corpus_terms" ADD CONSTRAINT "corpus_terms_document_id_corpus_documents_id_fk" FOREIGN KEY ("document_id") REFERENCES "public"."corpus_documents"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "idempotency_keys" ADD CONSTRAINT "idempotency_keys_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "idempotency_keys" ADD CONSTRAINT "idempotency_keys_run_id_runs_id_fk" FOREIGN KEY ("run_id") REFERENCES "public"."runs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "identities" ADD CONSTRAINT "identities_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -138,11 +157,12 @@ CREATE UNIQUE INDEX "api_keys_hash_uq" ON "api_keys" USING btree ("key_hash");--
 CREATE INDEX "api_keys_account_idx" ON "api_keys" USING btree ("account_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "corpus_collections_name_uq" ON "corpus_collections" USING btree ("name");--> statement-breakpoint
 CREATE UNIQUE INDEX "corpus_documents_doc_uq" ON "corpus_documents" USING btree ("collection_id","doc_id");--> statement-breakpoint
-CREATE INDEX "corpus_documents_search_idx" ON "corpus_documents" USING gin ("search");--> statement-breakpoint
 CREATE INDEX "corpus_passages_doc_idx" ON "corpus_passages" USING btree ("document_id","seq");--> statement-breakpoint
+CREATE INDEX "corpus_terms_term_idx" ON "corpus_terms" USING btree ("term","document_id","title_tf","body_tf");--> statement-breakpoint
 CREATE INDEX "idempotency_keys_created_idx" ON "idempotency_keys" USING btree ("created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "identities_issuer_subject_uq" ON "identities" USING btree ("issuer","subject");--> statement-breakpoint
 CREATE INDEX "identities_account_idx" ON "identities" USING btree ("account_id");--> statement-breakpoint
+CREATE INDEX "login_attempts_last_idx" ON "login_attempts" USING btree ("last_at");--> statement-breakpoint
 CREATE INDEX "run_events_run_idx" ON "run_events" USING btree ("run_id");--> statement-breakpoint
 CREATE INDEX "runs_account_period_idx" ON "runs" USING btree ("account_id","period");--> statement-breakpoint
 CREATE INDEX "runs_account_created_idx" ON "runs" USING btree ("account_id","created_at");--> statement-breakpoint

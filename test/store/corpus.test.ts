@@ -105,6 +105,34 @@ for (const backend of backends) {
       ]);
     });
 
+    test("ranking: a word in the title counts more, a repeated word more than a passing one, feedback finds related documents", async () => {
+      const s = await open();
+      const titled = (docId: string, title: string, text: string) => ({ ...doc(docId, [text]), title });
+      await s.corpus.put("notes", [
+        titled("in-title", "Tides", "notes on the coast and the moon"),
+        titled("in-body", "Coastal notes", "tides are mentioned here once among many other words of the text"),
+        titled("repeated", "Sea", "tides tides tides: tides rise, tides fall"),
+        titled("related", "Lunar pull", "the moon and the coast and the sea level"),
+        titled("unrelated", "Cats", "cats sleep most of the day"),
+        // Feedback adds only words rare in the collection (under 10% of its documents): a collection of some size.
+        ...Array.from({ length: 30 }, (_, i) => titled(`filler-${i}`, `Garden ${i}`, `roses and tulips number ${i}`)),
+      ]);
+      const ids = async (words: string[], feedback: boolean) =>
+        (
+          await s.corpus.search(
+            { words, ranking: { ...RANKING, feedback: feedback ? RANKING.feedback : null } },
+            { limit: 10 },
+          )
+        ).map((h) => h.docId);
+      const plain = await ids(["tides"], false);
+      expect(plain).toHaveLength(3);
+      expect(plain.indexOf("repeated")).toBeLessThan(plain.indexOf("in-body"));
+      expect(plain.indexOf("in-title")).toBeLessThan(plain.indexOf("in-body"));
+      // The first pass's documents share "moon" and "coast": the document without the word is found too.
+      expect(await ids(["tides"], true)).toContain("related");
+      expect(await ids(["tides"], true)).not.toContain("filler-0");
+    });
+
     test("words are never read as FTS5 syntax", async () => {
       const s = await open();
       await s.corpus.put("notes", [doc("a", ["not a near miss"])]);

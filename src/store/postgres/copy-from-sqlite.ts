@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { SQL } from "bun";
-import { documentVector, insertPassages } from "./corpus-search.ts";
+import { insertDocument, insertPassages } from "./corpus-index.ts";
 
 /**
  * Tables copied column for column (the two schemas mirror each other), parents before
@@ -91,10 +91,19 @@ async function copyCorpus(src: Database, tx: SQL): Promise<void> {
   for (const docs of batches(src, "SELECT * FROM corpus_documents ORDER BY id")) {
     for (const d of docs as Record<string, string | number | null>[]) {
       const passages = passagesOf.all(d.id as number).map((p) => p.text);
-      await tx`INSERT INTO corpus_documents (id, collection_id, doc_id, title, url, path, format, content_hash, chars,
-          truncated, added_at, search) OVERRIDING SYSTEM VALUE
-        VALUES (${d.id}, ${d.collection_id}, ${d.doc_id}, ${d.title}, ${d.url}, ${d.path}, ${d.format}, ${d.content_hash},
-          ${d.chars}, ${d.truncated}, ${d.added_at}, ${documentVector(tx, d.title as string, passages.join("\n"))})`;
+      const columns = {
+        collectionId: d.collection_id as number,
+        docId: d.doc_id as string,
+        title: d.title as string,
+        url: d.url as string | null,
+        path: d.path as string | null,
+        format: d.format as string,
+        contentHash: d.content_hash as string,
+        chars: d.chars as number,
+        truncated: d.truncated as number,
+        addedAt: d.added_at as string,
+      };
+      await insertDocument(tx, columns, passages.join("\n"), d.id as number);
       // Passage ids are not referred to by anything: new ones, in document order.
       await insertPassages(tx, d.id as number, passages);
     }

@@ -1,71 +1,113 @@
 import type { SQL } from "bun";
-import { denseBigrams } from "../../corpus/search/dense-bigrams.ts";
-import type { CorpusPassage, CorpusQuery, CorpusRanking } from "../types.ts";
-
-/** The text search configuration of db/pg/0001_corpus_text_search.sql: English stems, no stop words. */
-export const TS_CONFIG = "rq_english";
-
-/** A document's vector: title words weighted A, body words D, so ranking can weigh them apart. */
-export const documentVector = (db: SQL, title: string, body: string) =>
-  db`setweight(to_tsvector(${TS_CONFIG}::regconfig, ${denseBigrams(title)}), 'A')
-    || setweight(to_tsvector(${TS_CONFIG}::regconfig, ${denseBigrams(body)}), 'D')`;
+import { bm25f, type TermPostings, topDocs } from "../../corpus/search/bm25f.ts";
+import { expandQuery, type FeedbackDoc } from "../../corpus/search/feedback.ts";
+import type { CorpusPassage, CorpusQuery } from "../types.ts";
+import { analyze, queryTerms } from "./corpus-index.ts";
+import { corpusSnapshots, type Snapshot } from "./corpus-snapshot.ts";
 
 /**
- * Writes a document's passages, each with its vector, in one statement however many there
- * are. CJK runs as bigrams, as in the document's vector and the query.
+ * Ranked search scored in JS by the same BM25F and feedback as on SQLite (src/corpus/search),
+ * so both backends rank alike: PostgreSQL's ts_rank has neither per-field saturation nor
+ * per-term weights. Postings and document frequencies come from corpus_terms (an index-only
+ * read per batch of terms), lengths from the instance's snapshot (corpus-snapshot.ts).
  */
-export async function insertPassages(db: SQL, documentId: number, passages: string[]): Promise<void> {
-  if (!passages.length) return;
-  const rows = passages.map((text, seq) => ({ seq, text, dense: denseBigrams(text) }));
-  await db`INSERT INTO corpus_passages (document_id, seq, text, search)
-    SELECT ${documentId}, p.seq, p.text, to_tsvector(${TS_CONFIG}::regconfig, p.dense)
-    FROM jsonb_to_recordset(${rows}::jsonb) AS p(seq int, text text, dense text)`;
-}
-
-/**
- * The query's words as one tsquery matching any of them. Each word goes through the
- * index's own parser and stemmer (plainto_tsquery: no word is read as syntax), CJK runs
- * as bigrams as when indexed; tsquery's text form is itself quoted tsquery syntax, so the
- * parts can be joined with `|` and read back.
- */
-const tsquery = (db: SQL, q: CorpusQuery) => {
-  const words = [...new Set(q.words.map((w) => denseBigrams(w).trim()).filter(Boolean))];
-  return db`(SELECT string_agg('(' || t::text || ')', ' | ')::tsquery FROM (
-      SELECT plainto_tsquery(${TS_CONFIG}::regconfig, w) AS t FROM unnest(${words}::text[]) AS w
-    ) s WHERE t::text <> '')`;
-};
-
-/**
- * ts_rank's weights for {D, C, B, A}: a title word counts `titleWeight` body words. BM25's
- * saturation (k1) has no counterpart here; its length normalisation (b > 0) becomes
- * ts_rank's "divide by 1 + log(length)". Pseudo-relevance feedback is not applied: ts_rank
- * takes no per-term weights (README "PostgreSQL").
- */
-const weights = (r: CorpusRanking) => {
-  const scale = Math.max(1, r.titleWeight);
-  return `{${1 / scale},0,0,${r.titleWeight / scale}}`;
-};
-
-/** Ranked document search over the GIN-indexed `search` vectors. */
 export function pgCorpusSearch(sql: SQL) {
+  const snapshots = corpusSnapshots(sql);
+
+  /** Postings of the terms not yet at hand, kept to the documents of one collection when asked. */
+  async function fetch(terms: string[], have: Map<string, TermPostings>, cid: number | null, s: Snapshot) {
+    const missing = terms.filter((t) => !have.has(t) && !s.postings.has(t));
+    if (missing.length) {
+      const fetched = new Map(missing.map((t) => [t, { docs: [], title: [], body: [] } as TermPostings]));
+      const rows = (await sql`SELECT term, document_id, title_tf, body_tf FROM corpus_terms
+        WHERE term = ANY(${missing}::text[]) ORDER BY term, document_id`.values()) as [
+        string,
+        number,
+        number,
+        number,
+      ][];
+      for (const [term, doc, t, b] of rows) {
+        // A document written after the snapshot is left for the next one, which will know its length.
+        if (!s.collection[doc]) continue;
+        const p = fetched.get(term)!;
+        p.docs.push(doc);
+        p.title.push(t);
+        p.body.push(b);
+      }
+      for (const [t, p] of fetched) snapshots.remember(s, t, p);
+    }
+    for (const term of terms) {
+      if (have.has(term)) continue;
+      const all = s.postings.get(term) ?? { docs: [], title: [], body: [] };
+      if (cid === null) {
+        have.set(term, all);
+        continue;
+      }
+      const p: TermPostings = { docs: [], title: [], body: [] };
+      all.docs.forEach((doc, i) => {
+        if (s.collection[doc] !== cid) return;
+        p.docs.push(doc);
+        p.title.push(all.title[i]!);
+        p.body.push(all.body[i]!);
+      });
+      have.set(term, p);
+    }
+  }
+
+  /** Document frequencies over all collections of the terms not known yet, in one index-only read. */
+  async function fillDf(terms: Iterable<string>, s: Snapshot): Promise<void> {
+    const missing = [...new Set(terms)].filter((t) => !s.df.has(t));
+    if (!missing.length) return;
+    for (const t of missing) s.df.set(t, 0);
+    const rows =
+      await sql`SELECT term, count(*)::int AS n FROM corpus_terms WHERE term = ANY(${missing}::text[]) GROUP BY term`;
+    for (const r of rows as { term: string; n: number }[]) s.df.set(r.term, r.n);
+  }
+
+  /** Each document's terms with their counts (title and body together), as feedback reads them. */
+  async function termCounts(ids: number[]): Promise<Map<number, Map<string, number>>> {
+    const rows = (await sql`SELECT document_id, term, title_tf + body_tf FROM corpus_terms
+      WHERE document_id = ANY(${ids}::int[])`.values()) as [number, string, number][];
+    const out = new Map<number, Map<string, number>>(ids.map((id) => [id, new Map()]));
+    for (const [id, term, n] of rows) out.get(id)!.set(term, n);
+    return out;
+  }
+
   return {
     /** Document ids and scores, best first. */
     async search(query: CorpusQuery, o: { collectionId: number | null; limit: number }): Promise<[number, number][]> {
-      const rows = await sql`WITH q AS (SELECT ${tsquery(sql, query)} AS q)
-        SELECT d.id, ts_rank(${weights(query.ranking)}::float4[], d.search, q.q, ${query.ranking.b > 0 ? 1 : 0})::float8 AS score
-        FROM corpus_documents d, q
-        WHERE q.q IS NOT NULL AND d.search @@ q.q AND (${o.collectionId}::int IS NULL OR d.collection_id = ${o.collectionId})
-        ORDER BY score DESC, d.id LIMIT ${o.limit}`;
-      return rows.map((r: { id: number; score: number }) => [r.id, r.score] as [number, number]);
+      const terms = await analyze(sql, query.words.join(" "));
+      if (!terms.length) return [];
+      const r = query.ranking;
+      const s = await snapshots.current();
+      const len = s.of(o.collectionId);
+      const postings = new Map<string, TermPostings>();
+      const weights = new Map(terms.map((t) => [t, 1]));
+      await fetch(terms, postings, o.collectionId, s);
+      let scores = bm25f(weights, postings, len, r);
+      if (!r.feedback || !scores.size) return topDocs(scores, o.limit);
+      const first = topDocs(scores, r.feedback.docs);
+      const counts = await termCounts(first.map(([id]) => id));
+      const docs: FeedbackDoc[] = first.map(([id, score]) => ({ score, terms: counts.get(id)! }));
+      // Collection-wide document frequencies, as on SQLite: close enough to pick expansion words.
+      await fillDf(
+        docs.flatMap((d) => [...d.terms.keys()]),
+        s,
+      );
+      const expanded = expandQuery(weights, docs, (t) => s.df.get(t) ?? 0, s.of(null).docs, r.feedback);
+      await fetch([...expanded.keys()], postings, o.collectionId, s);
+      scores = bm25f(expanded, postings, len, r);
+      return topDocs(scores, o.limit);
     },
     /** The passages of a document that best match, in document order; none when none match. */
     async matchingPassages(documentId: number, query: CorpusQuery, limit: number): Promise<CorpusPassage[]> {
+      const q = await queryTerms(sql, query);
+      if (!q) return [];
       return [
-        ...(await sql<CorpusPassage[]>`WITH q AS (SELECT ${tsquery(sql, query)} AS q)
-        SELECT seq, text FROM (
-          SELECT p.seq, p.text FROM corpus_passages p, q
-          WHERE q.q IS NOT NULL AND p.document_id = ${documentId} AND p.search @@ q.q
-          ORDER BY ts_rank(p.search, q.q) DESC, p.seq LIMIT ${limit}
+        ...(await sql<CorpusPassage[]>`SELECT seq, text FROM (
+          SELECT p.seq, p.text FROM corpus_passages p
+          WHERE p.document_id = ${documentId} AND p.search @@ ${q}::tsquery
+          ORDER BY ts_rank(p.search, ${q}::tsquery) DESC, p.seq LIMIT ${limit}
         ) best ORDER BY seq`),
       ];
     },

@@ -1,6 +1,7 @@
 import type { SQL } from "bun";
 import type { CollectionSummary, CorpusDocumentRow, CorpusPutOutcome, CorpusTable } from "../types.ts";
-import { documentVector, insertPassages, pgCorpusSearch } from "./corpus-search.ts";
+import { insertDocument, insertPassages, touchCollection } from "./corpus-index.ts";
+import { pgCorpusSearch } from "./corpus-search.ts";
 
 interface DocRowRaw {
   id: number;
@@ -30,7 +31,8 @@ const toRow = (r: DocRowRaw): CorpusDocumentRow => ({
 
 /**
  * The collection tables (corpus_*). Each document and passage carries its own tsvector,
- * written with it (no triggers to keep in step): deleting a row deletes its index entry.
+ * written with it (corpus-vectors.ts; no triggers to keep in step): deleting a row deletes
+ * its index entry.
  */
 export function pgCorpus(sql: SQL): CorpusTable {
   const ranking = pgCorpusSearch(sql);
@@ -55,14 +57,26 @@ export function pgCorpus(sql: SQL): CorpusTable {
             continue;
           }
           if (old) await tx`DELETE FROM corpus_documents WHERE id = ${old.id}`;
-          const chars = d.passages.reduce((n, p) => n + p.length, 0);
-          const [{ id }] = await tx`INSERT INTO corpus_documents
-            (collection_id, doc_id, title, url, path, format, content_hash, chars, truncated, added_at, search)
-            VALUES (${cid}, ${d.docId}, ${d.title}, ${d.url}, ${d.path}, ${d.format}, ${d.contentHash}, ${chars},
-              ${d.truncated ? 1 : 0}, ${now}, ${documentVector(tx, d.title, d.passages.join("\n"))}) RETURNING id`;
+          const id = await insertDocument(
+            tx,
+            {
+              collectionId: cid,
+              docId: d.docId,
+              title: d.title,
+              url: d.url,
+              path: d.path,
+              format: d.format,
+              contentHash: d.contentHash,
+              chars: d.passages.reduce((n, p) => n + p.length, 0),
+              truncated: d.truncated ? 1 : 0,
+              addedAt: now,
+            },
+            d.passages.join("\n"),
+          );
           await insertPassages(tx, id, d.passages);
           out.push(old ? "replaced" : "added");
         }
+        if (out.some((o) => o !== "unchanged")) await touchCollection(tx, cid);
         return out;
       }),
     async collections() {
@@ -98,8 +112,13 @@ export function pgCorpus(sql: SQL): CorpusTable {
     async removeDocuments(collection, docIds) {
       const cid = await collectionId(sql, collection);
       if (cid === null || !docIds.length) return 0;
-      return (await sql`DELETE FROM corpus_documents WHERE collection_id = ${cid} AND doc_id = ANY(${docIds}::text[])`)
-        .count;
+      return await sql.begin(async (tx) => {
+        const n = (
+          await tx`DELETE FROM corpus_documents WHERE collection_id = ${cid} AND doc_id = ANY(${docIds}::text[])`
+        ).count;
+        if (n) await touchCollection(tx, cid);
+        return n;
+      });
     },
     hasDocuments: async () => (await sql`SELECT 1 FROM corpus_documents LIMIT 1`).length > 0,
     async search(query, o) {

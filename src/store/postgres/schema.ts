@@ -12,12 +12,14 @@ import {
 
 /**
  * The PostgreSQL schema: the tables of src/store/sqlite/schema.ts, column for column, so a
- * SQLite database copies over as it is. Timestamps stay ISO 8601 UTC text (their text order
+ * SQLite database copies over as it is (collections bring their own full-text index in
+ * place of FTS5's). Timestamps stay ISO 8601 UTC text (their text order
  * is time order, and both backends answer the same strings) except the leases, which are
  * judged by the database's own clock. What SQLite gets from rowid — insertion order to
  * break ties between equal timestamps — is an identity column here (`seq`).
  */
 
+/** Passages carry their own full-text vector: the best passages of a hit are found with @@ and ts_rank. */
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
 export const accounts = pgTable(
@@ -169,20 +171,19 @@ export const instances = pgTable("instances", {
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
 });
 
+/** `version` goes up with every write to the collection: instances' ranking caches follow it. */
 export const corpusCollections = pgTable(
   "corpus_collections",
   {
     id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
     name: text("name").notNull(),
     createdAt: text("created_at").notNull(),
+    version: bigint("version", { mode: "number" }).notNull().default(0),
   },
   (t) => [uniqueIndex("corpus_collections_name_uq").on(t.name)],
 );
 
-/**
- * `search` is the document's full-text vector: the title weighted A, the body D, so one
- * ranking call can weigh them apart (src/store/postgres/corpus-search.ts).
- */
+/** `title_len` and `body_len`: the fields' lengths in index terms, for BM25F (src/store/postgres/corpus-search.ts). */
 export const corpusDocuments = pgTable(
   "corpus_documents",
   {
@@ -199,11 +200,31 @@ export const corpusDocuments = pgTable(
     chars: integer("chars").notNull(),
     truncated: integer("truncated").notNull().default(0),
     addedAt: text("added_at").notNull(),
-    search: tsvector("search").notNull(),
+    titleLen: integer("title_len").notNull(),
+    bodyLen: integer("body_len").notNull(),
+  },
+  (t) => [uniqueIndex("corpus_documents_doc_uq").on(t.collectionId, t.docId)],
+);
+
+/**
+ * The documents' inverted index: each term (PostgreSQL's own parsing and stemming,
+ * to_tsvector) with its count in the title and in the body. A GIN index on a tsvector finds
+ * documents but cannot give those counts, which BM25F needs; the index on (term, …) answers
+ * a term's postings from the index alone.
+ */
+export const corpusTerms = pgTable(
+  "corpus_terms",
+  {
+    documentId: integer("document_id")
+      .notNull()
+      .references(() => corpusDocuments.id, { onDelete: "cascade" }),
+    term: text("term").notNull(),
+    titleTf: integer("title_tf").notNull(),
+    bodyTf: integer("body_tf").notNull(),
   },
   (t) => [
-    uniqueIndex("corpus_documents_doc_uq").on(t.collectionId, t.docId),
-    index("corpus_documents_search_idx").using("gin", t.search),
+    primaryKey({ columns: [t.documentId, t.term] }),
+    index("corpus_terms_term_idx").on(t.term, t.documentId, t.titleTf, t.bodyTf),
   ],
 );
 

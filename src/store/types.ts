@@ -218,6 +218,24 @@ export interface InstancesTable {
   forgetExpired(): Awaitable<number>;
 }
 
+/** One stream event of a run in flight, as sent: `event` is the StreamEvent (src/contract/events.ts). */
+export interface StreamedEvent {
+  seq: number;
+  event: unknown;
+}
+
+/**
+ * A running run's stream events, written as they are sent, on a backend shared by instances on
+ * several hosts: a resumed stream or a retry that reaches another instance follows the run live
+ * from them (src/runs/mirror.ts). A run's rows go when it finishes (its timeline holds them then).
+ */
+export interface RunStreamTable {
+  /** Appends events in order; nothing once the run is no longer running. */
+  append(runId: string, events: StreamedEvent[]): Promise<void>;
+  /** The events after `seq`, in order. */
+  after(runId: string, seq: number): Promise<StreamedEvent[]>;
+}
+
 /** A sign-in counter (src/auth/attempts.ts); times are epoch ms. */
 export interface AttemptEntry {
   failures: number;
@@ -356,5 +374,7 @@ export interface Store {
   corpus: CorpusTable;
   /** Shared sign-in counters; null where the process's memory serves (SQLite). */
   loginAttempts: LoginAttemptsTable | null;
+  /** Running runs' events for followers on other hosts; null on SQLite (they wait for the stored run). */
+  runStream: RunStreamTable | null;
   close(): Awaitable<void>;
 }

@@ -81,6 +81,34 @@ describe.skipIf(!postgresTests)("instances on one PostgreSQL database", () => {
     expect((await db`SELECT count(*)::int AS n FROM runs`)[0].n).toBe(1);
   });
 
+  test("a stream resumed on another instance follows the run live there, before it ends, event for event", async () => {
+    const url = await freshDatabase();
+    const gate = Promise.withResolvers<void>();
+    const engA = scriptedEngine({ gate: gate.promise, deltas: ["a ", "b ", "c [S1]."] });
+    const [a, b] = [await start(engA, url), await start(scriptedEngine(), url)];
+    const { key } = await keyedClient(a.url);
+    const res = await query(a.url, key, { query: "q" }, {}, "/api/query/stream");
+    const rid = res.headers.get("x-request-id")!;
+    const onA = readSse(res);
+    await engA.started;
+    // The engine has told of its stages up to writing and waits at its gate: B must hear them now.
+    const writing = Promise.withResolvers<void>();
+    const onB = query(b.url, key, null, { "last-event-id": `${rid}:1` }, "/api/query/stream").then((r) =>
+      readSse(r, (e) => {
+        if (e.event === "progress" && e.data.stage === "writing") writing.resolve();
+      }),
+    );
+    await writing.promise;
+    const db = (b.deps.store as PostgresStore).raw;
+    expect((await db`SELECT status FROM runs WHERE id = ${rid}`)[0].status).toBe("running");
+    gate.resolve();
+    const [fromA, fromB] = await Promise.all([onA, onB]);
+    expect(fromB.events).toEqual(fromA.events.slice(1));
+    expect(answerOf(fromB.events)).toBe("a b c [S1].");
+    // Its events in flight are gone with the run's end: the timeline holds them.
+    expect((await db`SELECT count(*)::int AS n FROM run_stream`)[0].n).toBe(0);
+  });
+
   test("a killed instance's run is interrupted by a live one once its lease expires on the database's clock", async () => {
     const url = await freshDatabase();
     const live = await start(scriptedEngine(), url);

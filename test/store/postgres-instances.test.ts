@@ -129,6 +129,29 @@ describe.skipIf(!postgresTests)("instances on one PostgreSQL database", () => {
     ]);
   });
 
+  test("a running run's stream events: read back in order from another instance, gone when it finishes, never written after", async () => {
+    const [a, b] = await instances(2);
+    const owner = account();
+    await a!.accounts.insert(owner);
+    const r = run(owner.id);
+    await a!.runs.accept(r, null);
+    const ev = (seq: number) => ({
+      seq,
+      event: { event: "progress", data: { stage: "planning", message: `m${seq}` } },
+    });
+    await a!.runStream!.append(r.id, [ev(1), ev(2)]);
+    await a!.runStream!.append(r.id, [ev(2), ev(3)]);
+    expect(await b!.runStream!.after(r.id, 1)).toEqual([ev(2), ev(3)]);
+    await a!.runs.finish(
+      r.id,
+      { status: "ok", answer: "x", sources: [], errors: [], writer: null, tokensIn: 0, tokensOut: 0, latencyMs: 1 },
+      [],
+    );
+    expect(await b!.runStream!.after(r.id, 0)).toEqual([]);
+    await a!.runStream!.append(r.id, [ev(4)]);
+    expect(await b!.runStream!.after(r.id, 0)).toEqual([]);
+  });
+
   test("sign-in attempts count the same on every instance: guesses spread over three get one budget", async () => {
     const stores = await instances(3);
     const now = () => 1_000_000;

@@ -10,6 +10,7 @@ import { pgLoginAttempts } from "./login-attempts.ts";
 import { migratePostgres } from "./migrate.ts";
 import { pgRunCounters } from "./run-counters.ts";
 import { pgRunEvents } from "./run-events.ts";
+import { pgRunStream } from "./run-stream.ts";
 import { pgRuns } from "./runs.ts";
 import { pgSessions } from "./sessions.ts";
 import { pgSettings } from "./settings.ts";
@@ -45,6 +46,7 @@ export async function openPostgresStore(url: string, o: { max?: number } = {}): 
     instances: pgInstances(sql),
     corpus: pgCorpus(sql),
     loginAttempts: pgLoginAttempts(sql),
+    runStream: pgRunStream(sql),
     close: () => sql.close(),
   };
 }

@@ -59,6 +59,8 @@ export function pgRuns(
     async finish(runId, o, timeline) {
       await sql.begin(async (tx) => {
         await events.insertAll(tx, runId, timeline);
+        // The events followers elsewhere read while it ran: the timeline holds them now.
+        await tx`DELETE FROM run_stream WHERE run_id = ${runId}`;
         await tx`UPDATE runs SET status = ${o.status}, answer = ${o.answer}, sources = ${JSON.stringify(o.sources)},
           errors = ${JSON.stringify(o.errors)}, writer = ${o.writer}, tokens_in = ${o.tokensIn}, tokens_out = ${o.tokensOut},
           latency_ms = ${o.latencyMs}, finished_at = ${new Date().toISOString()} WHERE id = ${runId}`;

@@ -125,6 +125,24 @@ export const runEvents = pgTable(
   (t) => [index("run_events_run_idx").on(t.runId)],
 );
 
+/**
+ * A running run's stream events as they are sent (src/store/postgres/run-stream.ts), so an
+ * instance other than the one running it can follow it live; deleted when the run finishes
+ * and its timeline is stored.
+ */
+export const runStream = pgTable(
+  "run_stream",
+  {
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    /** the StreamEvent as JSON text */
+    event: text("event").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.seq] })],
+);
+
 export const settings = pgTable("settings", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),

@@ -1,7 +1,7 @@
 import type { SQL } from "bun";
 import type { AccountRow, AccountsTable, Plan } from "../types.ts";
 
-/** Columns are aliased to the row's names in SQL, so a row needs no mapping. */
+/** The first row or null; the queries alias columns to AccountRow's names, so rows need no mapping. */
 const row = (rows: AccountRow[]): AccountRow | null => rows[0] ?? null;
 
 /**

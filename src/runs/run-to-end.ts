@@ -29,7 +29,7 @@ export function runToEnd(deps: RunToEndDeps) {
   return async (run: AdmittedRun, live: LiveRun): Promise<void> => {
     const log = live.log;
     // On a database shared across hosts, followers on other instances read the events from there.
-    if (store.runStream && run.recorded) mirrorRun(store.runStream, run.id, log, logger);
+    if (run.recorded && store.runStream) mirrorRun(store.runStream, run.id, log, logger);
     log.push(
       { event: "progress", data: { stage: "planning", message: "Run accepted", request_id: run.id } },
       { type: "accepted", data: { origin: run.origin, endpoint: run.endpoint } },

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { LoginThrottle, loginAttemptsFor } from "../../src/auth/login-throttle.ts";
 import { isAppError } from "../../src/contract/errors.ts";
+import { RANKING } from "../../src/corpus/search/search-corpus.ts";
 import { pgMigrations } from "../../src/store/postgres/migrations.ts";
 import { openPostgresStore, type PostgresStore } from "../../src/store/postgres/open.ts";
 import type { AccountRow, NewRun } from "../../src/store/types.ts";
@@ -150,6 +151,30 @@ describe.skipIf(!postgresTests)("instances on one PostgreSQL database", () => {
     expect(await b!.runStream!.after(r.id, 0)).toEqual([]);
     await a!.runStream!.append(r.id, [ev(4)]);
     expect(await b!.runStream!.after(r.id, 0)).toEqual([]);
+  });
+
+  test("one collection imported from three instances at once: each document once, its index whole", async () => {
+    const stores = await instances(3);
+    const doc = (id: string) => ({
+      docId: id,
+      title: `T ${id}`,
+      url: null,
+      path: null,
+      format: "text",
+      contentHash: id,
+      truncated: false,
+      passages: [`tide ${id}`],
+    });
+    // The collection exists already: its creation would queue the writers by itself.
+    await stores[0]!.corpus.put("notes", [doc("seed")]);
+    const batch = Array.from({ length: 20 }, (_, i) => doc(`d${i}`));
+    const outcomes = await Promise.all(stores.map((s) => s.corpus.put("notes", batch)));
+    // One instance added each document; the others found it there unchanged.
+    for (let i = 0; i < batch.length; i++)
+      expect(outcomes.map((o) => o[i]).sort()).toEqual(["added", "unchanged", "unchanged"]);
+    expect(await count(stores[0]!, "corpus_documents")).toBe(21);
+    expect(await count(stores[0]!, "corpus_passages")).toBe(21);
+    expect((await stores[1]!.corpus.search({ words: ["tide"], ranking: RANKING }, { limit: 50 })).length).toBe(21);
   });
 
   test("sign-in attempts count the same on every instance: guesses spread over three get one budget", async () => {

@@ -38,6 +38,9 @@ export function pgCorpus(sql: SQL): CorpusTable {
   const ranking = pgCorpusSearch(sql);
   const collectionId = async (db: SQL, name: string) =>
     ((await db`SELECT id FROM corpus_collections WHERE name = ${name}`)[0]?.id as number | undefined) ?? null;
+  // Writers of one collection queue here, whichever instance or CLI they run in, as they do on
+  // SQLite's single writer: two imports of the same document can't both add it.
+  const lockCollection = (tx: SQL, name: string) => tx`SELECT pg_advisory_xact_lock(hashtext(${`corpus:${name}`}))`;
   const docsWhere = (db: SQL, where: SQL.Query<unknown>) =>
     db<DocRowRaw[]>`SELECT d.id, c.name AS collection, d.doc_id, d.title, d.url, d.path, d.format, d.chars, d.truncated,
       d.added_at FROM corpus_documents d JOIN corpus_collections c ON c.id = d.collection_id WHERE ${where}`;
@@ -45,6 +48,7 @@ export function pgCorpus(sql: SQL): CorpusTable {
   return {
     put: (collection, docs) =>
       sql.begin(async (tx) => {
+        await lockCollection(tx, collection);
         const now = new Date().toISOString();
         await tx`INSERT INTO corpus_collections (name, created_at) VALUES (${collection}, ${now}) ON CONFLICT (name) DO NOTHING`;
         const cid = (await collectionId(tx, collection))!;
@@ -103,6 +107,7 @@ export function pgCorpus(sql: SQL): CorpusTable {
     documents: async (collection) => (await docsWhere(sql, sql`c.name = ${collection} ORDER BY d.doc_id`)).map(toRow),
     removeCollection: (name) =>
       sql.begin(async (tx) => {
+        await lockCollection(tx, name);
         const cid = await collectionId(tx, name);
         if (cid === null) return null;
         const [{ n }] = await tx`SELECT count(*)::int AS n FROM corpus_documents WHERE collection_id = ${cid}`;
@@ -110,9 +115,11 @@ export function pgCorpus(sql: SQL): CorpusTable {
         return n as number;
       }),
     async removeDocuments(collection, docIds) {
-      const cid = await collectionId(sql, collection);
-      if (cid === null || !docIds.length) return 0;
+      if (!docIds.length) return 0;
       return await sql.begin(async (tx) => {
+        await lockCollection(tx, collection);
+        const cid = await collectionId(tx, collection);
+        if (cid === null) return 0;
         const n = (
           await tx`DELETE FROM corpus_documents WHERE collection_id = ${cid} AND doc_id = ANY(${docIds}::text[])`
         ).count;

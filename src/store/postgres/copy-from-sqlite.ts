@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { SQL } from "bun";
-import { insertDocument, insertPassages } from "./corpus-index.ts";
+import { insertDocuments } from "./corpus-index.ts";
 
 /**
  * Tables copied column for column (the two schemas mirror each other), parents before
@@ -83,15 +83,17 @@ export async function copyFromSqlite(src: Database, dst: SQL): Promise<CopyRepor
   }
 }
 
-/** Documents with their ids, then their passages, each with the vectors `corpus.put` would write. */
+/** Documents with their ids and passages, indexed as `corpus.put` would (new passage ids: nothing refers to them). */
 async function copyCorpus(src: Database, tx: SQL): Promise<void> {
   const passagesOf = src.prepare<{ text: string }, [number]>(
     "SELECT text FROM corpus_passages WHERE document_id = ? ORDER BY seq",
   );
   for (const docs of batches(src, "SELECT * FROM corpus_documents ORDER BY id")) {
-    for (const d of docs as Record<string, string | number | null>[]) {
-      const passages = passagesOf.all(d.id as number).map((p) => p.text);
-      const columns = {
+    const rows = docs as Record<string, string | number | null>[];
+    await insertDocuments(
+      tx,
+      rows.map((d) => ({
+        id: d.id as number,
         collectionId: d.collection_id as number,
         docId: d.doc_id as string,
         title: d.title as string,
@@ -102,11 +104,9 @@ async function copyCorpus(src: Database, tx: SQL): Promise<void> {
         chars: d.chars as number,
         truncated: d.truncated as number,
         addedAt: d.added_at as string,
-      };
-      await insertDocument(tx, columns, passages.join("\n"), d.id as number);
-      // Passage ids are not referred to by anything: new ones, in document order.
-      await insertPassages(tx, d.id as number, passages);
-    }
+        passages: passagesOf.all(d.id as number).map((p) => p.text),
+      })),
+    );
   }
 }
 

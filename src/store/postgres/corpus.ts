@@ -1,6 +1,6 @@
 import type { SQL } from "bun";
 import type { CollectionSummary, CorpusDocumentRow, CorpusPutOutcome, CorpusTable } from "../types.ts";
-import { insertDocument, insertPassages, touchCollection } from "./corpus-index.ts";
+import { type DocumentInput, insertDocuments, touchCollection } from "./corpus-index.ts";
 import { pgCorpusSearch } from "./corpus-search.ts";
 
 interface DocRowRaw {
@@ -52,35 +52,44 @@ export function pgCorpus(sql: SQL): CorpusTable {
         const now = new Date().toISOString();
         await tx`INSERT INTO corpus_collections (name, created_at) VALUES (${collection}, ${now}) ON CONFLICT (name) DO NOTHING`;
         const cid = (await collectionId(tx, collection))!;
-        const out: CorpusPutOutcome[] = [];
-        for (const d of docs) {
-          const [old] =
-            await tx`SELECT id, content_hash FROM corpus_documents WHERE collection_id = ${cid} AND doc_id = ${d.docId}`;
-          if (old && old.content_hash === d.contentHash) {
-            out.push("unchanged");
-            continue;
-          }
-          if (old) await tx`DELETE FROM corpus_documents WHERE id = ${old.id}`;
-          const id = await insertDocument(
-            tx,
-            {
-              collectionId: cid,
-              docId: d.docId,
-              title: d.title,
-              url: d.url,
-              path: d.path,
-              format: d.format,
-              contentHash: d.contentHash,
-              chars: d.passages.reduce((n, p) => n + p.length, 0),
-              truncated: d.truncated ? 1 : 0,
-              addedAt: now,
-            },
-            d.passages.join("\n"),
-          );
-          await insertPassages(tx, id, d.passages);
-          out.push(old ? "replaced" : "added");
+        const rows = await tx`SELECT doc_id, id, content_hash FROM corpus_documents
+          WHERE collection_id = ${cid} AND doc_id = ANY(${docs.map((d) => d.docId)}::text[])`;
+        const stored = new Map<string, { id: number; hash: string }>(
+          rows.map((r: { doc_id: string; id: number; content_hash: string }) => [
+            r.doc_id,
+            { id: r.id, hash: r.content_hash },
+          ]),
+        );
+        // Decided in order as SQLite's loop does: a doc_id met twice in the batch is written once, as last seen.
+        const writes = new Map<string, DocumentInput>();
+        const replaced: number[] = [];
+        const out = docs.map((d): CorpusPutOutcome => {
+          const pending = writes.get(d.docId);
+          const old = stored.get(d.docId);
+          const hash = pending?.contentHash ?? old?.hash;
+          if (hash === d.contentHash) return "unchanged";
+          if (old && !pending) replaced.push(old.id);
+          writes.set(d.docId, {
+            id: null,
+            collectionId: cid,
+            docId: d.docId,
+            title: d.title,
+            url: d.url,
+            path: d.path,
+            format: d.format,
+            contentHash: d.contentHash,
+            chars: d.passages.reduce((n, p) => n + p.length, 0),
+            truncated: d.truncated ? 1 : 0,
+            addedAt: now,
+            passages: d.passages,
+          });
+          return hash === undefined ? "added" : "replaced";
+        });
+        if (replaced.length) await tx`DELETE FROM corpus_documents WHERE id = ANY(${replaced}::int[])`;
+        if (writes.size) {
+          await insertDocuments(tx, [...writes.values()]);
+          await touchCollection(tx, cid);
         }
-        if (out.some((o) => o !== "unchanged")) await touchCollection(tx, cid);
         return out;
       }),
     async collections() {

@@ -43,12 +43,20 @@ export interface RunningServer {
 export function startServer(opts: StartOptions): RunningServer {
   const logger = opts.logger ?? createLogger(opts.config.LOG_LEVEL);
   const store = opts.store;
-  // Dead instances' runs are marked interrupted before the first run is accepted on SQLite (it answers
-  // synchronously); on PostgreSQL the first round is under way meanwhile, and touches only dead instances' runs.
+  // Dead instances' runs are marked interrupted before the first run is accepted: on SQLite the first
+  // round is over when this returns; on PostgreSQL the run service waits for it (lease.taken).
   const lease = startInstanceLease(store, logger, opts.lease);
   let runs: AppDeps["runs"] | undefined;
   const metrics = opts.metrics ?? new Metrics(() => runs?.inFlight ?? 0);
-  runs = createRunService({ store, engine: opts.engine, config: opts.config, logger, metrics, instanceId: lease.id });
+  runs = createRunService({
+    store,
+    engine: opts.engine,
+    config: opts.config,
+    logger,
+    metrics,
+    instanceId: lease.id,
+    leaseTaken: lease.taken,
+  });
   const deps: AppDeps = {
     config: opts.config,
     store,

@@ -148,6 +148,12 @@ CREATE TABLE "settings" (
 	"value" text NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "signup_buckets" (
+	"client" text PRIMARY KEY NOT NULL,
+	"tokens" double precision NOT NULL,
+	"at" bigint NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "corpus_documents" ADD CONSTRAINT "corpus_documents_collection_id_corpus_collections_id_fk" FOREIGN KEY ("collection_id") REFERENCES "public"."corpus_collections"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "corpus_passages" ADD CONSTRAINT "corpus_passages_document_id_corpus_documents_id_fk" FOREIGN KEY ("document_id") REFERENCES "public"."corpus_documents"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -176,4 +182,5 @@ CREATE INDEX "runs_account_period_idx" ON "runs" USING btree ("account_id","peri
 CREATE INDEX "runs_account_created_idx" ON "runs" USING btree ("account_id","created_at");--> statement-breakpoint
 CREATE INDEX "runs_status_idx" ON "runs" USING btree ("status");--> statement-breakpoint
 CREATE UNIQUE INDEX "sessions_token_uq" ON "sessions" USING btree ("token_hash");--> statement-breakpoint
-CREATE INDEX "sessions_account_idx" ON "sessions" USING btree ("account_id");
+CREATE INDEX "sessions_account_idx" ON "sessions" USING btree ("account_id");--> statement-breakpoint
+CREATE INDEX "signup_buckets_at_idx" ON "signup_buckets" USING btree ("at");

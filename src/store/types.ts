@@ -261,6 +261,25 @@ export interface LoginAttemptsTable {
   ): Promise<T>;
 }
 
+/** A client's sign-up token bucket (src/auth/signup-limits.ts); `at` is epoch ms. */
+export interface SignupBucket {
+  tokens: number;
+  at: number;
+}
+
+/** Sign-up buckets kept in the database, on a backend shared by instances on several hosts. */
+export interface SignupBucketsTable {
+  /**
+   * In one transaction holding the client's lock: `decide` sees its bucket and returns the one
+   * to keep (null: leave it). Buckets idle since `forgetBefore` may be swept meanwhile.
+   */
+  update<T>(
+    client: string,
+    decide: (current: SignupBucket | undefined) => { result: T; write: SignupBucket | null },
+    forgetBefore: number,
+  ): Promise<T>;
+}
+
 /** One document to keep in a collection (README "Collections"). */
 export interface CorpusDocumentInput {
   /** A JSONL record's id, or the file's path relative to the folder it was added from. */
@@ -374,6 +393,8 @@ export interface Store {
   corpus: CorpusTable;
   /** Shared sign-in counters; null where the process's memory serves (SQLite). */
   loginAttempts: LoginAttemptsTable | null;
+  /** Shared sign-up buckets; null where the process's memory serves (SQLite). */
+  signupBuckets: SignupBucketsTable | null;
   /** Running runs' events for followers on other hosts; null on SQLite (they wait for the stored run). */
   runStream: RunStreamTable | null;
   close(): Awaitable<void>;

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { LoginThrottle, loginAttemptsFor } from "../../src/auth/login-throttle.ts";
+import { SignupRate } from "../../src/auth/signup-limits.ts";
 import { isAppError } from "../../src/contract/errors.ts";
 import { RANKING } from "../../src/corpus/search/search-corpus.ts";
 import { pgMigrations } from "../../src/store/postgres/migrations.ts";
@@ -175,6 +176,18 @@ describe.skipIf(!postgresTests)("instances on one PostgreSQL database", () => {
     expect(await count(stores[0]!, "corpus_documents")).toBe(21);
     expect(await count(stores[0]!, "corpus_passages")).toBe(21);
     expect((await stores[1]!.corpus.search({ words: ["tide"], ranking: RANKING }, { limit: 50 })).length).toBe(21);
+  });
+
+  test("sign-ups from one address count the same on every instance: a burst spread over three gets one budget", async () => {
+    const stores = await instances(3);
+    const now = () => 1_000_000;
+    const rates = stores.map((s) => new SignupRate(5, now, s.signupBuckets));
+    const tries = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => rates[i % 3]!.take("203.0.113.9")));
+    expect(tries.filter((t) => t.status === "fulfilled")).toHaveLength(5);
+    for (const t of tries)
+      if (t.status === "rejected") expect(isAppError(t.reason) && t.reason.code).toBe("too_many_signups");
+    // Another address has its own budget.
+    await rates[2]!.take("198.51.100.1");
   });
 
   test("sign-in attempts count the same on every instance: guesses spread over three get one budget", async () => {

@@ -14,6 +14,7 @@ import { pgRunStream } from "./run-stream.ts";
 import { pgRuns } from "./runs.ts";
 import { pgSessions } from "./sessions.ts";
 import { pgSettings } from "./settings.ts";
+import { pgSignupBuckets } from "./signup-buckets.ts";
 
 /** The PostgreSQL store; `raw` is the connection pool, for tests and the bench only. */
 export type PostgresStore = Store & { readonly raw: SQL };
@@ -46,6 +47,7 @@ export async function openPostgresStore(url: string, o: { max?: number } = {}): 
     instances: pgInstances(sql),
     corpus: pgCorpus(sql),
     loginAttempts: pgLoginAttempts(sql),
+    signupBuckets: pgSignupBuckets(sql),
     runStream: pgRunStream(sql),
     close: () => sql.close(),
   };

@@ -1,6 +1,7 @@
 import {
   bigint,
   customType,
+  doublePrecision,
   index,
   integer,
   pgTable,
@@ -275,4 +276,15 @@ export const loginAttempts = pgTable(
     lastAt: bigint("last_at", { mode: "number" }).notNull(),
   },
   (t) => [index("login_attempts_last_idx").on(t.lastAt)],
+);
+
+/** Sign-up token buckets per client address (src/auth/signup-limits.ts), shared like the sign-in counters. */
+export const signupBuckets = pgTable(
+  "signup_buckets",
+  {
+    client: text("client").primaryKey(),
+    tokens: doublePrecision("tokens").notNull(),
+    at: bigint("at", { mode: "number" }).notNull(),
+  },
+  (t) => [index("signup_buckets_at_idx").on(t.at)],
 );

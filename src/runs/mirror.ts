@@ -35,9 +35,11 @@ export function mirrorRun(stream: RunStreamTable, runId: string, log: RunLog, lo
   };
   const stop = log.follow(0, (s) => {
     if (done) return;
-    // The final event follows the stored outcome: followers read it from there.
+    // The final event follows the stored outcome: followers read it from there, and events still
+    // waiting would be refused by the finished run anyway (and the store may be closing).
     if (s.event.event === "final") {
       done = true;
+      pending = [];
       queueMicrotask(() => stop());
       return;
     }

@@ -22,6 +22,8 @@ const PLAIN = [
 ] as const;
 /** Collections' documents and passages get their full-text vectors written with them. */
 const CORPUS = ["corpus_documents", "corpus_passages"] as const;
+/** Tables only PostgreSQL has (written by running instances): part of the empty-target check, not copied. */
+const POSTGRES_ONLY = ["instances", "login_attempts", "signup_buckets", "run_stream", "corpus_terms"] as const;
 /** Identity columns whose sequences must continue after the copied ids. */
 const SEQUENCES = [
   ["run_events", "id"],
@@ -37,7 +39,7 @@ export type CopyReport = { table: string; rows: number }[];
 /** Rows in each of the service's tables on the PostgreSQL side (the empty-target check). */
 export async function postgresRowCounts(dst: SQL): Promise<CopyReport> {
   const out: CopyReport = [];
-  for (const table of [...PLAIN, ...CORPUS, "instances", "login_attempts"])
+  for (const table of [...PLAIN, ...CORPUS, ...POSTGRES_ONLY])
     out.push({ table, rows: Number((await dst.unsafe(`SELECT count(*)::int AS n FROM ${table}`))[0].n) });
   return out;
 }
@@ -71,7 +73,7 @@ export async function copyFromSqlite(src: Database, dst: SQL): Promise<CopyRepor
         );
       const report: CopyReport = [];
       for (const { table, rows } of await postgresRowCounts(tx)) {
-        if (table === "instances" || table === "login_attempts") continue;
+        if ((POSTGRES_ONLY as readonly string[]).includes(table)) continue;
         const expected = (src.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
         if (rows !== expected) throw new Error(`${table}: ${expected} rows in SQLite, ${rows} copied`);
         report.push({ table, rows });

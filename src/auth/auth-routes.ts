@@ -23,7 +23,7 @@ export function authRoutes(deps: AppDeps) {
   const hash = (password: string) => work.hash(password);
   const verify = (password: string, h: string) => work.verify(password, h);
   const mayJoin = signupPolicy(cfg);
-  const signups = new SignupRate(cfg.SIGNUP_PER_HOUR);
+  const signups = new SignupRate(cfg.SIGNUP_PER_HOUR, Date.now, deps.store.signupBuckets);
   const devices = Promise.resolve(signingSecret(deps.store, cfg.SESSION_SECRET)).then((s) => new DeviceCookies(s));
   devices.catch((e: unknown) => deps.logger.error("signing_secret_failed", { error: String(e) }));
 
@@ -54,7 +54,7 @@ export function authRoutes(deps: AppDeps) {
       "/api/v1/auth/signup",
       async ({ body, request }) => {
         mayJoin(normalizeEmail(body.email));
-        signups.take(client(request));
+        await signups.take(client(request));
         return signIn(await createAccount(deps.store, body.email, body.password, cfg.DEFAULT_PLAN, hash), 201);
       },
       { body: CredentialsSchema, detail: { summary: "Create an account and sign in" } },

@@ -1,5 +1,13 @@
 import { AppError } from "../contract/errors.ts";
-import { type AttemptKey, type AttemptStore, MemoryAttempts, type Outcome } from "./attempts.ts";
+import type { Store } from "../store/types.ts";
+import {
+  type AttemptKey,
+  type AttemptPolicy,
+  type AttemptStore,
+  MemoryAttempts,
+  type Outcome,
+  StoredAttempts,
+} from "./attempts.ts";
 
 /** Who is signing in: the normalised email, the client's limit key, and a device id when the browser proved one. */
 export interface LoginParty {
@@ -17,6 +25,13 @@ const FREE_PER_EMAIL = 5;
 const FREE_PER_CLIENT = 30;
 const FREE_PER_DEVICE = 5;
 
+const POLICY: AttemptPolicy = { baseDelayMs: 1000, maxDelayMs: 15 * 60_000, forgetAfterMs: 60 * 60_000 };
+
+/** The counters for this store: in its database when instances on several hosts share it, else in memory. */
+export function loginAttemptsFor(store: Store): AttemptStore {
+  return store.loginAttempts ? new StoredAttempts(store.loginAttempts, POLICY) : new MemoryAttempts(POLICY);
+}
+
 /**
  * Slows password guessing without letting one attacker lock others out.
  * Threats: guessing one account (counted per email, whoever sends it), spraying many
@@ -31,11 +46,7 @@ const FREE_PER_DEVICE = 5;
  */
 export class LoginThrottle {
   constructor(
-    private readonly attempts: AttemptStore = new MemoryAttempts({
-      baseDelayMs: 1000,
-      maxDelayMs: 15 * 60_000,
-      forgetAfterMs: 60 * 60_000,
-    }),
+    private readonly attempts: AttemptStore = new MemoryAttempts(POLICY),
     private readonly now: () => number = Date.now,
   ) {}
 

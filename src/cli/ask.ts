@@ -22,7 +22,7 @@ export async function askCommand({ cfg, options, args }: CommandInput): Promise<
   const question = await readQuestion(args[0]!);
   if (!question) throw new UsageError(args[0] === "-" ? "no question on standard input" : "the question is empty");
   const logger = createLogger(cfg.LOG_LEVEL === "info" ? "warn" : cfg.LOG_LEVEL);
-  const { runs, close } = openLocalRuns(cfg, logger);
+  const { runs, close } = await openLocalRuns(cfg, logger);
   const interrupt = new AbortController();
   process.once("SIGINT", () => interrupt.abort("interrupted"));
   const env = await runs.run(runs.local(question), {

@@ -158,4 +158,19 @@ skipped; each document is cut at 2,000,000 characters. Progress goes to stderr, 
     },
     run: async (input) => (await import("./corpus-search.ts")).corpusSearch(input),
   },
+  {
+    name: "db copy",
+    summary: "copy the SQLite database at DATABASE_PATH into an empty PostgreSQL database",
+    help: `Copies every account, session, key, run and its timeline, allowance counter, idempotency key,
+setting, identity link and collection from the SQLite database at DATABASE_PATH into the PostgreSQL
+database named by --to, then compares every table's row count on both sides. The target is migrated
+first and must be empty; the copy is one transaction (all of it or nothing). Stop the server first, or
+copy from a backup: what it writes after the copy starts is not copied. Then start the instances with
+DATABASE_URL set to the same URL.`,
+    positionals: [],
+    options: { to: { type: "string", value: "URL", help: "the target: postgres://user:password@host:port/db" } },
+    exits:
+      "For db copy, 1 means the copy did not happen: the target is not empty or not reachable, or a count differed (nothing was kept).",
+    run: async (input) => (await import("./db-copy.ts")).dbCopy(input),
+  },
 ];

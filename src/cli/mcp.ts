@@ -41,7 +41,7 @@ export async function mcpCommand({ cfg, options }: CommandInput): Promise<number
   if (server && !apiKey) logger.warn("mcp_no_key", { hint: "set RQ_API_KEY: the server refuses calls without a key" });
   const backend = server
     ? remoteBackend({ base: server, apiKey, userAgent: `research-query-mcp/${VERSION}` })
-    : localBackend(cfg, logger);
+    : await localBackend(cfg, logger);
   const mcp = createMcpServer(backend, VERSION, logger);
   const closed = new Promise<void>((resolve) => {
     mcp.onclose = resolve;

@@ -4,7 +4,7 @@ import type { Store } from "../store/types.ts";
 
 /** Runs a command's work on the configured store, closing it whatever happens. */
 export async function withStore<T>(cfg: Config, f: (store: Store) => Promise<T>): Promise<T> {
-  const store = openStore(cfg);
+  const store = await openStore(cfg);
   try {
     return await f(store);
   } finally {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { Value } from "@sinclair/typebox/value";
 import { AppError } from "../contract/errors.ts";
+import { redactUrl } from "../util/redact-url.ts";
 import { type Config, ConfigSchema } from "./schema.ts";
 
 /** Names of every variable the schema knows, in schema order (used by --help). */
@@ -75,7 +76,9 @@ function invalid(name: string, value: unknown, why: string): AppError {
       ? "(unset)"
       : SECRET_NAME.test(name)
         ? `(hidden, ${String(value).length} characters)`
-        : JSON.stringify(value);
+        : name === "DATABASE_URL"
+          ? JSON.stringify(redactUrl(String(value)))
+          : JSON.stringify(value);
   return new AppError("config_invalid", `invalid ${name}=${shown}: ${why}`, 500);
 }
 

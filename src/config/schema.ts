@@ -18,6 +18,13 @@ export const ConfigSchema = T.Object({
     default: "./data/research-query.db",
     description: "SQLite file; :memory: allowed",
   }),
+  DATABASE_URL: T.Optional(
+    T.String({
+      pattern: "^postgres(ql)?://",
+      description:
+        "postgres://user:password@host:port/db puts all state in PostgreSQL, shared by every instance on it; unset: SQLite at DATABASE_PATH",
+    }),
+  ),
   PUBLIC_URL: T.Optional(
     T.String({
       pattern: "^https?://",

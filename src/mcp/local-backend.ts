@@ -13,8 +13,8 @@ const EXTRACT_TOTAL_MS = 30_000;
  * server, no account, nothing recorded. A cancelled `research` stops its run: nobody else
  * can ever read it, so finishing it would only spend the model's tokens.
  */
-export function localBackend(cfg: Config, logger: Logger): McpBackend {
-  const { runs, close } = openLocalRuns(cfg, logger);
+export async function localBackend(cfg: Config, logger: Logger): Promise<McpBackend> {
+  const { runs, close } = await openLocalRuns(cfg, logger);
   return {
     mode: "local",
     research: (question, call) =>

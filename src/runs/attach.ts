@@ -2,6 +2,7 @@ import type { Writer } from "../contract/envelope.ts";
 import type { ErrorItem } from "../contract/errors.ts";
 import type { RunRow, Store, TimelineEvent } from "../store/types.ts";
 import { awaitedFollow, type Follow, liveFollow, storedFollow } from "./follow.ts";
+import { mirroredFollow } from "./mirror.ts";
 import type { RunRegistry } from "./registry.ts";
 import { storedStream } from "./replay.ts";
 
@@ -23,8 +24,9 @@ const POLL_MS = 250;
 /**
  * Finds a run of an account to follow (README "Safe retries"): in flight here (its log,
  * then live), ended (its stored stream), or accepted by another process on the same
- * database and not ended — then followed once it ends or shows up here, given up as
- * interrupted a minute past its deadline. Null when the account has no such run, so
+ * database and not ended — then followed live from the store's run stream where there is
+ * one (PostgreSQL), else once it ends or shows up here; given up as interrupted a minute
+ * past its deadline. Null when the account has no such run, so
  * another account's run id reveals nothing.
  */
 export function attacher(deps: AttachDeps) {
@@ -50,6 +52,8 @@ export function attacher(deps: AttachDeps) {
     const found = await store.runs.withEvents(accountId, runId);
     if (!found) return null;
     if (found.run.status !== "running") return stored(found.run, found.events);
-    return awaitedFollow(runId, awaitRun(accountId, found.run));
+    const ended = awaitRun(accountId, found.run);
+    // Where the store carries running runs' events (PostgreSQL), follow it live; else once it ends.
+    return store.runStream ? mirroredFollow(runId, store.runStream, ended) : awaitedFollow(runId, ended);
   };
 }

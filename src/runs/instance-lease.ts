@@ -18,6 +18,12 @@ export const LEASE_DEFAULTS: LeaseTimings = { heartbeatMs: 15_000, leaseMs: 45_0
 export interface InstanceLease {
   /** Recorded on every run this instance accepts. */
   readonly id: string;
+  /**
+   * Settles once the first round is over, when it was asynchronous (a network database): no run
+   * may be recorded under the lease before its row exists, or another instance would judge
+   * the run dead. Undefined on SQLite, where the first round is over before this returns.
+   */
+  readonly taken: Promise<void> | undefined;
   /** Stops renewing and ends the lease; call once this instance's runs are settled. */
   release(): Promise<void>;
 }
@@ -63,6 +69,7 @@ export function startInstanceLease(
       });
   };
   track(round());
+  const firstRound = busy;
   logger.debug("instance_lease", { instance: id, heartbeat_ms: heartbeatMs, lease_ms: leaseMs });
   const timer = setInterval(() => {
     if (busy) return;
@@ -77,6 +84,7 @@ export function startInstanceLease(
   let released: Promise<void> | undefined;
   return {
     id,
+    taken: firstRound,
     release() {
       released ??= (async () => {
         clearInterval(timer);

@@ -17,12 +17,13 @@ const noStore = new Proxy(
 ) as Store;
 
 /**
- * The collections at DATABASE_PATH, for the `local` provider only: the run itself is still
- * recorded nowhere. No database file, no collections (and no file is created).
+ * The collections at DATABASE_URL or DATABASE_PATH, for the `local` provider only: the run
+ * itself is still recorded nowhere. No database file, no collections (and no file is created).
  */
-function collectionsStore(cfg: Config): Store | undefined {
-  if (cfg.LOCAL_SEARCH === "off" || cfg.DATABASE_PATH === ":memory:" || !existsSync(cfg.DATABASE_PATH)) return;
-  return openStore(cfg);
+async function collectionsStore(cfg: Config): Promise<Store | undefined> {
+  if (cfg.LOCAL_SEARCH === "off") return;
+  if (!cfg.DATABASE_URL && (cfg.DATABASE_PATH === ":memory:" || !existsSync(cfg.DATABASE_PATH))) return;
+  return await openStore(cfg);
 }
 
 export interface LocalRuns {
@@ -36,8 +37,8 @@ export interface LocalRuns {
  * configuration and no account (`ask`, `mcp` without --server): no allowance, nothing
  * recorded, the collections at DATABASE_PATH searched when there are any.
  */
-export function openLocalRuns(cfg: Config, logger: Logger): LocalRuns {
-  const collections = collectionsStore(cfg);
+export async function openLocalRuns(cfg: Config, logger: Logger): Promise<LocalRuns> {
+  const collections = await collectionsStore(cfg);
   const engine = buildEngine(cfg, logger, undefined, undefined, collections);
   return {
     runs: createRunService({ store: noStore, engine, config: cfg, logger }),

@@ -7,6 +7,7 @@ import type { RunOutcome, Store } from "../store/types.ts";
 import type { Logger } from "../util/logger.ts";
 import { refusalEnvelope } from "./envelope.ts";
 import { type AdmittedRun, executeRun } from "./execute.ts";
+import { mirrorRun } from "./mirror.ts";
 import type { LiveRun } from "./registry.ts";
 
 export interface RunToEndDeps {
@@ -27,6 +28,8 @@ export function runToEnd(deps: RunToEndDeps) {
   const { store, config, logger, writer } = deps;
   return async (run: AdmittedRun, live: LiveRun): Promise<void> => {
     const log = live.log;
+    // On a database shared across hosts, followers on other instances read the events from there.
+    if (run.recorded && store.runStream) mirrorRun(store.runStream, run.id, log, logger);
     log.push(
       { event: "progress", data: { stage: "planning", message: "Run accepted", request_id: run.id } },
       { type: "accepted", data: { origin: run.origin, endpoint: run.endpoint } },

@@ -40,6 +40,8 @@ export interface RunServiceDeps {
    * records nothing (`ask`) has none; a run recorded without one would look dead to others.
    */
   instanceId?: string;
+  /** Awaited before the first run is recorded, when the lease is taken asynchronously (InstanceLease.taken). */
+  leaseTaken?: Promise<void>;
 }
 
 export interface RunOptions {
@@ -133,6 +135,7 @@ export function createRunService(deps: RunServiceDeps) {
       if (!account)
         throw new AppError(who.origin === "api" ? "invalid_api_key" : "unauthorized", "the account no longer exists");
       if (!deps.instanceId) throw new Error("a run service without an instance lease cannot record runs");
+      if (deps.leaseTaken) await deps.leaseTaken;
       const createdAt = new Date();
       const run = {
         id,

@@ -1,13 +1,13 @@
-import { LoginThrottle } from "../auth/login-throttle.ts";
+import { LoginThrottle, loginAttemptsFor } from "../auth/login-throttle.ts";
 import type { Config } from "../config/schema.ts";
 import { AppError } from "../contract/errors.ts";
 import { Metrics } from "../metrics/registry.ts";
 import type { Engine } from "../research/types.ts";
 import { type LeaseTimings, startInstanceLease } from "../runs/instance-lease.ts";
 import { createRunService } from "../runs/service.ts";
-import { openStore } from "../store/open.ts";
 import type { Store } from "../store/types.ts";
 import { createLogger, type Logger } from "../util/logger.ts";
+import { redactUrl } from "../util/redact-url.ts";
 import webApp from "../web/index.html";
 import { createHandlers } from "./app.ts";
 import type { AppDeps } from "./deps.ts";
@@ -17,7 +17,8 @@ import { webPages } from "./web-pages.ts";
 export interface StartOptions {
   config: Config;
   engine: Engine;
-  store?: Store;
+  /** The open store (src/store/open.ts's openStore); closed when the server stops. */
+  store: Store;
   logger?: Logger;
   keepAliveMs?: number;
   /** Bun closes connections silent this long (s); query calls are exempt. Tests shorten it. */
@@ -38,22 +39,31 @@ export interface RunningServer {
   stop(graceMs?: number): Promise<void>;
 }
 
-/** Opens the store, takes the instance lease (recovering dead instances' runs), and listens on HOST:PORT. */
+/** Takes the instance lease on the store (recovering dead instances' runs), and listens on HOST:PORT. */
 export function startServer(opts: StartOptions): RunningServer {
   const logger = opts.logger ?? createLogger(opts.config.LOG_LEVEL);
-  const store = opts.store ?? openStore(opts.config);
-  // Dead instances' runs are marked interrupted before the first run is accepted (SQLite answers synchronously).
+  const store = opts.store;
+  // Dead instances' runs are marked interrupted before the first run is accepted: on SQLite the first
+  // round is over when this returns; on PostgreSQL the run service waits for it (lease.taken).
   const lease = startInstanceLease(store, logger, opts.lease);
   let runs: AppDeps["runs"] | undefined;
   const metrics = opts.metrics ?? new Metrics(() => runs?.inFlight ?? 0);
-  runs = createRunService({ store, engine: opts.engine, config: opts.config, logger, metrics, instanceId: lease.id });
+  runs = createRunService({
+    store,
+    engine: opts.engine,
+    config: opts.config,
+    logger,
+    metrics,
+    instanceId: lease.id,
+    leaseTaken: lease.taken,
+  });
   const deps: AppDeps = {
     config: opts.config,
     store,
     runs,
     logger,
     metrics,
-    throttle: new LoginThrottle(),
+    throttle: new LoginThrottle(loginAttemptsFor(store)),
     keepAliveMs: opts.keepAliveMs ?? 15_000,
     bodyTimeoutMs: opts.bodyTimeoutMs,
   };
@@ -74,7 +84,10 @@ export function startServer(opts: StartOptions): RunningServer {
   }
   const url = `http://${server.hostname?.includes(":") ? `[${server.hostname}]` : server.hostname}:${server.port}`;
   pages.attach(url);
-  logger.info("listening", { url, database: opts.config.DATABASE_PATH });
+  logger.info("listening", {
+    url,
+    database: store.backend === "postgres" ? redactUrl(opts.config.DATABASE_URL ?? "") : opts.config.DATABASE_PATH,
+  });
   return {
     url,
     port: server.port ?? 0,

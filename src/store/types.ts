@@ -218,6 +218,68 @@ export interface InstancesTable {
   forgetExpired(): Awaitable<number>;
 }
 
+/** One stream event of a run in flight, as sent: `event` is the StreamEvent (src/contract/events.ts). */
+export interface StreamedEvent {
+  seq: number;
+  event: unknown;
+}
+
+/**
+ * A running run's stream events, written as they are sent, on a backend shared by instances on
+ * several hosts: a resumed stream or a retry that reaches another instance follows the run live
+ * from them (src/runs/mirror.ts). A run's rows go when it finishes (its timeline holds them then).
+ */
+export interface RunStreamTable {
+  /** Appends events in order; nothing once the run is no longer running. */
+  append(runId: string, events: StreamedEvent[]): Promise<void>;
+  /** The events after `seq`, in order. */
+  after(runId: string, seq: number): Promise<StreamedEvent[]>;
+}
+
+/** A sign-in counter (src/auth/attempts.ts); times are epoch ms. */
+export interface AttemptEntry {
+  failures: number;
+  /** Attempts reserved and not yet settled. */
+  pending: number;
+  blockedUntil: number;
+  lastAt: number;
+}
+
+/**
+ * Sign-in attempt counters kept in the database, on a backend shared by instances on several
+ * hosts (on SQLite, one host, the process's memory serves).
+ */
+export interface LoginAttemptsTable {
+  /**
+   * In one transaction holding the keys' locks: `decide` sees their entries and returns what
+   * to write back (null deletes). Entries idle since `forgetBefore` may be swept meanwhile.
+   */
+  update<T>(
+    keys: string[],
+    decide: (current: Map<string, AttemptEntry>) => { result: T; write: Map<string, AttemptEntry | null> },
+    forgetBefore: number,
+  ): Promise<T>;
+}
+
+/** A client's sign-up token bucket (src/auth/signup-limits.ts); `at` is epoch ms. */
+export interface SignupBucket {
+  tokens: number;
+  at: number;
+}
+
+/** Sign-up buckets kept in the database, on a backend shared by instances on several hosts. */
+export interface SignupBucketsTable {
+  /**
+   * In one transaction holding the client's lock: `decide` sees its bucket and returns the one
+   * to keep (null: leave it). Buckets idle since `forgetBefore` may be swept meanwhile.
+   */
+  update<T>(
+    client: string,
+    decide: (current: SignupBucket | undefined) => { result: T; write: SignupBucket | null },
+    forgetBefore: number,
+  ): Promise<T>;
+}
+
 /** One document to keep in a collection (README "Collections"). */
 export interface CorpusDocumentInput {
   /** A JSONL record's id, or the file's path relative to the folder it was added from. */
@@ -319,7 +381,7 @@ export interface CorpusTable {
 }
 
 export interface Store {
-  readonly backend: "sqlite";
+  readonly backend: "sqlite" | "postgres";
   accounts: AccountsTable;
   sessions: SessionsTable;
   apiKeys: ApiKeysTable;
@@ -329,5 +391,11 @@ export interface Store {
   identities: IdentitiesTable;
   instances: InstancesTable;
   corpus: CorpusTable;
+  /** Shared sign-in counters; null where the process's memory serves (SQLite). */
+  loginAttempts: LoginAttemptsTable | null;
+  /** Shared sign-up buckets; null where the process's memory serves (SQLite). */
+  signupBuckets: SignupBucketsTable | null;
+  /** Running runs' events for followers on other hosts; null on SQLite (they wait for the stored run). */
+  runStream: RunStreamTable | null;
   close(): Awaitable<void>;
 }

@@ -3,8 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { importPaths } from "../../src/corpus/import/import-paths.ts";
 import { RANKING, searchCorpus } from "../../src/corpus/search/search-corpus.ts";
-import { openSqliteStore, type SqliteStore } from "../../src/store/sqlite/open.ts";
-import type { CorpusRanking } from "../../src/store/types.ts";
+import { openPostgresStore } from "../../src/store/postgres/open.ts";
+import { openSqliteStore } from "../../src/store/sqlite/open.ts";
+import type { CorpusRanking, Store } from "../../src/store/types.ts";
+import { freshDatabase, postgresTests } from "../helpers/postgres.ts";
 import { benchOfflineRun } from "./offline-run.ts";
 import { type JudgedQuery, ndcgAt, recallAt } from "./retrieval-metric.ts";
 import { syntheticDocs, syntheticQueries } from "./synthetic-corpus.ts";
@@ -20,7 +22,7 @@ const pct = (xs: number[], p: number) =>
 const ms = (x: number) => x.toFixed(1);
 
 /** Per-query nDCG@10, R@100 and time of one ranking. */
-async function perQuery(store: SqliteStore, qs: JudgedQuery[], ranking: CorpusRanking) {
+async function perQuery(store: Store, qs: JudgedQuery[], ranking: CorpusRanking) {
   const out: { ndcg: number; recall: number; ms: number }[] = [];
   for (const q of qs) {
     const t0 = performance.now();
@@ -132,6 +134,39 @@ async function scifact(): Promise<string> {
   }
 }
 
+/** The same SciFact figures on PostgreSQL (DATABASE_URL): a server of the tests' harness, a fresh database. */
+async function scifactPostgres(): Promise<string> {
+  const url = await freshDatabase();
+  const store = await openPostgresStore(url);
+  try {
+    const t0 = performance.now();
+    await importPaths(store, [join(DATA, "corpus.jsonl.gz")], { collection: "scifact" });
+    const importMs = performance.now() - t0;
+    const qs: JudgedQuery[] = (await Bun.file(join(DATA, "queries-train.jsonl")).text())
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    // As a server meets questions: a new connection pool, its snapshot and caches empty at the start.
+    const fresh = await openPostgresStore(url);
+    const cold = await perQuery(fresh, qs, RANKING);
+    await fresh.close();
+    const base = await perQuery(store, qs, { ...RANKING, titleWeight: 1, feedback: null });
+    const times = cold.map((x) => x.ms);
+    return [
+      `On PostgreSQL (\`DATABASE_URL\`, the same importer and ranking; a local server): import ${ms(importMs / 1000)} s (${Math.round(5183 / (importMs / 1000))} documents/s).`,
+      "",
+      "| Method | nDCG@10 | R@100 |",
+      "|---|---|---|",
+      `| PostgreSQL: BM25, title = body | ${mean(base.map((x) => x.ndcg)).toFixed(3)} | ${mean(base.map((x) => x.recall)).toFixed(3)} |`,
+      `| PostgreSQL, final ranking — all 809 claims | ${mean(cold.map((x) => x.ndcg)).toFixed(3)} | ${mean(cold.map((x) => x.recall)).toFixed(3)} |`,
+      "",
+      `Search on PostgreSQL, final ranking, each claim once on a fresh pool: p50 **${ms(pct(times, 0.5))} ms**, p95 ${ms(pct(times, 0.95))} ms.`,
+    ].join("\n");
+  } finally {
+    await store.close();
+  }
+}
+
 async function synthetic(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "rq-bench-synth-"));
   const store = openSqliteStore(join(dir, "rq.db"));
@@ -175,8 +210,10 @@ async function synthetic(): Promise<string> {
 /** Section 7: retrieval quality on SciFact beside published figures, and how import and search grow with size. */
 export async function benchCorpus(): Promise<string> {
   const parts: string[] = [];
-  if (existsSync(join(DATA, "corpus.jsonl.gz"))) parts.push(await scifact());
-  else parts.push(`SciFact skipped: ${DATA} is absent (see ../shared/data/README.md).`);
+  if (existsSync(join(DATA, "corpus.jsonl.gz"))) {
+    parts.push(await scifact());
+    if (postgresTests) parts.push(await scifactPostgres());
+  } else parts.push(`SciFact skipped: ${DATA} is absent (see ../shared/data/README.md).`);
   parts.push(await synthetic());
   if (existsSync(join(DATA, "corpus.jsonl.gz"))) parts.push(await benchOfflineRun());
   return parts.join("\n\n");

@@ -4,6 +4,7 @@ import { loadConfig } from "../../src/config/load.ts";
 import type { Engine } from "../../src/research/types.ts";
 import type { LeaseTimings } from "../../src/runs/instance-lease.ts";
 import { type RunningServer, startServer } from "../../src/server/server.ts";
+import { openStore } from "../../src/store/open.ts";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";
 import { createLogger } from "../../src/util/logger.ts";
 import { processLog } from "../helpers/process-log.ts";
@@ -37,6 +38,7 @@ export function startLeased(engine: Engine, path: string, lease: LeaseTimings = 
 
 /** A server in a child process whose runs never end on their own: only a kill stops it. */
 export async function spawnLeased(
+  /** A SQLite file, or a postgres:// URL. */
   path: string,
   lease: LeaseTimings = DYING,
 ): Promise<{ url: string; proc: Subprocess }> {
@@ -50,10 +52,13 @@ export async function spawnLeased(
 }
 
 if (import.meta.main) {
+  // A postgres:// "path" is a database URL: the same server on PostgreSQL.
   const [path, heartbeatMs, leaseMs] = process.argv.slice(2);
-  const config = loadConfig({ PORT: "0", DATABASE_PATH: path, LOG_LEVEL: "info" }, "/nonexistent");
+  const where = path!.startsWith("postgres://") ? { DATABASE_URL: path! } : { DATABASE_PATH: path! };
+  const config = loadConfig({ PORT: "0", ...where, LOG_LEVEL: "info" }, "/nonexistent");
   startServer({
     config,
+    store: await openStore(config),
     engine: scriptedEngine({ hang: true }),
     lease: { heartbeatMs: Number(heartbeatMs), leaseMs: Number(leaseMs) },
   });

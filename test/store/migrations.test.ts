@@ -1,8 +1,11 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync } from "node:fs";
+import { pgJournalTags, pgMigrations } from "../../src/store/postgres/migrations.ts";
+import { openPostgresStore } from "../../src/store/postgres/open.ts";
 import { journalTags, migrations } from "../../src/store/sqlite/migrations.ts";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";
+import { freshDatabase, postgresTests } from "../helpers/postgres.ts";
 
 describe("embedded migrations", () => {
   test("every db/*.sql file is embedded, in journal order", () => {
@@ -71,5 +74,24 @@ describe("embedded migrations", () => {
     expect(db.runs.markInterrupted({ code: "interrupted", message: "m" })).toBe(1);
     expect(db.raw.query("SELECT status, instance_id FROM runs").get()).toEqual({ status: "error", instance_id: null });
     db.raw.close();
+  });
+});
+
+describe("embedded PostgreSQL migrations", () => {
+  test("every db/pg/*.sql file is embedded, in journal order", () => {
+    const files = readdirSync(new URL("../../db/pg", import.meta.url))
+      .filter((f) => f.endsWith(".sql"))
+      .map((f) => f.replace(/\.sql$/, ""))
+      .sort();
+    expect(pgMigrations.map((m) => m.tag)).toEqual(files);
+    expect(pgJournalTags).toEqual(files);
+  });
+
+  test.skipIf(!postgresTests)("opening twice applies each migration once", async () => {
+    const url = await freshDatabase();
+    await (await openPostgresStore(url)).close();
+    const b = await openPostgresStore(url);
+    expect((await b.raw`SELECT count(*)::int AS n FROM __migrations`)[0].n).toBe(pgMigrations.length);
+    await b.close();
   });
 });

@@ -45,6 +45,11 @@ export function openSqliteStore(path: string): SqliteStore {
     identities: sqliteIdentities(db, accounts),
     instances: sqliteInstances(db),
     corpus: sqliteCorpus(db),
+    // One host: the process's memory counts sign-in attempts (src/auth/attempts.ts).
+    loginAttempts: null,
+    signupBuckets: null,
+    // Followers in other processes wait for the run to end and replay it from its timeline.
+    runStream: null,
     close: () => db.close(),
   };
 }

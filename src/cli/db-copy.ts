@@ -1,0 +1,48 @@
+import { existsSync } from "node:fs";
+import { AppError } from "../contract/errors.ts";
+import { copyFromSqlite, postgresRowCounts } from "../store/postgres/copy-from-sqlite.ts";
+import { openPostgresStore } from "../store/postgres/open.ts";
+import { openSqliteStore } from "../store/sqlite/open.ts";
+import { redactUrl, redactUrlIn } from "../util/redact-url.ts";
+import { type CommandInput, EXIT, UsageError } from "./command.ts";
+import { columns } from "./terminal.ts";
+
+/**
+ * `db copy --to postgres://…`: the SQLite database at DATABASE_PATH into an empty PostgreSQL
+ * one, for moving a single server to several (README "PostgreSQL"). The target is migrated
+ * first and must hold no rows; the copy is one transaction, checked table by table.
+ */
+export async function dbCopy({ cfg, options }: CommandInput): Promise<number> {
+  const to = options.to;
+  if (typeof to !== "string" || !/^postgres(ql)?:\/\//.test(to))
+    throw new UsageError("--to needs the target's postgres:// URL");
+  const from = cfg.DATABASE_PATH;
+  if (from === ":memory:" || !existsSync(from))
+    throw new AppError(
+      "config_invalid",
+      `invalid DATABASE_PATH=${JSON.stringify(from)}: no SQLite database there to copy`,
+      500,
+    );
+  const src = openSqliteStore(from);
+  let dst: Awaited<ReturnType<typeof openPostgresStore>> | undefined;
+  try {
+    try {
+      dst = await openPostgresStore(to, { max: 2 });
+    } catch (e) {
+      throw new AppError("config_invalid", `cannot open --to ${redactUrl(to)}: ${redactUrlIn(String(e), to)}`, 500);
+    }
+    const present = (await postgresRowCounts(dst.raw)).filter((t) => t.rows > 0);
+    if (present.length)
+      throw new AppError(
+        "invalid_request",
+        `the target ${redactUrl(to)} is not empty (${present.map((t) => `${t.table}: ${t.rows}`).join(", ")}); copy into an empty database`,
+      );
+    const report = await copyFromSqlite(src.raw, dst.raw);
+    console.log(columns([["table", "rows"], ...report.map((r) => [r.table, r.rows.toLocaleString("en")])]));
+    process.stderr.write(`copied ${from} to ${redactUrl(to)}; every table's rows counted on both sides\n`);
+    return EXIT.ok;
+  } finally {
+    src.close();
+    await dst?.close();
+  }
+}

@@ -1,0 +1,36 @@
+import type { SQL } from "bun";
+import type { AccountRow, AccountsTable, Plan } from "../types.ts";
+
+/** The first row or null; the queries alias columns to AccountRow's names, so rows need no mapping. */
+const row = (rows: AccountRow[]): AccountRow | null => rows[0] ?? null;
+
+/**
+ * The `accounts` table. Each function takes the connection to use, so identities.ts can run
+ * them inside its own transaction.
+ */
+export function pgAccounts(sql: SQL) {
+  const on = (db: SQL) => ({
+    byId: async (id: string) =>
+      row(
+        await db`SELECT id, email, password_hash AS "passwordHash", plan, created_at AS "createdAt"
+        FROM accounts WHERE id = ${id}`,
+      ),
+    byEmail: async (email: string) =>
+      row(
+        await db`SELECT id, email, password_hash AS "passwordHash", plan, created_at AS "createdAt"
+        FROM accounts WHERE email = ${email}`,
+      ),
+    // The unique email decides a race between two sign-ups of one address: one row, one `true`.
+    insert: async (r: AccountRow) =>
+      (
+        await db`INSERT INTO accounts (id, email, password_hash, plan, created_at)
+          VALUES (${r.id}, ${r.email}, ${r.passwordHash}, ${r.plan}, ${r.createdAt}) ON CONFLICT (email) DO NOTHING`
+      ).count === 1,
+    setPlan: async (email: string, plan: Plan) =>
+      row(
+        await db`UPDATE accounts SET plan = ${plan} WHERE email = ${email}
+        RETURNING id, email, password_hash AS "passwordHash", plan, created_at AS "createdAt"`,
+      ),
+  });
+  return { ...(on(sql) satisfies AccountsTable), on };
+}

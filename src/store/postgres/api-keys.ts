@@ -1,0 +1,47 @@
+import type { SQL } from "bun";
+import type { ApiKeysTable, KeyCheck, KeyRow } from "../types.ts";
+
+/**
+ * The `api_keys` table. `seq` (insertion order) breaks ties between keys created in the
+ * same millisecond, as rowid does on SQLite, so "newest first" means the same on both.
+ */
+export function pgApiKeys(sql: SQL): ApiKeysTable {
+  const owned = async (keyId: string, accountId: string) => {
+    const [r] = await sql<KeyRow[]>`SELECT id, account_id AS "accountId", name, prefix, key_hash AS "keyHash", status,
+      created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"
+      FROM api_keys WHERE id = ${keyId} AND account_id = ${accountId}`;
+    return r ?? null;
+  };
+  return {
+    async insert(r) {
+      await sql`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, status, created_at, last_used_at, revoked_at)
+        VALUES (${r.id}, ${r.accountId}, ${r.name}, ${r.prefix}, ${r.keyHash}, ${r.status}, ${r.createdAt},
+          ${r.lastUsedAt}, ${r.revokedAt})`;
+    },
+    listByAccount: async (accountId) => [
+      ...(await sql<KeyRow[]>`SELECT id, account_id AS "accountId", name, prefix, key_hash AS "keyHash", status,
+        created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"
+        FROM api_keys WHERE account_id = ${accountId} ORDER BY created_at DESC, seq DESC`),
+    ],
+    async revoke(accountId, keyId, at) {
+      await sql`UPDATE api_keys SET status = 'revoked', revoked_at = ${at}
+        WHERE id = ${keyId} AND account_id = ${accountId} AND status = 'active'`;
+      return owned(keyId, accountId);
+    },
+    async accountOf(keyId) {
+      const [r] = await sql`SELECT account_id FROM api_keys WHERE id = ${keyId}`;
+      return (r?.account_id as string | undefined) ?? null;
+    },
+    // Every call and every refusal runs this: only the columns the check needs.
+    async byHash(hash) {
+      const [r] = await sql<
+        KeyCheck[]
+      >`SELECT id, account_id AS "accountId", prefix, status, last_used_at AS "lastUsedAt"
+        FROM api_keys WHERE key_hash = ${hash}`;
+      return r ?? null;
+    },
+    async touch(keyId, at) {
+      await sql`UPDATE api_keys SET last_used_at = ${at} WHERE id = ${keyId}`;
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import type { SQL } from "bun";
+import type { IdentitiesTable, LinkOutcome } from "../types.ts";
+import type { pgAccounts } from "./accounts.ts";
+
+/** The `identities` table: accounts linked to an identity provider by (issuer, subject). */
+export function pgIdentities(sql: SQL, accounts: ReturnType<typeof pgAccounts>): IdentitiesTable {
+  return {
+    link: (claim, plan) =>
+      sql.begin(async (tx): Promise<LinkOutcome> => {
+        // Two first sign-ins of one identity, on any instances, queue here: one account, one link.
+        await tx`SELECT pg_advisory_xact_lock(hashtext(${`identity:${claim.issuer} ${claim.subject}`}))`;
+        const [found] =
+          await tx`SELECT account_id FROM identities WHERE issuer = ${claim.issuer} AND subject = ${claim.subject}`;
+        if (found) return { accountId: found.account_id as string };
+        if (!claim.email) return { refused: "no_email" };
+        const now = new Date().toISOString();
+        const a = accounts.on(tx);
+        let accountId = (await a.byEmail(claim.email))?.id;
+        if (accountId) {
+          // Threat: someone claiming a victim's address at the IdP to take over their account.
+          if (!claim.emailVerified) return { refused: "email_not_verified" };
+        } else {
+          accountId = crypto.randomUUID();
+          // A password sign-up of the same address may win the race: then that account is the one.
+          if (!(await a.insert({ id: accountId, email: claim.email, passwordHash: null, plan, createdAt: now }))) {
+            if (!claim.emailVerified) return { refused: "email_not_verified" };
+            accountId = (await a.byEmail(claim.email))!.id;
+          }
+        }
+        await tx`INSERT INTO identities (id, account_id, issuer, subject, email, created_at)
+          VALUES (${crypto.randomUUID()}, ${accountId}, ${claim.issuer}, ${claim.subject}, ${claim.email}, ${now})`;
+        return { accountId };
+      }),
+  };
+}

@@ -1,0 +1,54 @@
+import { SQL } from "bun";
+import type { Store } from "../types.ts";
+import { pgAccounts } from "./accounts.ts";
+import { pgApiKeys } from "./api-keys.ts";
+import { pgCorpus } from "./corpus.ts";
+import { pgIdempotencyKeys } from "./idempotency-keys.ts";
+import { pgIdentities } from "./identities.ts";
+import { pgInstances } from "./instances.ts";
+import { pgLoginAttempts } from "./login-attempts.ts";
+import { migratePostgres } from "./migrate.ts";
+import { pgRunCounters } from "./run-counters.ts";
+import { pgRunEvents } from "./run-events.ts";
+import { pgRunStream } from "./run-stream.ts";
+import { pgRuns } from "./runs.ts";
+import { pgSessions } from "./sessions.ts";
+import { pgSettings } from "./settings.ts";
+import { pgSignupBuckets } from "./signup-buckets.ts";
+
+/** The PostgreSQL store; `raw` is the connection pool, for tests and the bench only. */
+export type PostgresStore = Store & { readonly raw: SQL };
+
+/**
+ * Connects to DATABASE_URL through Bun's own client and migrates (under an advisory lock, so
+ * instances starting together migrate once). The pool is small: each instance's work is
+ * short statements, and a server's connection limit is shared by every instance.
+ */
+export async function openPostgresStore(url: string, o: { max?: number } = {}): Promise<PostgresStore> {
+  const sql = new SQL(url, { max: o.max ?? 10, connectionTimeout: 10, idleTimeout: 60 });
+  try {
+    await migratePostgres(sql);
+  } catch (e) {
+    await sql.close();
+    throw e;
+  }
+  const counters = pgRunCounters(sql);
+  const accounts = pgAccounts(sql);
+  return {
+    backend: "postgres",
+    raw: sql,
+    accounts,
+    sessions: pgSessions(sql),
+    apiKeys: pgApiKeys(sql),
+    runs: pgRuns(sql, counters, pgRunEvents(sql), pgIdempotencyKeys()),
+    runCounters: counters,
+    settings: pgSettings(sql),
+    identities: pgIdentities(sql, accounts),
+    instances: pgInstances(sql),
+    corpus: pgCorpus(sql),
+    loginAttempts: pgLoginAttempts(sql),
+    signupBuckets: pgSignupBuckets(sql),
+    runStream: pgRunStream(sql),
+    close: () => sql.close(),
+  };
+}

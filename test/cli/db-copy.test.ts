@@ -1,0 +1,197 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { RANKING } from "../../src/corpus/search/search-corpus.ts";
+import { openPostgresStore } from "../../src/store/postgres/open.ts";
+import { openSqliteStore } from "../../src/store/sqlite/open.ts";
+import type { Store } from "../../src/store/types.ts";
+import { freshDatabase, postgresTests } from "../helpers/postgres.ts";
+import { useLongTimeout } from "../setup.ts";
+import { cli } from "./run-cli.ts";
+
+useLongTimeout();
+
+const doc = (docId: string, title: string, passages: string[]) => ({
+  docId,
+  title,
+  url: null,
+  path: `${docId}.txt`,
+  format: "text",
+  contentHash: passages.join("|"),
+  truncated: false,
+  passages,
+});
+
+/** A SQLite database with something in every table, as a server that ran a while leaves it. */
+async function filled(path: string): Promise<{ accountId: string; runId: string }> {
+  const s = openSqliteStore(path);
+  const accountId = crypto.randomUUID();
+  await s.accounts.insert({
+    id: accountId,
+    email: "a@x.org",
+    passwordHash: "h",
+    plan: "pro",
+    createdAt: "2026-11-01T00:00:00Z",
+  });
+  await s.sessions.insert({
+    id: "s",
+    accountId,
+    tokenHash: "t",
+    createdAt: "2026-11-01T00:00:00Z",
+    expiresAt: "2099-01-01T00:00:00Z",
+  });
+  for (const id of ["k1", "k2"])
+    await s.apiKeys.insert({
+      id,
+      accountId,
+      name: id,
+      prefix: `rq-${id}`,
+      keyHash: `h-${id}`,
+      status: "active",
+      createdAt: "2026-11-02T00:00:00Z",
+      lastUsedAt: null,
+      revokedAt: null,
+    });
+  await s.settings.getOrCreate("session_secret", () => "the-secret");
+  await s.identities.link({ issuer: "https://idp", subject: "sub", email: "a@x.org", emailVerified: true }, "free");
+  const run = (id: string) => ({
+    id,
+    accountId,
+    keyId: "k1",
+    keyPrefix: "rq-k1",
+    origin: "api" as const,
+    endpoint: "/api/query",
+    query: `question ${id}`,
+    createdAt: new Date("2026-11-05T10:00:00Z"),
+    instanceId: "old",
+  });
+  const claim = { key: "idem", queryHash: "qh", since: new Date("2026-11-04T10:00:00Z") };
+  await s.runs.accept(run("r1"), 40, claim);
+  await s.runs.accept(run("r2"), 40);
+  await s.runs.finish(
+    "r1",
+    {
+      status: "ok",
+      answer: "A [S1]",
+      sources: [],
+      errors: [],
+      writer: "extractive",
+      tokensIn: 1,
+      tokensOut: 2,
+      latencyMs: 3,
+    },
+    [
+      { atMs: 0, type: "progress", data: { seq: 1 } },
+      { atMs: 5, type: "final", data: { seq: 2, status: "ok" } },
+    ],
+  );
+  await s.corpus.put("notes", [
+    doc("tides", "Tides", ["the moon pulls the sea", "twice a day"]),
+    doc("cats", "Cats", ["cats sleep most of the day"]),
+    doc("zh", "潮汐", ["月球引力造成潮汐现象"]),
+  ]);
+  s.close();
+  return { accountId, runId: "r1" };
+}
+
+/** What a user sees of the database, through the Store interface: equal on both sides after a copy. */
+async function view(s: Store, accountId: string) {
+  return {
+    account: await s.accounts.byEmail("a@x.org"),
+    keys: await s.apiKeys.listByAccount(accountId),
+    session: await s.sessions.accountIdByHash("t", "2026-11-10T00:00:00Z"),
+    secret: await s.settings.getOrCreate("session_secret", () => "other"),
+    link: await s.identities.link(
+      { issuer: "https://idp", subject: "sub", email: "a@x.org", emailVerified: true },
+      "free",
+    ),
+    run: await s.runs.withEvents(accountId, "r1"),
+    used: await s.runCounters.used(accountId, "2026-11"),
+    recent: await s.runs.recent(accountId, 10),
+    retry: await s.runs.accept(
+      {
+        id: "r3",
+        accountId,
+        keyId: null,
+        keyPrefix: null,
+        origin: "api",
+        endpoint: "/api/query",
+        query: "q",
+        createdAt: new Date("2026-11-05T11:00:00Z"),
+        instanceId: "x",
+      },
+      40,
+      { key: "idem", queryHash: "qh", since: new Date("2026-11-04T11:00:00Z") },
+    ),
+    collections: (await s.corpus.collections()).map(({ name, documents, passages, chars }) => ({
+      name,
+      documents,
+      passages,
+      chars,
+    })),
+    documents: (await s.corpus.documents("notes")).map(({ docId, title, chars }) => ({ docId, title, chars })),
+    moon: (await s.corpus.search({ words: ["moon"], ranking: RANKING }, { limit: 5 })).map((h) => h.docId),
+    zh: (await s.corpus.search({ words: ["潮汐"], ranking: RANKING }, { limit: 5 })).map((h) => h.docId),
+  };
+}
+
+describe.skipIf(!postgresTests)("db copy --to postgres://", () => {
+  test("copies every table into an empty database, where everything reads as it did; a second copy is refused", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "rq-copy-")), "rq.db");
+    const { accountId } = await filled(path);
+    const url = await freshDatabase();
+    const copied = await cli(["db", "copy", "--to", url], { DATABASE_PATH: path });
+    expect(copied.err).toContain("every table's rows counted on both sides");
+    expect(copied.code).toBe(0);
+    expect(copied.out).toMatch(/run_events\s+2/);
+    expect(copied.out).toMatch(/corpus_passages\s+4/);
+
+    const sqlite = openSqliteStore(path);
+    const before = await view(sqlite, accountId);
+    sqlite.close();
+    const pg = await openPostgresStore(url, { max: 2 });
+    try {
+      expect(await view(pg, accountId)).toEqual(before);
+      expect(before.run?.events).toHaveLength(2);
+      expect(before.zh).toEqual(["zh"]);
+      // The run the SQLite server left running belongs to no live lease here: the first instance marks it.
+      expect(await pg.runs.markInterrupted({ code: "interrupted", message: "m" })).toBe(1);
+      // Ids continue after the copied ones: new documents and timelines write as usual.
+      expect(await pg.corpus.put("notes", [doc("new", "New", ["fresh text"])])).toEqual(["added"]);
+      await pg.runs.finish(
+        "r2",
+        {
+          status: "error",
+          answer: null,
+          sources: [],
+          errors: [],
+          writer: null,
+          tokensIn: 0,
+          tokensOut: 0,
+          latencyMs: 1,
+        },
+        [{ atMs: 0, type: "final", data: {} }],
+      );
+      expect((await pg.runs.withEvents(accountId, "r2"))?.events).toEqual([{ atMs: 0, type: "final", data: {} }]);
+    } finally {
+      await pg.close();
+    }
+
+    const again = await cli(["db", "copy", "--to", url], { DATABASE_PATH: path });
+    expect(again.code).toBe(1);
+    expect(again.err).toContain("is not empty (accounts: 1");
+  });
+
+  test("without --to, or with a target that cannot be reached, nothing is copied and the password is not shown", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "rq-copy-")), "rq.db");
+    await filled(path);
+    expect((await cli(["db", "copy"], { DATABASE_PATH: path })).code).toBe(2);
+    const down = await cli(["db", "copy", "--to", "postgres://rq:hunter2secret@127.0.0.1:1/rq"], {
+      DATABASE_PATH: path,
+    });
+    expect(down.code).toBe(1);
+    expect(down.err).toContain("rq:***@127.0.0.1:1");
+    expect(down.err).not.toContain("hunter2secret");
+  });
+});

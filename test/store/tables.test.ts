@@ -1,0 +1,243 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import type { AccountRow, KeyRow, NewRun, Store } from "../../src/store/types.ts";
+import { useLongTimeout } from "../setup.ts";
+import { type AnyStore, backends } from "./backends.ts";
+
+useLongTimeout();
+
+/** The same behaviour of every table on every backend: what the service relies on, through the Store interface. */
+
+const account = (email: string): AccountRow => ({
+  id: crypto.randomUUID(),
+  email,
+  passwordHash: "h",
+  plan: "free",
+  createdAt: "2026-11-01T00:00:00.000Z",
+});
+
+const key = (accountId: string, id: string, at = "2026-11-02T00:00:00.000Z"): KeyRow => ({
+  id,
+  accountId,
+  name: id,
+  prefix: `rq-${id}`,
+  keyHash: `hash-${id}`,
+  status: "active",
+  createdAt: at,
+  lastUsedAt: null,
+  revokedAt: null,
+});
+
+const newRun = (accountId: string | null, instanceId = "i-test", at = new Date("2026-11-05T10:00:00Z")): NewRun => ({
+  id: crypto.randomUUID(),
+  accountId,
+  keyId: null,
+  keyPrefix: "rq-abc",
+  origin: "api",
+  endpoint: "/api/query",
+  query: "q",
+  createdAt: at,
+  instanceId,
+});
+
+const outcome = {
+  status: "ok" as const,
+  answer: "a [S1]",
+  sources: [],
+  errors: [],
+  writer: "extractive" as const,
+  tokensIn: 3,
+  tokensOut: 4,
+  latencyMs: 5,
+};
+
+for (const backend of backends) {
+  describe(`the store's tables on ${backend.name}`, () => {
+    const opened: AnyStore[] = [];
+    const open = async (): Promise<Store> => {
+      const s = await backend.open();
+      opened.push(s);
+      return s;
+    };
+    afterAll(async () => {
+      for (const s of opened) await s.close();
+    });
+
+    test("accounts: one per email; a plan changes by email", async () => {
+      const s = await open();
+      const a = account("a@x.org");
+      expect(await s.accounts.insert(a)).toBe(true);
+      expect(await s.accounts.insert({ ...account("a@x.org") })).toBe(false);
+      expect(await s.accounts.byEmail("a@x.org")).toEqual(a);
+      expect(await s.accounts.byId(a.id)).toEqual(a);
+      expect(await s.accounts.byId("none")).toBeNull();
+      expect(await s.accounts.setPlan("a@x.org", "pro")).toEqual({ ...a, plan: "pro" });
+      expect(await s.accounts.setPlan("b@x.org", "pro")).toBeNull();
+    });
+
+    test("sessions: found by hash until they expire; deleted by hash", async () => {
+      const s = await open();
+      const a = account("s@x.org");
+      await s.accounts.insert(a);
+      const row = {
+        id: "s1",
+        accountId: a.id,
+        tokenHash: "t1",
+        createdAt: "2026-11-01T00:00:00Z",
+        expiresAt: "2026-11-08T00:00:00Z",
+      };
+      await s.sessions.insert(row);
+      expect(await s.sessions.accountIdByHash("t1", "2026-11-02T00:00:00Z")).toBe(a.id);
+      expect(await s.sessions.accountIdByHash("t1", "2026-11-09T00:00:00Z")).toBeNull();
+      await s.sessions.deleteByHash("t1");
+      expect(await s.sessions.accountIdByHash("t1", "2026-11-02T00:00:00Z")).toBeNull();
+    });
+
+    test("keys: newest first (insertion order within a millisecond), revoked once, checked by hash", async () => {
+      const s = await open();
+      const a = account("k@x.org");
+      const b = account("other@x.org");
+      await s.accounts.insert(a);
+      await s.accounts.insert(b);
+      for (const id of ["k1", "k2", "k3"]) await s.apiKeys.insert(key(a.id, id));
+      expect((await s.apiKeys.listByAccount(a.id)).map((k) => k.id)).toEqual(["k3", "k2", "k1"]);
+      const revoked = await s.apiKeys.revoke(a.id, "k2", "2026-11-03T00:00:00Z");
+      expect(revoked).toMatchObject({ id: "k2", status: "revoked", revokedAt: "2026-11-03T00:00:00Z" });
+      // Revoking again answers the same record; another account's key is not found.
+      expect(await s.apiKeys.revoke(a.id, "k2", "2026-11-04T00:00:00Z")).toEqual(revoked);
+      expect(await s.apiKeys.revoke(b.id, "k1", "2026-11-04T00:00:00Z")).toBeNull();
+      expect(await s.apiKeys.accountOf("k1")).toBe(a.id);
+      expect(await s.apiKeys.accountOf("nope")).toBeNull();
+      await s.apiKeys.touch("k1", "2026-11-05T00:00:00Z");
+      expect(await s.apiKeys.byHash("hash-k1")).toEqual({
+        id: "k1",
+        accountId: a.id,
+        prefix: "rq-k1",
+        status: "active",
+        lastUsedAt: "2026-11-05T00:00:00Z",
+      });
+      expect(await s.apiKeys.byHash("hash-none")).toBeNull();
+    });
+
+    test("runs: counted up to the limit, finished with their timeline, reported per day and most recent first", async () => {
+      const s = await open();
+      const a = account("r@x.org");
+      await s.accounts.insert(a);
+      const r1 = newRun(a.id, "i", new Date("2026-11-05T10:00:00Z"));
+      const r2 = newRun(a.id, "i", new Date("2026-11-06T10:00:00Z"));
+      expect(await s.runs.accept(r1, 2)).toEqual({ accepted: true });
+      expect(await s.runs.accept(r2, 2)).toEqual({ accepted: true });
+      expect(await s.runs.accept(newRun(a.id), 2)).toEqual({ accepted: false });
+      expect(await s.runs.accept(newRun(a.id), 0)).toEqual({ accepted: false });
+      // Uncounted: no account, or no limit.
+      expect(await s.runs.accept(newRun(null), 1)).toEqual({ accepted: true });
+      expect(await s.runCounters.used(a.id, "2026-11")).toBe(2);
+      expect(await s.runCounters.used(a.id, "2026-12")).toBe(0);
+      const events = [
+        { atMs: 0, type: "progress", data: { seq: 1, stage: "planning" } },
+        { atMs: 7, type: "final", data: { seq: 2, nested: { ok: true } } },
+      ];
+      await s.runs.finish(r1.id, { ...outcome, sources: [{ id: "S1" } as never] }, events);
+      const got = await s.runs.withEvents(a.id, r1.id);
+      expect(got?.events).toEqual(events);
+      expect(got?.run).toMatchObject({
+        id: r1.id,
+        status: "ok",
+        answer: "a [S1]",
+        sources: [{ id: "S1" }],
+        errors: [],
+      });
+      expect(got?.run.finishedAt).toBeString();
+      expect((await s.runs.withEvents(a.id, r2.id))?.run).toMatchObject({ status: "running", sources: [], errors: [] });
+      expect(await s.runs.withEvents("someone else", r1.id)).toBeNull();
+      expect(await s.runs.perDay(a.id, "2026-11")).toEqual([
+        { date: "2026-11-05", calls: 1, ok: 1, error: 0 },
+        { date: "2026-11-06", calls: 1, ok: 0, error: 0 },
+      ]);
+      expect((await s.runs.recent(a.id, 10)).map((r) => r.request_id)).toEqual([r2.id, r1.id]);
+      expect(await s.runs.recent(a.id, 1)).toEqual([
+        expect.objectContaining({ request_id: r2.id, status: "running", origin: "api", key_prefix: "rq-abc" }),
+      ]);
+    });
+
+    test("idempotency keys: a retry names the first run, a reuse for another question says so, an expired key is free", async () => {
+      const s = await open();
+      const a = account("i@x.org");
+      await s.accounts.insert(a);
+      const since = new Date("2026-11-04T10:00:00Z");
+      const claim = { key: "k", queryHash: "q1", since };
+      const first = newRun(a.id);
+      expect(await s.runs.accept(first, 10, claim)).toEqual({ accepted: true });
+      expect(await s.runs.accept(newRun(a.id), 10, claim)).toEqual({
+        accepted: false,
+        existing: first.id,
+        sameQuery: true,
+      });
+      expect(await s.runs.accept(newRun(a.id), 10, { ...claim, queryHash: "q2" })).toEqual({
+        accepted: false,
+        existing: first.id,
+        sameQuery: false,
+      });
+      // A retry is not counted, even with the allowance used up.
+      expect(await s.runCounters.used(a.id, "2026-11")).toBe(1);
+      expect(await s.runs.accept(newRun(a.id), 0, claim)).toMatchObject({ existing: first.id });
+      const later = newRun(a.id, "i", new Date("2026-11-07T10:00:00Z"));
+      expect(await s.runs.accept(later, 10, { ...claim, since: new Date("2026-11-06T10:00:00Z") })).toEqual({
+        accepted: true,
+      });
+      expect(await s.runs.accept(newRun(a.id), 10, { ...claim, since: new Date("2026-11-06T10:00:00Z") })).toEqual({
+        accepted: false,
+        existing: later.id,
+        sameQuery: true,
+      });
+    });
+
+    test("settings: created once, then read back", async () => {
+      const s = await open();
+      let made = 0;
+      const make = () => `secret-${++made}`;
+      expect(await s.settings.getOrCreate("session_secret", make)).toBe("secret-1");
+      expect(await s.settings.getOrCreate("session_secret", make)).toBe("secret-1");
+      expect(made).toBe(1);
+    });
+
+    test("identities: linked once; an existing account's email links only when verified", async () => {
+      const s = await open();
+      const claim = { issuer: "https://idp", subject: "s1", email: "new@x.org", emailVerified: false };
+      const made = await s.identities.link(claim, "pro");
+      expect(made).toEqual({ accountId: expect.any(String) });
+      expect(await s.identities.link(claim, "free")).toEqual(made);
+      expect(await s.accounts.byEmail("new@x.org")).toMatchObject({ plan: "pro", passwordHash: null });
+      const owner = account("owner@x.org");
+      await s.accounts.insert(owner);
+      const other = { issuer: "https://idp", subject: "s2", email: "owner@x.org", emailVerified: false };
+      expect(await s.identities.link(other, "free")).toEqual({ refused: "email_not_verified" });
+      expect(await s.identities.link({ ...other, emailVerified: true }, "free")).toEqual({ accountId: owner.id });
+      expect(await s.identities.link({ ...other, subject: "s3", email: undefined }, "free")).toEqual({
+        refused: "no_email",
+      });
+    });
+
+    test("instances: a live lease's runs are kept, a released or missing one's are interrupted", async () => {
+      const s = await open();
+      const interrupted = { code: "interrupted", message: "the instance running it stopped" };
+      expect(await s.instances.renew("live", 60_000)).toBe(false);
+      expect(await s.instances.renew("live", 60_000)).toBe(true);
+      expect(await s.instances.renew("gone", 60_000)).toBe(false);
+      const mine = newRun(null, "live");
+      const theirs = newRun(null, "gone");
+      const orphan = newRun(null, "never-leased");
+      for (const r of [mine, theirs, orphan]) await s.runs.accept(r, null);
+      expect(await s.runs.markInterrupted(interrupted)).toBe(1);
+      await s.instances.release("gone");
+      expect(await s.runs.markInterrupted(interrupted)).toBe(1);
+      expect(await s.runs.markInterrupted(interrupted)).toBe(0);
+      // A lease that lasts no time has lapsed at once: taken again, and forgotten by the sweep.
+      expect(await s.instances.renew("brief", 0)).toBe(false);
+      expect(await s.instances.renew("brief", 0)).toBe(false);
+      expect(await s.instances.forgetExpired()).toBe(1);
+      expect(await s.instances.renew("live", 60_000)).toBe(true);
+      await s.instances.release("live");
+      expect(await s.runs.markInterrupted(interrupted)).toBe(1);
+    });
+  });
+}

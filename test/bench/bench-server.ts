@@ -7,7 +7,7 @@ import { createKey } from "../../src/keys/api-keys.ts";
 import { buildEngine } from "../../src/research/build-engine.ts";
 import type { Engine } from "../../src/research/types.ts";
 import { startServer } from "../../src/server/server.ts";
-import { openSqliteStore } from "../../src/store/sqlite/open.ts";
+import { openStore } from "../../src/store/open.ts";
 import { createLogger } from "../../src/util/logger.ts";
 
 const mode = process.argv[2] ?? "core";
@@ -47,14 +47,25 @@ if (mode === "bare") {
             return { answer: "Answer [S1].", sources: [src], writer: "extractive", tokens_in: 1, tokens_out: 1 };
           },
         };
-  const dbPath = `/tmp/rq-bench-${crypto.randomUUID()}.db`;
+  // Section 8 starts several of these on one database: BENCH_DATABASE_URL (PostgreSQL) or
+  // BENCH_DB_PATH (one SQLite file); the first makes the account, the others get its BENCH_KEY.
+  const dbPath = process.env.BENCH_DB_PATH || `/tmp/rq-bench-${crypto.randomUUID()}.db`;
+  const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
   const config = loadConfig(
-    { PORT: "0", DATABASE_PATH: dbPath, PLAN_RUNS_FREE: "1000000000", LOG_LEVEL: "silent" },
+    {
+      PORT: "0",
+      DATABASE_PATH: dbPath,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      PLAN_RUNS_FREE: "1000000000",
+      LOG_LEVEL: "silent",
+    },
     "/nonexistent",
   );
-  const store = openSqliteStore(dbPath);
-  const acc = await createAccount(store, "bench@example.com", "bench password", "free");
-  const key = (await createKey(store, acc.id, "bench")).key;
+  const store = await openStore(config);
+  const key =
+    process.env.BENCH_KEY ||
+    (await createKey(store, (await createAccount(store, "bench@example.com", "bench password", "free")).id, "bench"))
+      .key;
   const s = startServer({ config, engine, store, logger: createLogger("silent") });
   console.log(JSON.stringify({ port: s.port, key, db: dbPath, pid: process.pid }));
 }

@@ -32,7 +32,12 @@ const ms = (x: number) => `${x.toFixed(1)} ms`;
  * a ramp (N streams opened over `rampMs`, all held together) and a burst (N at once).
  * Memory per held stream (server RSS), time to first event, every stream ends with final.
  */
-export async function benchHeldStreams(n = 2000, holdMs = 15_000, rampsMs: number[] = [8000, 2000]): Promise<string> {
+export async function benchHeldStreams(
+  n = 2000,
+  holdMs = 15_000,
+  rampsMs: number[] = [8000, 2000],
+  serverEnv: Record<string, string> = {},
+): Promise<string> {
   const fx = await spawnJson<{ openalex: string; openaiBase: string }>([
     "bun",
     `${import.meta.dir}/held-fixtures.ts`,
@@ -45,6 +50,7 @@ export async function benchHeldStreams(n = 2000, holdMs = 15_000, rampsMs: numbe
     OPENALEX_URL: fx.info.openalex,
     OPENAI_BASE_URL: fx.info.openaiBase,
     FETCH_ALLOW_PRIVATE: "true",
+    ...serverEnv,
   };
   const srv = await spawnJson<{ port: number; key: string; pid: number }>(
     [

@@ -3,6 +3,7 @@ import { benchCorpus } from "./corpus.ts";
 import { benchCriticalPath } from "./critical-path.ts";
 import { benchExtraction } from "./extraction.ts";
 import { benchHeldStreams } from "./held-streams.ts";
+import { benchInstances } from "./instances.ts";
 import { benchServing } from "./serving.ts";
 import { benchSignupFlood } from "./signup-flood.ts";
 import { benchSqliteWrites } from "./sqlite-writes.ts";
@@ -17,6 +18,7 @@ const sections: [string, () => Promise<string>][] = [
   ["5. Startup and size", () => benchStartup()],
   ["6. Sign-in during a sign-up flood", () => benchSignupFlood()],
   ["7. Collections", benchCorpus],
+  ["8. Instances and PostgreSQL", benchInstances],
 ];
 const only = process.argv[2];
 for (const [title, fn] of sections) {

@@ -1,7 +1,15 @@
 import { type WrkResult, wrk } from "./wrk.ts";
 
-async function spawnServer(args: string[]): Promise<{ info: { port: number; key?: string }; kill: () => void }> {
-  const p = Bun.spawn(["bun", `${import.meta.dir}/bench-server.ts`, ...args], { stdout: "pipe", stderr: "inherit" });
+/** A bench server process (bench-server.ts); `env` is added to this process's environment. */
+export async function spawnServer(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ info: { port: number; key?: string }; kill: () => void }> {
+  const p = Bun.spawn(["bun", `${import.meta.dir}/bench-server.ts`, ...args], {
+    env: { ...process.env, ...env },
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   const reader = p.stdout.getReader();
   let buf = "";
   while (!buf.includes("\n")) {
@@ -14,7 +22,7 @@ async function spawnServer(args: string[]): Promise<{ info: { port: number; key?
 
 // A different well-formed bad key on every request: what a flood of guesses costs (no
 // request is answered from the unknown-key memory, each one reads SQLite).
-const RANDOM_KEY_LUA = `local counter = 0
+export const RANDOM_KEY_LUA = `local counter = 0
 setup = function(thread) thread:set("id", counter); counter = counter + 1 end
 init = function() math.randomseed(os.time() * 100 + id) end
 local chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"

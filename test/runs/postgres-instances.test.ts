@@ -40,15 +40,15 @@ async function until(what: string, done: () => Promise<boolean>, ms = 20_000): P
 describe.skipIf(!postgresTests)("instances on one PostgreSQL database", () => {
   test("three instances starting together: one schema, one secret; calls spread over them never pass the allowance", async () => {
     const url = await freshDatabase();
-    const three = await Promise.all([1, 2, 3].map(() => start(scriptedEngine(), url, { PLAN_RUNS_FREE: "5" })));
+    const three = await Promise.all([1, 2, 3].map(() => start(scriptedEngine(), url, { PLAN_RUNS_FREE: "40" })));
     const { c, key } = await keyedClient(three[0]!.url);
     const answers = await Promise.all(
-      Array.from({ length: 15 }, (_, i) => query(three[i % 3]!.url, key, { query: `q${i}` }).then((r) => r.status)),
+      Array.from({ length: 60 }, (_, i) => query(three[i % 3]!.url, key, { query: `q${i}` }).then((r) => r.status)),
     );
-    expect(answers.filter((s) => s === 200)).toHaveLength(5);
-    expect(answers.filter((s) => s === 429)).toHaveLength(10);
+    expect(answers.filter((s) => s === 200)).toHaveLength(40);
+    expect(answers.filter((s) => s === 429)).toHaveLength(20);
     const elsewhere = Object.assign(new Client(three[2]!.url), { cookie: c.cookie });
-    expect(await elsewhere.used()).toBe(5);
+    expect(await elsewhere.used()).toBe(40);
     const db = (three[1]!.deps.store as PostgresStore).raw;
     expect((await db`SELECT count(*)::int AS n FROM settings`)[0].n).toBe(1);
   });

@@ -66,6 +66,15 @@ describe.skipIf(!postgresTests)("the service on PostgreSQL", () => {
     expect(made.code).toBe(0);
     const cliKey = made.out.match(/rq-[A-Za-z0-9_-]{32}/)![0];
     expect((await query(two, cliKey, { query: "What is prime editing?" })).status).toBe(200);
+    // A key revoked through one instance is refused by the other on the next call.
+    const keys = (await (await owner.req("GET", "/api/console/keys")).json()) as {
+      keys: { id: string; prefix: string }[];
+    };
+    const pg = keys.keys.find((k) => key.startsWith(k.prefix))!;
+    expect((await owner.req("DELETE", `/api/console/keys/${pg.id}`)).status).toBe(200);
+    const refused = await query(two, key, { query: "How do base editors work?" });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe("key_inactive");
   });
 
   test("a DATABASE_URL that is not postgres:// or cannot be reached stops the start, never showing the password", async () => {

@@ -1,33 +1,8 @@
 import type { SQL } from "bun";
-import type { CollectionSummary, CorpusDocumentRow, CorpusPutOutcome, CorpusTable } from "../types.ts";
+import { type DocRowRaw, toDocumentRow } from "../corpus-rows.ts";
+import type { CollectionSummary, CorpusPutOutcome, CorpusTable } from "../types.ts";
 import { type DocumentInput, insertDocuments, touchCollection } from "./corpus-index.ts";
 import { pgCorpusSearch } from "./corpus-search.ts";
-
-interface DocRowRaw {
-  id: number;
-  collection: string;
-  doc_id: string;
-  title: string;
-  url: string | null;
-  path: string | null;
-  format: string;
-  chars: number;
-  truncated: number;
-  added_at: string;
-}
-
-const toRow = (r: DocRowRaw): CorpusDocumentRow => ({
-  id: r.id,
-  collection: r.collection,
-  docId: r.doc_id,
-  title: r.title,
-  url: r.url,
-  path: r.path,
-  format: r.format,
-  chars: r.chars,
-  truncated: r.truncated === 1,
-  addedAt: r.added_at,
-});
 
 /**
  * The collection tables (corpus_*). Each document and passage carries its own tsvector,
@@ -113,7 +88,8 @@ export function pgCorpus(sql: SQL): CorpusTable {
         }),
       ) as CollectionSummary[];
     },
-    documents: async (collection) => (await docsWhere(sql, sql`c.name = ${collection} ORDER BY d.doc_id`)).map(toRow),
+    documents: async (collection) =>
+      (await docsWhere(sql, sql`c.name = ${collection} ORDER BY d.doc_id`)).map(toDocumentRow),
     removeCollection: (name) =>
       sql.begin(async (tx) => {
         await lockCollection(tx, name);
@@ -143,7 +119,10 @@ export function pgCorpus(sql: SQL): CorpusTable {
       const ranked = await ranking.search(query, { collectionId: cid, limit: o.limit });
       if (!ranked.length) return [];
       const byId = new Map(
-        (await docsWhere(sql, sql`d.id = ANY(${ranked.map(([id]) => id)}::int[])`)).map((r) => [r.id, toRow(r)]),
+        (await docsWhere(sql, sql`d.id = ANY(${ranked.map(([id]) => id)}::int[])`)).map((r) => [
+          r.id,
+          toDocumentRow(r),
+        ]),
       );
       return ranked.flatMap(([id, score]) => {
         const r = byId.get(id);

@@ -1,42 +1,10 @@
 import type { Database } from "bun:sqlite";
 import { denseBigrams } from "../../corpus/search/dense-bigrams.ts";
-import type {
-  CollectionSummary,
-  CorpusDocumentRow,
-  CorpusPassage,
-  CorpusPutOutcome,
-  CorpusQuery,
-  CorpusTable,
-} from "../types.ts";
+import { type DocRowRaw, toDocumentRow } from "../corpus-rows.ts";
+import type { CollectionSummary, CorpusPassage, CorpusPutOutcome, CorpusQuery, CorpusTable } from "../types.ts";
 import { sqliteCorpusSearch } from "./corpus-search.ts";
 
-interface DocRowRaw {
-  id: number;
-  collection: string;
-  doc_id: string;
-  title: string;
-  url: string | null;
-  path: string | null;
-  format: string;
-  chars: number;
-  truncated: number;
-  added_at: string;
-}
-
 const DOC_COLUMNS = `d.id, c.name AS collection, d.doc_id, d.title, d.url, d.path, d.format, d.chars, d.truncated, d.added_at`;
-
-const toRow = (r: DocRowRaw): CorpusDocumentRow => ({
-  id: r.id,
-  collection: r.collection,
-  docId: r.doc_id,
-  title: r.title,
-  url: r.url,
-  path: r.path,
-  format: r.format,
-  chars: r.chars,
-  truncated: r.truncated === 1,
-  addedAt: r.added_at,
-});
 
 /**
  * An FTS5 MATCH expression from plain words: each one quoted (so no word is read as
@@ -153,7 +121,7 @@ export function sqliteCorpus(db: Database): CorpusTable {
           updatedAt: r.updated_at,
         }),
       ),
-    documents: (collection) => documents.all(collection).map(toRow),
+    documents: (collection) => documents.all(collection).map(toDocumentRow),
     removeCollection: writing((name: string) =>
       db
         .transaction(() => {
@@ -181,7 +149,7 @@ export function sqliteCorpus(db: Database): CorpusTable {
       const ranked = ranking.search(query, { collectionId: cid, limit: o.limit });
       return ranked.flatMap(([id, score]) => {
         const r = docById.get(id);
-        return r ? [{ ...toRow(r), score }] : [];
+        return r ? [{ ...toDocumentRow(r), score }] : [];
       });
     },
     bestPassages(documentId, query, limit) {

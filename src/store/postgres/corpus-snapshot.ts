@@ -1,8 +1,6 @@
 import type { SQL } from "bun";
-import type { FieldLengths, TermPostings } from "../../corpus/search/bm25f.ts";
-
-/** Postings (document entries) kept in memory at most, as on SQLite: about 40 MB. */
-const POSTINGS_CACHED = 2_000_000;
+import type { FieldLengths } from "../../corpus/search/bm25f.ts";
+import { type PostingsMemory, rememberPostings } from "../../corpus/search/postings-memory.ts";
 
 /**
  * What an instance remembers of the collections between searches: every document's field
@@ -11,15 +9,12 @@ const POSTINGS_CACHED = 2_000_000;
  * holds while the collections' versions (corpus-index.ts, touchCollection) are unchanged —
  * a write on any instance changes them, and the next search here reads everything again.
  */
-export interface Snapshot {
+export interface Snapshot extends PostingsMemory {
   version: string;
   /** Collection id of each document by its id; 0 for none (or one written after this snapshot). */
   collection: Int32Array;
   of(collectionId: number | null): FieldLengths;
   df: Map<string, number>;
-  /** Least recently used first; dropped past POSTINGS_CACHED entries. */
-  postings: Map<string, TermPostings>;
-  entries: number;
 }
 
 export function corpusSnapshots(sql: SQL) {
@@ -72,14 +67,6 @@ export function corpusSnapshots(sql: SQL) {
       return fresh;
     },
     /** Remembers a term's postings, forgetting the least recently used past the cap. */
-    remember(s: Snapshot, term: string, p: TermPostings): void {
-      s.postings.set(term, p);
-      s.entries += p.docs.length;
-      for (const [t, old] of s.postings) {
-        if (s.entries <= POSTINGS_CACHED) break;
-        s.postings.delete(t);
-        s.entries -= old.docs.length;
-      }
-    },
+    remember: rememberPostings,
   };
 }

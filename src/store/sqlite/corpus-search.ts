@@ -2,23 +2,18 @@ import type { Database } from "bun:sqlite";
 import { bm25f, type FieldLengths, type TermPostings, topDocs } from "../../corpus/search/bm25f.ts";
 import { denseBigrams } from "../../corpus/search/dense-bigrams.ts";
 import { expandQuery, type FeedbackDoc } from "../../corpus/search/feedback.ts";
+import { type PostingsMemory, rememberPostings } from "../../corpus/search/postings-memory.ts";
 import type { CorpusQuery } from "../types.ts";
 import { documentLengths, type LengthsSnapshot } from "./corpus-lengths.ts";
-
-/** Postings (document entries) kept in memory at most: about 40 MB. */
-const POSTINGS_CACHED = 2_000_000;
 
 /**
  * What is remembered about the index until it changes (a new lengths snapshot): fts5vocab
  * finds a term's document count and its postings by walking every occurrence — most of a
  * search's time — and a question's words and their expansions recur.
  */
-interface Remembered {
+interface Remembered extends PostingsMemory {
   of: LengthsSnapshot | null;
   df: Map<string, number>;
-  /** Least recently used first; dropped past POSTINGS_CACHED entries. */
-  postings: Map<string, TermPostings>;
-  entries: number;
 }
 
 /**
@@ -76,13 +71,7 @@ export function sqliteCorpusSearch(db: Database) {
       if (c === "title") p.title[i]!++;
       else p.body[i]!++;
     }
-    m.postings.set(term, p);
-    m.entries += p.docs.length;
-    for (const [t, old] of m.postings) {
-      if (m.entries <= POSTINGS_CACHED) break;
-      m.postings.delete(t);
-      m.entries -= old.docs.length;
-    }
+    rememberPostings(m, term, p);
     return p;
   }
 

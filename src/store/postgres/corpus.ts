@@ -1,6 +1,6 @@
 import type { SQL } from "bun";
-import { type DocRowRaw, toDocumentRow } from "../corpus-rows.ts";
-import type { CollectionSummary, CorpusPutOutcome, CorpusTable } from "../types.ts";
+import { type CollectionRowRaw, type DocRowRaw, toCollectionSummary, toDocumentRow } from "../corpus-rows.ts";
+import type { CorpusPutOutcome, CorpusTable } from "../types.ts";
 import { type DocumentInput, insertDocuments, touchCollection } from "./corpus-index.ts";
 import { pgCorpusSearch } from "./corpus-search.ts";
 
@@ -75,18 +75,7 @@ export function pgCorpus(sql: SQL): CorpusTable {
           (SELECT coalesce(sum(chars), 0)::int FROM corpus_documents d WHERE d.collection_id = c.id) AS chars,
           (SELECT max(added_at) FROM corpus_documents d WHERE d.collection_id = c.id) AS updated_at
         FROM corpus_collections c ORDER BY c.name`;
-      return rows.map(
-        (
-          r: Omit<CollectionSummary, "createdAt" | "updatedAt"> & { created_at: string; updated_at: string | null },
-        ) => ({
-          name: r.name,
-          documents: r.documents,
-          passages: r.passages,
-          chars: r.chars,
-          createdAt: r.created_at,
-          updatedAt: r.updated_at,
-        }),
-      ) as CollectionSummary[];
+      return (rows as CollectionRowRaw[]).map(toCollectionSummary);
     },
     documents: async (collection) =>
       (await docsWhere(sql, sql`c.name = ${collection} ORDER BY d.doc_id`)).map(toDocumentRow),

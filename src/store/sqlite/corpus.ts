@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { denseBigrams } from "../../corpus/search/dense-bigrams.ts";
-import { type DocRowRaw, toDocumentRow } from "../corpus-rows.ts";
-import type { CollectionSummary, CorpusPassage, CorpusPutOutcome, CorpusQuery, CorpusTable } from "../types.ts";
+import { type CollectionRowRaw, type DocRowRaw, toCollectionSummary, toDocumentRow } from "../corpus-rows.ts";
+import type { CorpusPassage, CorpusPutOutcome, CorpusQuery, CorpusTable } from "../types.ts";
 import { sqliteCorpusSearch } from "./corpus-search.ts";
 
 const DOC_COLUMNS = `d.id, c.name AS collection, d.doc_id, d.title, d.url, d.path, d.format, d.chars, d.truncated, d.added_at`;
@@ -62,10 +62,7 @@ export function sqliteCorpus(db: Database): CorpusTable {
     });
   });
 
-  const summaries = db.prepare<
-    { name: string; documents: number; passages: number; chars: number; created_at: string; updated_at: string | null },
-    []
-  >(
+  const summaries = db.prepare<CollectionRowRaw, []>(
     `SELECT c.name, c.created_at,
        (SELECT count(*) FROM corpus_documents d WHERE d.collection_id = c.id) AS documents,
        (SELECT count(*) FROM corpus_passages p JOIN corpus_documents d ON d.id = p.document_id WHERE d.collection_id = c.id) AS passages,
@@ -110,17 +107,7 @@ export function sqliteCorpus(db: Database): CorpusTable {
 
   return {
     put: writing((collection: string, docs: Parameters<CorpusTable["put"]>[1]) => put.immediate(collection, docs)),
-    collections: () =>
-      summaries.all().map(
-        (r): CollectionSummary => ({
-          name: r.name,
-          documents: r.documents,
-          passages: r.passages,
-          chars: r.chars,
-          createdAt: r.created_at,
-          updatedAt: r.updated_at,
-        }),
-      ),
+    collections: () => summaries.all().map(toCollectionSummary),
     documents: (collection) => documents.all(collection).map(toDocumentRow),
     removeCollection: writing((name: string) =>
       db

@@ -9,6 +9,7 @@ import { scriptedEngine } from "../helpers/scripted-engine.ts";
 import { Client, keyedClient, query } from "../helpers/server.ts";
 import { answerOf, readSse } from "../helpers/sse.ts";
 import { useLongTimeout } from "../setup.ts";
+import { followedOnTheOtherInstance } from "./follow-elsewhere.ts";
 import { LIVE, spawnLeased } from "./leased-server.ts";
 
 useLongTimeout();
@@ -55,29 +56,12 @@ describe.skipIf(!postgresTests)("instances on one PostgreSQL database", () => {
 
   test("a retry or a resume that reaches the other instance follows the run there: same answer, one run", async () => {
     const url = await freshDatabase();
-    const gate = Promise.withResolvers<void>();
-    const engA = scriptedEngine({ gate: gate.promise, deltas: ["a ", "b ", "c [S1]."] });
-    const engB = scriptedEngine();
-    const [a, b] = [await start(engA, url), await start(engB, url)];
-    const { key } = await keyedClient(a.url);
-    const res = await query(a.url, key, { query: "q" }, { "idempotency-key": "k1" }, "/api/query/stream");
-    const reader = res.body!.getReader();
-    await reader.read();
-    await reader.cancel();
-    const rid = res.headers.get("x-request-id")!;
-    await engA.started;
-
-    // Instance B knows the run only from the database, still running: both wait for it there.
-    const retried = query(b.url, key, { query: "q" }, { "idempotency-key": "k1" });
-    const resumed = query(b.url, key, null, { "last-event-id": `${rid}:1` }, "/api/query/stream").then(readSse);
-    setTimeout(() => gate.resolve(), 300);
-    const env = (await (await retried).json()) as { request_id: string; answer: string };
-    expect(env).toMatchObject({ request_id: rid, answer: "a b c [S1]." });
-    const { events } = await resumed;
-    expect(events.at(-1)!.data).toEqual(env);
-    expect(answerOf(events)).toBe("a b c [S1].");
-    expect([engA.calls, engB.calls]).toEqual([1, 0]);
-    const db = (b.deps.store as PostgresStore).raw;
+    const started: RunningServer[] = [];
+    await followedOnTheOtherInstance(async (engine) => {
+      started.push(await start(engine, url));
+      return started.at(-1)!;
+    });
+    const db = (started[1]!.deps.store as PostgresStore).raw;
     expect((await db`SELECT count(*)::int AS n FROM runs`)[0].n).toBe(1);
   });
 

@@ -50,6 +50,14 @@ for (const titleWeight of [1, 2, 3])
       { k1: 1.2, b: 0.75, titleWeight, feedback },
     ]);
 
+/** SciFact's training claims with their relevant documents. */
+async function trainingClaims(): Promise<JudgedQuery[]> {
+  return (await Bun.file(join(DATA, "queries-train.jsonl")).text())
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+}
+
 async function scifact(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "rq-bench-corpus-"));
   const store = openSqliteStore(join(dir, "rq.db"));
@@ -57,10 +65,7 @@ async function scifact(): Promise<string> {
     const t0 = performance.now();
     await importPaths(store, [join(DATA, "corpus.jsonl.gz")], { collection: "scifact" });
     const importMs = performance.now() - t0;
-    const qs: JudgedQuery[] = (await Bun.file(join(DATA, "queries-train.jsonl")).text())
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => JSON.parse(l));
+    const qs = await trainingClaims();
     // Speed as a server meets questions: each claim once, on a connection whose caches start empty.
     const fresh = openSqliteStore(join(dir, "rq.db"));
     const cold = (await perQuery(fresh, qs, RANKING)).map((x) => x.ms);
@@ -142,10 +147,7 @@ async function scifactPostgres(): Promise<string> {
     const t0 = performance.now();
     await importPaths(store, [join(DATA, "corpus.jsonl.gz")], { collection: "scifact" });
     const importMs = performance.now() - t0;
-    const qs: JudgedQuery[] = (await Bun.file(join(DATA, "queries-train.jsonl")).text())
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => JSON.parse(l));
+    const qs = await trainingClaims();
     // As a server meets questions: a new connection pool, its snapshot and caches empty at the start.
     const fresh = await openPostgresStore(url);
     const cold = await perQuery(fresh, qs, RANKING);

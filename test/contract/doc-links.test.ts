@@ -54,8 +54,8 @@ const headingsOf = (rel: string): Set<string> | null =>
 
 // A quoted heading may wrap onto the next comment line: line breaks and comment markers count as one space.
 const WRAP = String.raw`(?:\s|\*|//|#|--)*`;
-const README_REF = new RegExp(String.raw`\bREADME\b(?!\.md)(${WRAP}\\?"([^"\\]+)\\?")?`, "g");
-const DOC_REF = new RegExp(String.raw`(?<![\w./-])(docs/[\w./-]*?\.md)(${WRAP}\\?"([^"\\]+)\\?")?`, "g");
+const README_REF = new RegExp(String.raw`\bREADME\b(?!\.md)(\s${WRAP}\\?"([^"\\]+)\\?")?`, "g");
+const DOC_REF = new RegExp(String.raw`(?<![\w./-])(docs/[\w./-]*?\.md)(\s${WRAP}\\?"([^"\\]+)\\?")?`, "g");
 const OUTSIDE = [
   { re: /\b(?:CONTRACT|SPEC)\b/g, why: "cites a document outside this repository" },
   { re: /\bissues?\s+#?\d+/gi, why: "cites an issue: say what it decided, or point at its decision record" },
@@ -119,6 +119,7 @@ describe("the checks themselves", () => {
     expect(referenceProblems("// a path: ../shared/data/README.md", readme)).toEqual([]);
     // Prose is not held to the syntax, but a quoted section must still exist.
     expect(referenceProblems("the README's table, as SPEC says", readme, false)).toEqual([]);
+    expect(referenceProblems('prose may say "the README" or "a README"', readme, false)).toEqual([]);
     expect(referenceProblems('README "Operations"', readme, false)).toHaveLength(1);
   });
 

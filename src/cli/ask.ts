@@ -10,7 +10,7 @@ function printProgress(stage: string, message: string): void {
   if (!rewriteStatus(line)) process.stderr.write(`${line}\n`);
 }
 
-/** The question: the argument, or standard input to its end for `-` (never implicitly: see README). */
+/** The question: the argument, or standard input to its end for `-` (never implicitly: docs/decisions/0033-cli-checks-before-running.md). */
 async function readQuestion(arg: string): Promise<string> {
   if (arg !== "-") return arg.trim();
   if (process.stdin.isTTY) process.stderr.write("Question (end with Ctrl-D):\n");

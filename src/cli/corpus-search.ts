@@ -48,7 +48,7 @@ export const corpusSearch = (input: CommandInput) =>
 
 /**
  * JSONL queries `{id, text}` on stdin, one result line per query on stdout as it is answered
- * (CONTRACT §6); a line that is not such a query is reported on stderr with its number and skipped.
+ * (README "Searching collections"); a line that is not such a query is reported on stderr with its number and skipped.
  */
 async function batch(store: Store, collection: string | undefined, limit: number): Promise<number> {
   let bad = 0;

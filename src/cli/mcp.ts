@@ -28,7 +28,7 @@ function serverBase(raw: string): string {
 }
 
 /**
- * `mcp [--server URL]`: an MCP server on stdin/stdout (README "MCP server") until the client
+ * `mcp [--server URL]`: an MCP server on stdin/stdout (README "MCP server: research from AI agents") until the client
  * closes standard input or the process is told to stop. Local mode runs the engine here as
  * `ask` does; with --server each research call is one call of that server's stream API with
  * the key in RQ_API_KEY.

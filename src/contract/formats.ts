@@ -21,7 +21,7 @@ for (const [name, re] of Object.entries(PATTERNS)) {
   if (!FormatRegistry.Has(name)) FormatRegistry.Set(name, (value) => re.test(value));
 }
 
-/** A timestamp: ISO 8601 in UTC, as every timestamp of the service is (README "The API"). */
+/** A timestamp: ISO 8601 in UTC, as every timestamp of the service is. */
 export function Timestamp(description = "ISO 8601, UTC"): TString {
   return T.String({ format: "date-time", description });
 }

@@ -3,7 +3,7 @@ import { EnvelopeSchema } from "./envelope.ts";
 import { MAX_QUERY_CHARS } from "./query.ts";
 
 /**
- * The tools of `research-query mcp` (README "MCP server"): their names, argument and
+ * The tools of `research-query mcp` (README "MCP server: research from AI agents"): their names, argument and
  * result schemas as MCP clients receive them in `tools/list`. The schemas are the JSON
  * Schema TypeBox builds; arguments are checked by src/mcp, which answers a bad argument
  * as a tool result with `isError` and code invalid_request, so a model can correct it.

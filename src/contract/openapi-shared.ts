@@ -2,7 +2,7 @@ import { err, header, type Operation, type Response, retry, SHUTTING_DOWN } from
 
 /**
  * What every operation's answers share, added in one place so that no operation can miss it:
- * the X-Request-Id header on every response (CONTRACT §6), an unexpected failure (500) and the
+ * the X-Request-Id header on every response (README "The API"), an unexpected failure (500) and the
  * refusal of a draining server (503 with Retry-After). Operations that answer these with
  * something else (the run endpoints: the envelope) keep their own.
  */

@@ -46,7 +46,7 @@ export function openApiDocument(serverUrl: string): OpenApiDocument {
       headers: {
         "X-Request-Id": {
           description:
-            "On every response (CONTRACT §6): the call's request id, to quote when reporting a problem. On the run endpoints it is the envelope's request_id; on a resumed stream or an idempotent retry, the id of the run it answers with.",
+            "On every response: the call's request id, to quote when reporting a problem. On the run endpoints it is the envelope's request_id; on a resumed stream or an idempotent retry, the id of the run it answers with.",
           required: true,
           schema: { type: "string", format: "uuid" },
         },
@@ -57,7 +57,7 @@ export function openApiDocument(serverUrl: string): OpenApiDocument {
         "Retry-After": { description: "seconds to wait before trying again", schema: { type: "integer", minimum: 1 } },
         "Set-Cookie": {
           description:
-            "auth_token=…; HttpOnly; SameSite=Lax; Path=/ (Secure when PUBLIC_URL is https). A successful login also sets rq_device (HttpOnly, SameSite=Strict, Path=/api/v1/auth/login): this browser's sign-ins to that email are throttled apart from everyone else's (README \"Decisions\", sign-in throttling)",
+            "auth_token=…; HttpOnly; SameSite=Lax; Path=/ (Secure when PUBLIC_URL is https). A successful login also sets rq_device (HttpOnly, SameSite=Strict, Path=/api/v1/auth/login): this browser's sign-ins to that email are throttled apart from everyone else's (README \"Accounts: sign-up and sign-in\")",
           schema: { type: "string" },
         },
       },

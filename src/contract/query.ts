@@ -21,7 +21,7 @@ export const BODY_TIMEOUT_S = 10;
 
 const ignored = (name: string) => T.Optional(T.Unknown({ description: `${name}: accepted and ignored` }));
 
-/** The fields README "The API" lists as ignored are accepted, and so are unknown fields. */
+/** The fields named below as ignored are accepted, and so are unknown fields. */
 export const QueryBodySchema = T.Object(
   {
     query: T.String({

@@ -62,7 +62,7 @@ const badArguments = (tool: string) =>
   new AppError("invalid_request", `${tool} takes ${tool === RESEARCH_TOOL ? "{question: string}" : "{url: string}"}`);
 
 /**
- * The MCP server over a backend (README "MCP server"): `tools/list` and `tools/call`, on
+ * The MCP server over a backend (README "MCP server: research from AI agents"): `tools/list` and `tools/call`, on
  * the official SDK's protocol layer. A tool that fails answers a result with `isError`,
  * never a protocol error and never a crash; an unknown tool is a protocol error
  * (InvalidParams), as the MCP specification asks.

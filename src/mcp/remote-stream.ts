@@ -28,7 +28,7 @@ const isEnvelope = (v: unknown): v is Envelope =>
 
 /**
  * One research run on a server through POST /api/query/stream, to its `final` event
- * (README "MCP server"). The call carries an Idempotency-Key, so a retry after a lost answer
+ * (README "MCP server: research from AI agents"). The call carries an Idempotency-Key, so a retry after a lost answer
  * never starts (or charges) a second run; a stream that breaks off is rejoined with
  * Last-Event-ID, and events already seen are not passed on twice. Refusals (bad key,
  * quota_exceeded, invalid_request) come back as their envelopes; only a server that cannot

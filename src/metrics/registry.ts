@@ -60,7 +60,7 @@ export class Histogram {
   }
 }
 
-/** The service's metrics (issue: requests, runs, latency, upstream calls, runs in flight). */
+/** The service's metrics (requests, runs, latency, upstream calls, runs in flight). */
 export class Metrics {
   readonly requests = new Counter("rq_http_requests_total", "HTTP requests by route and status");
   readonly runs = new Counter("rq_runs_total", "Finished research runs by status and first error code");

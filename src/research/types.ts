@@ -18,7 +18,7 @@ export interface EngineResult {
   answer: string;
   sources: Source[];
   writer: "llm" | "extractive";
-  /** Estimates from text length over all model calls (README "The API" usage). */
+  /** Estimates from text length over all model calls (the envelope's usage, src/contract/envelope.ts). */
   tokens_in: number;
   tokens_out: number;
 }

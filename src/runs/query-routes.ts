@@ -37,7 +37,7 @@ type Route = (req: Request, server: ServerLike) => Response | Promise<Response>;
  * POST /api/query and /api/query/stream as plain handlers for Bun's native route table.
  * They are the hot path (every API call, every refusal) and need neither Elysia's body
  * parsing (runs/query-body.ts reads the body) nor its hooks: going through Elysia cost
- * more than the handler itself (README "Decisions", test/bench/RESULTS.md §2).
+ * more than the handler itself (docs/decisions/0010-query-endpoints-native-routes.md, test/bench/RESULTS.md §2).
  */
 export function queryRoutes(deps: AppDeps, observe: Observe): Record<"/api/query" | "/api/query/stream", Route> {
   const crashed = (e: unknown, t0: number): Response => {

@@ -59,7 +59,7 @@ export type RunService = ReturnType<typeof createRunService>;
 /** How long an Idempotency-Key names its run (README "Safe retries"). */
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
 
-/** The answer to every new call while the server drains (README "Operations"). */
+/** The answer to every new call while the server drains (docs/decisions/0036-shutdown-drains.md). */
 export const SHUTTING_DOWN = Object.freeze(
   new AppError("internal_error", "the server is shutting down; retry shortly", 503, { "Retry-After": "5" }),
 );

@@ -118,7 +118,7 @@ export function createHandlers(deps: AppDeps): AppHandlers {
     } catch (e) {
       res = errorResponse(mapError("", e));
     }
-    // CONTRACT §6: X-Request-Id on every response (the run routes set their run's id).
+    // README "The API": X-Request-Id on every response (the run routes set their run's id).
     if (!res.headers.has("x-request-id")) res.headers.set("x-request-id", crypto.randomUUID());
     secure(res);
     observe(request, path, t0, res);

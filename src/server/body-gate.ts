@@ -15,7 +15,7 @@ const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
  * (a key was created). Threat: login CSRF — a plain HTML form (urlencoded, multipart or
  * text/plain, which browsers send cross-site without a preflight) signing the victim in to the
  * attacker's account on browsers without Sec-Fetch-Site. The Console checks its session
- * first, as the query endpoints check the key before the body (CONTRACT §5). Returns the
+ * first, as the query endpoints check the key before the body (src/runs/service.ts). Returns the
  * request to hand on (a copy carrying the body read) or throws AppError.
  */
 export async function gateBody(store: Store, request: Request, path: string, bodyTimeoutMs?: number): Promise<Request> {

@@ -4,7 +4,7 @@ import type { RunService } from "../runs/service.ts";
 const FLUSH_MS = 5_000;
 
 /**
- * A shutdown that loses no answer (README "Operations"). The listener stays open, so new
+ * A shutdown that loses no answer (docs/decisions/0036-shutdown-drains.md). The listener stays open, so new
  * calls hear 503 with Retry-After (runs/service.ts SHUTTING_DOWN) instead of "connection
  * refused"; runs in flight finish (stragglers past `graceMs` end `interrupted`); then every
  * open response, streams included, is let finish writing its last events before the listener

@@ -37,7 +37,7 @@ export function webPages(bundle: unknown): { routes: Record<string, unknown>; at
         "content-type": "text/html; charset=utf-8",
         "cache-control": "no-cache",
         "content-security-policy": PAGE_CSP,
-        // CONTRACT §6: X-Request-Id on every response, the app's pages included.
+        // README "The API": X-Request-Id on every response, the app's pages included.
         "x-request-id": crypto.randomUUID(),
         ...SECURITY_HEADERS,
       },

@@ -8,7 +8,7 @@ import type { ErrorItem } from "../contract/errors.ts";
  * module per table (src/store/<backend>/<table>.ts). SQLite answers synchronously, a
  * network database would not: results are `Awaitable`, so callers `await` them, except on
  * the hot refusal path (keys.byHash), which checks for a promise and stays synchronous
- * when the backend is. README: "Adding a store backend".
+ * when the backend is. docs/architecture.md "Recipes": a store backend.
  */
 export type Awaitable<T> = T | Promise<T>;
 

@@ -6,7 +6,7 @@ import { type AuthAnswer, cookieNamed, freshEmail, loginFrom, PASSWORD, signupFr
 
 useLongTimeout();
 
-// Behind the README's nginx: every request comes from 127.0.0.1, with or without TRUST_PROXY.
+// Behind the nginx of README "Deployment": every request comes from 127.0.0.1, with or without TRUST_PROXY.
 let proxied: TestServer, unproxied: TestServer;
 beforeAll(() => {
   proxied = startTestServer(scriptedEngine(), { TRUST_PROXY: "127.0.0.1", SIGNUP_PER_HOUR: "1000" });
@@ -44,7 +44,7 @@ describe("sign-in throttling per client and per account", () => {
     expect(joined.status).toBe(201);
     const attack = await spray(unproxied.url, 31);
     expect(attack.at(-1)).toBe(429);
-    // Decided (README "Decisions"): a first sign-in from a new browser shares the proxy address's
+    // Decided (docs/decisions/0044-sign-in-throttling-locks-no-one-out.md): a first sign-in from a new browser shares the proxy address's
     // block until TRUST_PROXY is set…
     const fresh = await loginFrom(unproxied.url, user, PASSWORD);
     expect([fresh.status, fresh.code]).toEqual([429, "too_many_attempts"]);

@@ -9,7 +9,7 @@ interface LegacySource {
   id: string;
   title: string;
   url: string;
-  // "local", collection and doc_id: sources from the collections (CONTRACT §6).
+  // "local", collection and doc_id: sources from the collections (README "The API").
   type: "web" | "academic" | "local";
   provider: string;
   snippet: string;

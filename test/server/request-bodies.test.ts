@@ -9,7 +9,7 @@ import { type Client, keyedClient, startTestServer, type TestServer } from "../h
 import { readSse } from "../helpers/sse.ts";
 
 // Bun answered every body over 4 MB with a bare 413 before any handler: no envelope, no
-// request id, no CORS, and before the credential check (CONTRACT §5: credentials → body).
+// request id, no CORS, and before the credential check (credentials → body: src/runs/service.ts).
 const HUGE = 5 * 1024 * 1024;
 const hugeBody = () => JSON.stringify({ query: "q", pad: "x".repeat(HUGE) });
 /** The same body without a Content-Length: streamed in chunks. */
@@ -54,7 +54,7 @@ describe("request bodies over the limit, on every route", () => {
       res = await post("/api/query", { authorization: `Bearer ${key}` }, body());
       const env = await expectRefusal(res, 400, "invalid_request");
       expect(env.errors[0]!.message).toContain(`limit ${MAX_BODY_BYTES} bytes`);
-      // The stream endpoint answers a key failure as error + final events (SPEC §6.3).
+      // The stream endpoint answers a key failure as error + final events (README "The API").
       res = await post("/api/query/stream", {}, body());
       expect(res.status).toBe(200);
       const { events } = await readSse(res);

@@ -20,7 +20,7 @@ const SIGNIN_CODES: ReadonlySet<ErrorCode> = new Set(SIGNIN_ERROR_CODES);
 const FAILED = "Sign-in through the identity provider failed. Please try again, or ask your administrator.";
 
 /**
- * Sign-in through the configured identity provider (README "Sign-in through your identity provider"), plus
+ * Sign-in through the configured identity provider (README "Sign-in through your identity provider (OpenID Connect)"), plus
  * GET /api/v1/auth/providers so the web app knows whether to show the button.
  * Every outcome of start and callback is a redirect: to the provider, to / signed in,
  * or to /signin?error=<code>&message=<text> — never a JSON error or a stack trace.

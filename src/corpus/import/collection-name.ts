@@ -1,4 +1,4 @@
-/** The collection `--collection` defaults to (rules of issue 15). */
+/** The collection `--collection` defaults to (docs/decisions/0052-collection-ids-and-names.md). */
 export const DEFAULT_COLLECTION = "default";
 
 // A name becomes part of `local:<collection>/<doc_id>` references and of shell commands:

@@ -40,7 +40,7 @@ export interface EngineDeps {
   parser?: DocParser;
 }
 
-/** Half of Groq's free-tier 8,000 tokens a minute: two runs a minute fit (README "Token budget"). */
+/** Half of Groq's free-tier 8,000 tokens a minute: two runs a minute fit (README "The model as it really behaves"). */
 export const DEFAULT_TOKEN_BUDGET = 4000;
 
 /**

@@ -1,4 +1,4 @@
-/** Token estimate from text length (README "The API": estimates, not model counts): ~4 chars a token. */
+/** Token estimate from text length (src/contract/envelope.ts usage: estimates, not model counts): ~4 chars a token. */
 export const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
 
 /** Host of a URL for progress details, or the URL itself when it doesn't parse. */

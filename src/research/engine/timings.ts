@@ -12,7 +12,7 @@ import type { SearchProviderName } from "../search/registry.ts";
  * timings can't drift from what each module does when used on its own.
  */
 export interface EngineTimings {
-  /** One page: connect, redirects and body (README: 8 s a page). */
+  /** One page: connect, redirects and body (README "How a run works": 8 s a page). */
   pageTimeoutMs: number;
   /** The whole reading stage (15 s). */
   readStageMs: number;

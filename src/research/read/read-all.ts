@@ -35,7 +35,7 @@ export interface ReadAllOptions {
   onResult?: (r: ReadResult) => void;
 }
 
-/** The reading stage's clocks when the caller sets none (README: 8 s a page, 15 s the stage, 1.5 s grace). */
+/** The reading stage's clocks when the caller sets none (README "How a run works": 8 s a page, 15 s the stage, 1.5 s grace). */
 export const READ_DEFAULTS = {
   perPageTimeoutMs: 8_000,
   stageDeadlineMs: 15_000,

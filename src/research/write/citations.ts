@@ -31,7 +31,7 @@ function tidy(text: string): string {
 }
 
 /**
- * Makes the answer's citations trustworthy (README "The API"): markers naming no provided
+ * Makes the answer's citations trustworthy (README "Citations you can trust"): markers naming no provided
  * source are dropped, sources are renumbered S1.. in order of first citation, repeated
  * markers side by side are merged, and only cited sources are returned (at most `max`).
  * So every marker names a listed source and every listed source is cited. An answer

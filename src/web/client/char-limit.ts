@@ -1,7 +1,7 @@
 import { h } from "./dom.ts";
 
 /**
- * The longest question in Unicode code points, as the API counts it (CONTRACT §5,
+ * The longest question in Unicode code points, as the API counts it (README "The API",
  * src/contract/query.ts MAX_QUERY_CHARS; a test holds the two equal). Not imported: the
  * contract module would bring TypeBox into the browser bundle.
  */

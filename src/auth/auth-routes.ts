@@ -2,6 +2,18 @@ import { Elysia } from "elysia";
 import { publicUrl } from "../config/load.ts";
 import { CredentialsSchema, MeSchema } from "../contract/auth.ts";
 import { AppError } from "../contract/errors.ts";
+import {
+  type ApiPaths,
+  BODY_TOO_LARGE,
+  err,
+  header,
+  json as jsonAnswer,
+  OPTIONAL_COOKIE,
+  publicOp,
+  retry,
+  sessionOp,
+} from "../contract/openapi-operations.ts";
+import { ref } from "../contract/openapi-schemas.ts";
 import { clientIp, forwardedButUntrusted, limitKey } from "../server/client-ip.ts";
 import type { AppDeps } from "../server/deps.ts";
 import { json } from "../server/responses.ts";
@@ -14,6 +26,53 @@ import { clearedSessionCookie, cookieValue, requireAccount, sessionCookie, sessi
 import { sessionRoute } from "./session-route.ts";
 import { createSession, endSession } from "./sessions.ts";
 import { SignupRate, signupPolicy } from "./signup-limits.ts";
+
+// Each route's OpenAPI operation, beside it: its summary, body and answers are this one object.
+const signedIn = { "Set-Cookie": header("Set-Cookie") };
+const credentials = { required: true, content: { "application/json": { schema: ref("Credentials") } } };
+const SIGNUP = publicOp(
+  "signup",
+  "Accounts",
+  "Create an account and sign in (sets auth_token)",
+  {
+    201: jsonAnswer("Me", "signed in", signedIn),
+    400: err(["invalid_request"], ` (${BODY_TOO_LARGE})`),
+    403: err(["CROSS_SITE_REQUEST", "signup_not_allowed"]),
+    409: err(["email_taken"]),
+    429: err(["too_many_signups"], "", retry),
+  },
+  { requestBody: credentials },
+);
+const LOGIN = publicOp(
+  "login",
+  "Accounts",
+  "Sign in (sets auth_token)",
+  {
+    200: jsonAnswer("Me", "signed in", signedIn),
+    400: err(["invalid_request"], ` (${BODY_TOO_LARGE})`),
+    401: err(["invalid_credentials"]),
+    403: err(["CROSS_SITE_REQUEST"]),
+    429: err(["too_many_attempts"], "", retry),
+  },
+  { requestBody: credentials },
+);
+const LOGOUT = publicOp(
+  "logout",
+  "Accounts",
+  "Sign out; ends the session on the server",
+  {
+    204: { description: "signed out; the cookie is cleared", headers: signedIn },
+    403: err(["CROSS_SITE_REQUEST"]),
+  },
+  { security: OPTIONAL_COOKIE },
+);
+const ME = sessionOp("me", "Accounts", "The signed-in account", { 200: jsonAnswer("Me", "the account") });
+export const AUTH_OPERATIONS: ApiPaths = {
+  "/api/v1/auth/signup": { post: SIGNUP },
+  "/api/v1/auth/login": { post: LOGIN },
+  "/api/v1/auth/logout": { post: LOGOUT },
+  "/api/v1/me": { get: ME },
+};
 
 /** Password accounts and sessions (README "The API"). */
 export function authRoutes(deps: AppDeps) {
@@ -57,7 +116,7 @@ export function authRoutes(deps: AppDeps) {
         await signups.take(client(request));
         return signIn(await createAccount(deps.store, body.email, body.password, cfg.DEFAULT_PLAN, hash), 201);
       },
-      { body: CredentialsSchema, detail: { summary: "Create an account and sign in" } },
+      { body: CredentialsSchema, detail: SIGNUP },
     )
     .post(
       "/api/v1/auth/login",
@@ -76,7 +135,7 @@ export function authRoutes(deps: AppDeps) {
         if (!acc) throw new AppError("invalid_credentials", "wrong email or password");
         return signIn(acc, 200, email);
       },
-      { body: CredentialsSchema, detail: { summary: "Sign in with email and password" } },
+      { body: CredentialsSchema, detail: LOGIN },
     )
     .post(
       "/api/v1/auth/logout",
@@ -84,11 +143,11 @@ export function authRoutes(deps: AppDeps) {
         await endSession(deps.store, sessionToken(request));
         return new Response(null, { status: 204, headers: { "set-cookie": clearedSessionCookie(secure) } });
       },
-      { detail: { summary: "Sign out and end the session" } },
+      { detail: LOGOUT },
     )
     .use(sessionRoute(deps))
     .get("/api/v1/me", ({ request }) => requireAccount(deps.store, request), {
       response: MeSchema,
-      detail: { summary: "The signed-in account" },
+      detail: ME,
     });
 }

@@ -1,8 +1,24 @@
 import { Elysia } from "elysia";
 import { SessionStatusSchema } from "../contract/auth.ts";
+import { type ApiPaths, json as jsonAnswer, OPTIONAL_COOKIE, publicOp } from "../contract/openapi-operations.ts";
 import type { AppDeps } from "../server/deps.ts";
 import { json } from "../server/responses.ts";
 import { sessionAccount } from "./session-cookie.ts";
+
+/** The route's OpenAPI operation: its summary and answer are this one object. */
+const AUTH_SESSION = publicOp(
+  "authSession",
+  "Accounts",
+  "Who is signed in, if anyone: never a 401, so a signed-out page logs no error",
+  {
+    200: jsonAnswer(
+      "SessionStatus",
+      "the account of the session cookie, or account null (no, unknown or expired cookie)",
+    ),
+  },
+  { security: OPTIONAL_COOKIE },
+);
+export const SESSION_OPERATIONS: ApiPaths = { "/api/v1/auth/session": { get: AUTH_SESSION } };
 
 /**
  * "Who am I, if anyone" for the web app. Signed out is an ordinary answer here (200 with
@@ -15,6 +31,6 @@ export function sessionRoute(deps: AppDeps) {
     "/api/v1/auth/session",
     async ({ request }) =>
       json({ account: await sessionAccount(deps.store, request) }, 200, { "cache-control": "no-store" }),
-    { response: SessionStatusSchema, detail: { summary: "The signed-in account, or null" } },
+    { response: SessionStatusSchema, detail: AUTH_SESSION },
   );
 }

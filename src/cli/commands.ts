@@ -1,4 +1,5 @@
 import { PLANS } from "../auth/accounts.ts";
+import { toolsHelp } from "../mcp/tools.ts";
 import type { Command } from "./command.ts";
 
 // Handlers load on use: `--help` or a usage error never loads the engine or the store.
@@ -45,8 +46,8 @@ is never read from standard input without the -.`,
     name: "mcp",
     summary: "an MCP server on stdin/stdout for AI agents: research (and extract) as tools",
     help: `An MCP (Model Context Protocol) server over stdio, for agents such as Claude Desktop, Claude Code,
-Cursor, VS Code or Zed. Tools: research {question} (the answer citing [S1]..[S5], its sources, and the
-envelope as structured content, with progress notifications) and, in local mode, extract {url}.
+Cursor, VS Code or Zed. Its tools:
+${toolsHelp()}
 Local mode (default) runs the engine on this machine with this machine's configuration, like ask:
 no server, no key, nothing recorded. With --server URL each research call is one call of that
 server's POST /api/query/stream with the key in RQ_API_KEY: counted against the account's

@@ -6,6 +6,14 @@ FormatRegistry.Set("ip-cidr-list", (v) => parseTrustProxy(v) !== null);
 FormatRegistry.Set("domain-list", (v) => v.split(",").every((d) => /^\s*@?[^\s,@]+\.[^\s,@]+\s*$/.test(d)));
 
 /**
+ * The databases ACADEMIC_PROVIDERS may name. The search provider table
+ * (src/research/search/providers.ts) must have an academic row for each: it is keyed by this type.
+ */
+export const ACADEMIC_PROVIDER_NAMES = ["openalex", "arxiv", "crossref", "semantic_scholar"] as const;
+export type AcademicProviderName = (typeof ACADEMIC_PROVIDER_NAMES)[number];
+const ANY_ACADEMIC = `(${ACADEMIC_PROVIDER_NAMES.join("|")})`;
+
+/**
  * Every configuration variable of README "Configuration", keyed by its
  * environment name so that a validation error can name the variable directly.
  * Descriptions double as the `--help` text.
@@ -103,9 +111,9 @@ export const ConfigSchema = T.Object({
     description: "Semantic Scholar API address",
   }),
   ACADEMIC_PROVIDERS: T.String({
-    pattern: "^(none|(openalex|arxiv|crossref|semantic_scholar)(,(openalex|arxiv|crossref|semantic_scholar))*)$",
+    pattern: `^(none|${ANY_ACADEMIC}(,${ANY_ACADEMIC})*)$`,
     default: "openalex,arxiv,crossref",
-    description: "comma list of openalex, arxiv, crossref, semantic_scholar; none turns them off",
+    description: `comma list of ${ACADEMIC_PROVIDER_NAMES.join(", ")}; none turns them off`,
   }),
   LOCAL_SEARCH: T.Union([T.Literal("auto"), T.Literal("off"), T.Literal("only")], {
     default: "auto",

@@ -3,14 +3,12 @@ import { EnvelopeSchema } from "./envelope.ts";
 import { MAX_QUERY_CHARS } from "./query.ts";
 
 /**
- * The tools of `research-query mcp` (README "MCP server: research from AI agents"): their names, argument and
- * result schemas as MCP clients receive them in `tools/list`. The schemas are the JSON
- * Schema TypeBox builds; arguments are checked by src/mcp, which answers a bad argument
- * as a tool result with `isError` and code invalid_request, so a model can correct it.
+ * The argument and result schemas of the tools of `research-query mcp` (README "MCP server:
+ * research from AI agents"), as MCP clients receive them in `tools/list`; the tools themselves
+ * are the TOOLS table of src/mcp/tools.ts. The schemas are the JSON Schema TypeBox builds;
+ * arguments are checked by src/mcp, which answers a bad argument as a tool result with
+ * `isError` and code invalid_request, so a model can correct it.
  */
-
-export const RESEARCH_TOOL = "research";
-export const EXTRACT_TOOL = "extract";
 
 export const ResearchArgsSchema = T.Object(
   {
@@ -21,7 +19,6 @@ export const ResearchArgsSchema = T.Object(
   },
   { additionalProperties: false },
 );
-export type ResearchArgs = Static<typeof ResearchArgsSchema>;
 
 /** `research`'s structured result: the response envelope of POST /api/query, whatever its status. */
 export const ResearchResultSchema = EnvelopeSchema;
@@ -32,7 +29,6 @@ export const ExtractArgsSchema = T.Object(
   },
   { additionalProperties: false },
 );
-export type ExtractArgs = Static<typeof ExtractArgsSchema>;
 
 export const ExtractResultSchema = T.Object(
   {

@@ -3,13 +3,23 @@ import { ERRORS, type ErrorCode } from "./errors.ts";
 import { ref, type SchemaName, schemaFor } from "./openapi-schemas.ts";
 import { BODY_TIMEOUT_S, MAX_BODY_BYTES } from "./query.ts";
 
-// The building blocks of the OpenAPI document's operations (src/contract/openapi.ts).
+// The building blocks of the OpenAPI document's operations, each declared beside its route
+// (the document: src/contract/openapi.ts, assembled in src/server/api-document.ts).
 
 type Schema = TSchema | SchemaName;
+/** A media type's entry: its schema, and what else OpenAPI allows beside it (example, x-…). */
+type Media = Record<string, object> & { schema?: object };
 export interface Response {
   description: string;
   headers?: Record<string, { $ref: string }>;
-  content?: Record<string, unknown>;
+  content?: Record<string, Media>;
+}
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  description?: string;
+  schema?: object;
 }
 export interface Operation {
   operationId: string;
@@ -17,10 +27,13 @@ export interface Operation {
   description?: string;
   tags: string[];
   security: Security;
-  parameters?: unknown[];
-  requestBody?: unknown;
+  parameters?: Parameter[];
+  requestBody?: { required: boolean; content: Record<string, Media> };
   responses: Record<string, Response>;
 }
+
+/** Operations by path and method: the document's `paths`, or a route file's share of them. */
+export type ApiPaths = Record<string, Record<string, Operation>>;
 
 const schemaOf = (s: Schema) => (typeof s === "string" ? ref(s) : schemaFor(s));
 export const header = (name: "X-Request-Id" | "Retry-After" | "Set-Cookie" | "Idempotent-Replayed") => ({

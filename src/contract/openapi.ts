@@ -1,12 +1,12 @@
-import type { Operation } from "./openapi-operations.ts";
-import { accountPaths, consolePaths, servicePaths } from "./openapi-paths.ts";
-import { runOp } from "./openapi-runs.ts";
+import type { ApiPaths } from "./openapi-operations.ts";
 import { componentSchemas, type JsonSchema } from "./openapi-schemas.ts";
 import { withSharedAnswers } from "./openapi-shared.ts";
 
 /**
  * The OpenAPI 3.1 document of every endpoint (README "The API"), generated from the contract's
  * schemas: components.schemas are the named TypeBox schemas, and operations refer to them.
+ * The operations are declared beside their routes; the composition root, which knows the
+ * routes, passes them in (src/server/api-document.ts).
  */
 
 export interface OpenApiDocument {
@@ -19,10 +19,11 @@ export interface OpenApiDocument {
     headers: Record<string, unknown>;
     securitySchemes: Record<string, unknown>;
   };
-  paths: Record<string, Record<string, Operation>>;
+  paths: ApiPaths;
 }
 
-export function openApiDocument(serverUrl: string): OpenApiDocument {
+/** The document over `paths`, every operation given the answers all of them share. */
+export function openApiDocument(serverUrl: string, paths: ApiPaths): OpenApiDocument {
   return {
     openapi: "3.1.0",
     info: {
@@ -67,25 +68,6 @@ export function openApiDocument(serverUrl: string): OpenApiDocument {
         session: { type: "apiKey", in: "cookie", name: "auth_token" },
       },
     },
-    paths: apiPaths(),
+    paths: withSharedAnswers(paths),
   };
-}
-
-/** Every operation by path: the document's `paths`, and the route patterns /metrics labels by. */
-export function apiPaths(): OpenApiDocument["paths"] {
-  return withSharedAnswers({
-    "/api/query": {
-      post: runOp("key", false, "query", "Run a research query; holds the connection until the run finishes"),
-    },
-    "/api/query/stream": {
-      post: runOp("key", true, "queryStream", "Run a research query, streamed as Server-Sent Events"),
-    },
-    ...consolePaths(),
-    ...accountPaths(),
-    "/api/v1/research": { post: runOp("session", false, "research", "The web client's run (session cookie)") },
-    "/api/v1/research/stream": {
-      post: runOp("session", true, "researchStream", "The web client's streamed run (session cookie)"),
-    },
-    ...servicePaths(),
-  });
 }

@@ -1,19 +1,58 @@
 import { Elysia, t } from "elysia";
 import { requireAccount } from "../auth/session-cookie.ts";
 import { CreateKeyBodySchema } from "../contract/console.ts";
+import {
+  type ApiPaths,
+  BODY_TOO_LARGE,
+  err,
+  json as jsonAnswer,
+  pathParam,
+  sessionOp,
+} from "../contract/openapi-operations.ts";
+import { ref } from "../contract/openapi-schemas.ts";
 import type { AppDeps } from "../server/deps.ts";
 import { json } from "../server/responses.ts";
 import { createKey, listKeys, revokeKey } from "./api-keys.ts";
 
 const noStore = { "cache-control": "no-store" };
 
+// Each route's OpenAPI operation, beside it: its summary, body and answers are this one object.
+const LIST_KEYS = sessionOp("listKeys", "Console", "List the account's keys, newest first", {
+  200: jsonAnswer("KeyList", "the keys; never the full key"),
+});
+const CREATE_KEY = sessionOp(
+  "createKey",
+  "Console",
+  "Create a key; the full key is returned once",
+  {
+    201: jsonAnswer("CreatedKey", "the new key, with the full key this once"),
+    400: err(["invalid_request"], ` (not a JSON object, a name over 100 characters, ${BODY_TOO_LARGE})`),
+  },
+  { requestBody: { required: false, content: { "application/json": { schema: ref("CreateKeyBody") } } } },
+);
+const REVOKE_KEY = sessionOp(
+  "revokeKey",
+  "Console",
+  "Revoke a key (takes effect on the next call)",
+  { 200: jsonAnswer("RevokedKey", "revoked; revoking again answers the same record"), 404: err(["key_not_found"]) },
+  { parameters: [pathParam("key_id", "the key's id")] },
+);
+export const KEY_OPERATIONS: ApiPaths = {
+  "/api/console/keys": { get: LIST_KEYS, post: CREATE_KEY },
+  "/api/console/keys/{key_id}": { delete: REVOKE_KEY },
+};
+
 /** API keys in the Console (README "The API"): session cookie only; a key is not a credential here. */
 export function keyRoutes(deps: AppDeps) {
   return new Elysia({ name: "key-routes" })
-    .get("/api/console/keys", async ({ request }) => {
-      const acc = await requireAccount(deps.store, request);
-      return json({ keys: await listKeys(deps.store, acc.id) }, 200, noStore);
-    })
+    .get(
+      "/api/console/keys",
+      async ({ request }) => {
+        const acc = await requireAccount(deps.store, request);
+        return json({ keys: await listKeys(deps.store, acc.id) }, 200, noStore);
+      },
+      { detail: LIST_KEYS },
+    )
     .post(
       "/api/console/keys",
       async ({ request, body }) => {
@@ -22,10 +61,14 @@ export function keyRoutes(deps: AppDeps) {
         const { last_used_at: _l, revoked_at: _r, ...shown } = await createKey(deps.store, acc.id, name);
         return json(shown, 201, noStore);
       },
-      { body: t.Optional(CreateKeyBodySchema) },
+      { body: t.Optional(CreateKeyBodySchema), detail: CREATE_KEY },
     )
-    .delete("/api/console/keys/:key_id", async ({ request, params }) => {
-      const acc = await requireAccount(deps.store, request);
-      return json(await revokeKey(deps.store, acc.id, params.key_id), 200, noStore);
-    });
+    .delete(
+      "/api/console/keys/:key_id",
+      async ({ request, params }) => {
+        const acc = await requireAccount(deps.store, request);
+        return json(await revokeKey(deps.store, acc.id, params.key_id), 200, noStore);
+      },
+      { detail: REVOKE_KEY },
+    );
 }

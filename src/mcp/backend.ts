@@ -17,11 +17,21 @@ export interface ResearchCall {
  * What the MCP tools run on: this machine's engine (local) or a research-query server
  * (remote). `research` resolves the run's envelope whatever its status, and throws only an
  * AppError when there is no envelope to give (a server out of reach) or the call was
- * cancelled. `extract` is there in local mode only.
+ * cancelled. Which tools a mode offers is the TOOLS table's `modes` (tools.ts).
  */
-export interface McpBackend {
-  readonly mode: "local" | "remote";
+interface BackendBase {
   research(question: string, call: ResearchCall): Promise<Envelope>;
-  extract?(url: string, signal: AbortSignal): Promise<ExtractResult>;
   close(): Promise<void>;
 }
+
+export interface LocalBackend extends BackendBase {
+  readonly mode: "local";
+  extract(url: string, signal: AbortSignal): Promise<ExtractResult>;
+}
+
+export interface RemoteBackend extends BackendBase {
+  readonly mode: "remote";
+}
+
+export type McpBackend = LocalBackend | RemoteBackend;
+export type McpMode = McpBackend["mode"];

@@ -2,7 +2,7 @@ import type { Config } from "../config/schema.ts";
 import { readUrl } from "../research/read/read-url.ts";
 import { openLocalRuns } from "../runs/local-runs.ts";
 import type { Logger } from "../util/logger.ts";
-import type { McpBackend } from "./backend.ts";
+import type { LocalBackend } from "./backend.ts";
 
 /** A page read by `extract` gets as long as the CLI's `extract`: 20 s to fetch, 30 s in all. */
 const EXTRACT_FETCH_MS = 20_000;
@@ -13,7 +13,7 @@ const EXTRACT_TOTAL_MS = 30_000;
  * server, no account, nothing recorded. A cancelled `research` stops its run: nobody else
  * can ever read it, so finishing it would only spend the model's tokens.
  */
-export async function localBackend(cfg: Config, logger: Logger): Promise<McpBackend> {
+export async function localBackend(cfg: Config, logger: Logger): Promise<LocalBackend> {
   const { runs, close } = await openLocalRuns(cfg, logger);
   return {
     mode: "local",

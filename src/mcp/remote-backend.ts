@@ -1,4 +1,4 @@
-import type { McpBackend } from "./backend.ts";
+import type { RemoteBackend } from "./backend.ts";
 import { followRemoteRun, type RemoteServer } from "./remote-stream.ts";
 
 /**
@@ -8,7 +8,7 @@ import { followRemoteRun, type RemoteServer } from "./remote-stream.ts";
  * cancelled call closes the stream; the run finishes on the server as any run does.
  * `extract` is not offered: the server has no such API for a key.
  */
-export function remoteBackend(server: RemoteServer): McpBackend {
+export function remoteBackend(server: RemoteServer): RemoteBackend {
   return {
     mode: "remote",
     research: (question, call) => followRemoteRun(server, question, call),

@@ -1,4 +1,6 @@
 import { AppError } from "../contract/errors.ts";
+import type { ApiPaths } from "../contract/openapi-operations.ts";
+import { runOp } from "../contract/openapi-runs.ts";
 import { presentedKey } from "../keys/api-keys.ts";
 import { offerHold } from "../server/connection-hold.ts";
 import type { AppDeps } from "../server/deps.ts";
@@ -7,6 +9,16 @@ import { SECURITY_HEADERS } from "../server/security-headers.ts";
 import type { ServerLike } from "../server/server-like.ts";
 import { refusalEnvelope } from "./envelope.ts";
 import { runResponse } from "./run-response.ts";
+
+/** The OpenAPI operations of the two routes below (plain handlers: no Elysia `detail` to carry them). */
+export const QUERY_OPERATIONS: ApiPaths = {
+  "/api/query": {
+    post: runOp("key", false, "query", "Run a research query; holds the connection until the run finishes"),
+  },
+  "/api/query/stream": {
+    post: runOp("key", true, "queryStream", "Run a research query, streamed as Server-Sent Events"),
+  },
+};
 
 export const QUERY_PATHS = new Set(["/api/query", "/api/query/stream"]);
 

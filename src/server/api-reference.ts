@@ -1,4 +1,4 @@
-import { openApiDocument } from "../contract/openapi.ts";
+import type { OpenApiDocument } from "../contract/openapi.ts";
 
 const esc = (s: unknown) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -13,8 +13,7 @@ type Op = {
  * A readable API reference rendered on the server from the same OpenAPI document:
  * no CDN, no script, so it works air-gapped and under a strict CSP.
  */
-export function apiReferenceHtml(serverUrl: string): string {
-  const doc = openApiDocument(serverUrl);
+export function apiReferenceHtml(doc: OpenApiDocument): string {
   const rows: string[] = [];
   for (const [path, ops] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(ops as Record<string, Op>)) {

@@ -1,27 +1,26 @@
 import { Elysia } from "elysia";
 import { authRoutes } from "../auth/auth-routes.ts";
 import { oidcRoutes } from "../auth/oidc/oidc-routes.ts";
-import { publicUrl } from "../config/load.ts";
 import { consoleRoutes } from "../console/console-routes.ts";
 import { AppError } from "../contract/errors.ts";
-import { apiPaths, openApiDocument } from "../contract/openapi.ts";
 import { keyRoutes } from "../keys/key-routes.ts";
 import { routeLabeler } from "../metrics/registry.ts";
 import { type Observe, QUERY_PATHS, queryRoutes } from "../runs/query-routes.ts";
 import { researchRoutes } from "../runs/research-routes.ts";
 import { SHUTTING_DOWN } from "../runs/service.ts";
-import { apiReferenceHtml } from "./api-reference.ts";
+import { apiDocument, apiPaths } from "./api-document.ts";
 import { gateBody } from "./body-gate.ts";
 import { setClientIp } from "./client-ip.ts";
 import { offerHold } from "./connection-hold.ts";
 import { isCrossSiteWrite, originOf } from "./cross-site.ts";
 import type { AppDeps } from "./deps.ts";
-import { errorResponse, json, mapError } from "./responses.ts";
+import { errorResponse, mapError } from "./responses.ts";
 import { secure } from "./security-headers.ts";
 import type { ServerLike } from "./server-like.ts";
+import { serviceRoutes } from "./service-routes.ts";
 
 /** Everything but the query endpoints: accounts, the Console, health. No CORS here. */
-function mainApp(deps: AppDeps) {
+export function mainApp(deps: AppDeps) {
   return new Elysia({ name: "main-app" })
     .onError(({ code, error }) => {
       const err = mapError(code, error);
@@ -31,25 +30,7 @@ function mainApp(deps: AppDeps) {
         });
       return errorResponse(err);
     })
-    .get("/healthz", () => json({ status: "ok" }))
-    .get("/openapi.json", () => json(openApiDocument(publicUrl(deps.config))))
-    .get(
-      "/docs",
-      () =>
-        new Response(apiReferenceHtml(publicUrl(deps.config)), {
-          headers: {
-            "content-type": "text/html; charset=utf-8",
-            "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
-          },
-        }),
-    )
-    .get(
-      "/metrics",
-      () =>
-        new Response(deps.metrics.render(), {
-          headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" },
-        }),
-    )
+    .use(serviceRoutes(deps, apiDocument))
     .use(authRoutes(deps))
     .use(oidcRoutes(deps))
     .use(keyRoutes(deps))

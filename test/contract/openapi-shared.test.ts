@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { openApiDocument } from "../../src/contract/openapi.ts";
+import { apiDocument } from "../../src/server/api-document.ts";
 
 /**
  * What a client generator needs from every operation of the document, checked on all of them:
@@ -7,7 +7,7 @@ import { openApiDocument } from "../../src/contract/openapi.ts";
  * body can get, and a stream described message by message.
  */
 
-const doc = openApiDocument("http://127.0.0.1:3000");
+const doc = apiDocument("http://127.0.0.1:3000");
 const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
   Object.entries(ops).map(([method, op]) => ({ at: `${method.toUpperCase()} ${path}`, op })),
 );

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Kind, OptionalKind, type TSchema } from "@sinclair/typebox";
-import { openApiDocument } from "../../src/contract/openapi.ts";
 import { NAMED_SCHEMAS } from "../../src/contract/openapi-schemas.ts";
+import { apiDocument } from "../../src/server/api-document.ts";
 
-const doc = openApiDocument("http://127.0.0.1:3000");
+const doc = apiDocument("http://127.0.0.1:3000");
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
   Object.entries(ops)

@@ -3,9 +3,9 @@ import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { AppError, RUN_FAILURE_CODES } from "../../src/contract/errors.ts";
 import { StreamEventSchema, StreamMessageSchema } from "../../src/contract/events.ts";
-import { openApiDocument } from "../../src/contract/openapi.ts";
 import { NAMED_SCHEMAS, type SchemaName } from "../../src/contract/openapi-schemas.ts";
 import type { Engine } from "../../src/research/types.ts";
+import { apiDocument } from "../../src/server/api-document.ts";
 import { Client, query, startTestServer, type TestServer } from "../helpers/server.ts";
 import { readSseMessages } from "../helpers/sse-messages.ts";
 import { undeclaredFields } from "../helpers/undeclared-fields.ts";
@@ -47,7 +47,7 @@ const engine: Engine = {
   },
 };
 
-const doc = openApiDocument("http://127.0.0.1");
+const doc = apiDocument("http://127.0.0.1");
 const RUNS = 6;
 let srv: TestServer;
 let user: Client;

@@ -3,6 +3,7 @@ import * as oauth from "oauth4webapi";
 import { publicUrl } from "../../config/load.ts";
 import { SIGNIN_ERROR_CODES } from "../../contract/auth.ts";
 import { AppError, type ErrorCode } from "../../contract/errors.ts";
+import { type ApiPaths, err, json as jsonAnswer, publicOp } from "../../contract/openapi-operations.ts";
 import type { AppDeps } from "../../server/deps.ts";
 import { json } from "../../server/responses.ts";
 import { signingSecret } from "../secret.ts";
@@ -18,6 +19,30 @@ const FLOW_COOKIE = "rq_oidc";
 /** The codes the sign-in page may receive in ?error=; anything else is reported as oidc_failed. */
 const SIGNIN_CODES: ReadonlySet<ErrorCode> = new Set(SIGNIN_ERROR_CODES);
 const FAILED = "Sign-in through the identity provider failed. Please try again, or ask your administrator.";
+
+// Each route's OpenAPI operation, beside it: its summary and answers are this one object.
+const PROVIDERS = publicOp(
+  "authProviders",
+  "Accounts",
+  "Sign-in methods: password, and the identity provider when configured",
+  { 200: jsonAnswer("Providers", "what the sign-in page offers") },
+);
+const OIDC_START = publicOp("oidcStart", "Accounts", "Sign in through the configured identity provider (redirect)", {
+  302: { description: "to the identity provider, or to /signin?error=<code>&message=<text>" },
+  404: err(["not_found"], " (not configured)"),
+});
+const OIDC_CALLBACK = publicOp("oidcCallback", "Accounts", "Identity provider callback (redirect)", {
+  302: {
+    description:
+      "to / signed in (sets auth_token), or to /signin?error=<code>&message=<text> with one of access_denied, invalid_state, oidc_failed, email_not_verified, domain_not_allowed",
+  },
+  404: err(["not_found"], " (not configured)"),
+});
+export const OIDC_OPERATIONS: ApiPaths = {
+  "/api/v1/auth/providers": { get: PROVIDERS },
+  [`${FLOW_PATH}/start`]: { get: OIDC_START },
+  [`${FLOW_PATH}/callback`]: { get: OIDC_CALLBACK },
+};
 
 /**
  * Sign-in through the configured identity provider (README "Sign-in through your identity provider (OpenID Connect)"), plus
@@ -80,7 +105,7 @@ export function oidcRoutes(deps: AppDeps) {
           password: true,
           oidc: client ? { name: cfg.OIDC_NAME, start_url: `${FLOW_PATH}/start` } : null,
         }),
-      { detail: { summary: "Sign-in methods the web app can offer" } },
+      { detail: PROVIDERS },
     )
 
     .get(
@@ -100,7 +125,7 @@ export function oidcRoutes(deps: AppDeps) {
           return toSignin(e, "start");
         }
       },
-      { detail: { summary: "Sign in through the configured identity provider (redirect)" } },
+      { detail: OIDC_START },
     )
 
     .get(
@@ -121,6 +146,6 @@ export function oidcRoutes(deps: AppDeps) {
           return toSignin(e, "callback");
         }
       },
-      { detail: { summary: "Identity provider callback (redirect)" } },
+      { detail: OIDC_CALLBACK },
     );
 }

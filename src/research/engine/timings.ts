@@ -3,8 +3,7 @@ import { OPENAI_ATTEMPT_MS } from "../llm/openai-compatible.ts";
 import { DEFAULT_RETRY, type RetryPolicy } from "../llm/retry.ts";
 import { PARSE_JOB_MS } from "../read/parse-pool.ts";
 import { READ_DEFAULTS } from "../read/read-all.ts";
-import { DEFAULT_TIMEOUT_MS, SLOW_PROVIDER_TIMEOUT_MS } from "../search/http-json.ts";
-import type { SearchProviderName } from "../search/registry.ts";
+import { PROVIDER_NAMES, SEARCH_PROVIDERS, type SearchProviderName } from "../search/providers.ts";
 
 /**
  * Every clock a run waits on, in one place, so tests can shrink them and prove the same
@@ -41,15 +40,10 @@ export const DEFAULT_TIMINGS: Readonly<EngineTimings> = Object.freeze({
   llmRetryCapMs: DEFAULT_RETRY.maxDelayMs,
   llmRetryAfterCapMs: DEFAULT_RETRY.maxRetryAfterMs,
   llmAttemptMs: { openai: OPENAI_ATTEMPT_MS, groq: GROQ_ATTEMPT_MS },
-  searchTimeoutMs: {
-    searxng: DEFAULT_TIMEOUT_MS,
-    brave: DEFAULT_TIMEOUT_MS,
-    tavily: DEFAULT_TIMEOUT_MS,
-    openalex: DEFAULT_TIMEOUT_MS,
-    semantic_scholar: DEFAULT_TIMEOUT_MS,
-    arxiv: SLOW_PROVIDER_TIMEOUT_MS,
-    crossref: SLOW_PROVIDER_TIMEOUT_MS,
-  },
+  searchTimeoutMs: Object.fromEntries(PROVIDER_NAMES.map((n) => [n, SEARCH_PROVIDERS[n].timeoutMs])) as Record<
+    SearchProviderName,
+    number
+  >,
 });
 
 /** What a caller may override: any field, and any single provider inside the per-provider maps. */

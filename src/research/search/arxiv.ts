@@ -128,3 +128,12 @@ export function createArxiv(o: ArxivOptions): SearchProvider {
     },
   };
 }
+
+/** arXiv's terms (one request every 3 s) bind its own servers; a mirror or fixture sets its own pace. */
+export function arxivInterval(baseUrl: string): number {
+  try {
+    return /(^|\.)arxiv\.org$/i.test(new URL(baseUrl).hostname) ? 3000 : 0;
+  } catch {
+    return 0;
+  }
+}

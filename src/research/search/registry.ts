@@ -1,14 +1,8 @@
-import type { Config } from "../../config/schema.ts";
+import type { AcademicProviderName, Config } from "../../config/schema.ts";
 import { AppError } from "../../contract/errors.ts";
 import type { Store } from "../../store/types.ts";
-import { createArxiv } from "./arxiv.ts";
-import { createBrave } from "./brave.ts";
-import { createCrossref } from "./crossref.ts";
 import { createLocal, type LocalProvider } from "./local.ts";
-import { createOpenAlex } from "./openalex.ts";
-import { createSearxng } from "./searxng.ts";
-import { createSemanticScholar } from "./semantic-scholar.ts";
-import { createTavily } from "./tavily.ts";
+import { PROVIDER_NAMES, SEARCH_PROVIDERS, type SearchProviderName } from "./providers.ts";
 import type { SearchProvider } from "./types.ts";
 
 /**
@@ -23,21 +17,12 @@ export interface SearchProviders {
   localOnly?: boolean;
 }
 
-export type SearchProviderName =
-  | "searxng"
-  | "brave"
-  | "tavily"
-  | "openalex"
-  | "arxiv"
-  | "crossref"
-  | "semantic_scholar";
-
 /**
- * Builds the providers the configuration names. Web order is SearXNG, Brave, Tavily
- * (self-hosted first, then the paid APIs); a web provider is on when its address or
- * key is set. Academic databases follow ACADEMIC_PROVIDERS, in its order. A provider
- * missing from `t` (timeouts in ms) keeps its own default. The collections of `store`
- * join unless LOCAL_SEARCH=off; with LOCAL_SEARCH=only nothing else is built.
+ * Builds the providers the configuration names, from the table of providers.ts: web ones
+ * in its order, each when its address or key is set; academic databases in the order of
+ * ACADEMIC_PROVIDERS. A provider missing from `t` (timeouts in ms) keeps its own default.
+ * The collections of `store` join unless LOCAL_SEARCH=off; with LOCAL_SEARCH=only nothing
+ * else is built.
  */
 export function buildSearchProviders(
   cfg: Config,
@@ -46,27 +31,19 @@ export function buildSearchProviders(
 ): SearchProviders {
   const local = store && cfg.LOCAL_SEARCH !== "off" ? createLocal({ store }) : undefined;
   if (cfg.LOCAL_SEARCH === "only") return { web: [], academic: [], local, localOnly: true };
+  const timeout = (n: SearchProviderName) => t[n] ?? SEARCH_PROVIDERS[n].timeoutMs;
   const web: SearchProvider[] = [];
-  if (cfg.SEARXNG_URL) web.push(createSearxng({ baseUrl: cfg.SEARXNG_URL, timeoutMs: t.searxng }));
-  if (cfg.BRAVE_API_KEY)
-    web.push(createBrave({ apiKey: cfg.BRAVE_API_KEY, baseUrl: cfg.BRAVE_BASE_URL, timeoutMs: t.brave }));
-  if (cfg.TAVILY_API_KEY)
-    web.push(createTavily({ apiKey: cfg.TAVILY_API_KEY, baseUrl: cfg.TAVILY_BASE_URL, timeoutMs: t.tavily }));
-  const academic: SearchProvider[] = [];
-  const names =
-    cfg.ACADEMIC_PROVIDERS === "none" ? [] : [...new Set(cfg.ACADEMIC_PROVIDERS.split(",").map((n) => n.trim()))];
-  for (const n of names) {
-    if (n === "openalex")
-      academic.push(createOpenAlex({ baseUrl: cfg.OPENALEX_URL, mailto: cfg.CONTACT_EMAIL, timeoutMs: t.openalex }));
-    if (n === "arxiv")
-      academic.push(
-        createArxiv({ baseUrl: cfg.ARXIV_URL, minIntervalMs: arxivInterval(cfg.ARXIV_URL), timeoutMs: t.arxiv }),
-      );
-    if (n === "crossref")
-      academic.push(createCrossref({ baseUrl: cfg.CROSSREF_URL, mailto: cfg.CONTACT_EMAIL, timeoutMs: t.crossref }));
-    if (n === "semantic_scholar")
-      academic.push(createSemanticScholar({ baseUrl: cfg.SEMANTIC_SCHOLAR_URL, timeoutMs: t.semantic_scholar }));
+  for (const n of PROVIDER_NAMES) {
+    const row = SEARCH_PROVIDERS[n];
+    const p = row.kind === "web" ? row.build(cfg, timeout(n)) : undefined;
+    if (p) web.push(p);
   }
+  // The config schema's pattern admits only names with an academic row.
+  const names =
+    cfg.ACADEMIC_PROVIDERS === "none"
+      ? []
+      : [...new Set(cfg.ACADEMIC_PROVIDERS.split(",").map((n) => n.trim() as AcademicProviderName))];
+  const academic = names.map((n) => SEARCH_PROVIDERS[n].build(cfg, timeout(n)));
   return { web, academic, ...(local ? { local } : {}) };
 }
 
@@ -83,13 +60,4 @@ export async function providersForRun(p: SearchProviders): Promise<SearchProvide
       "LOCAL_SEARCH=only, but no collection holds documents: add some with `research-query corpus add PATH`",
     );
   return { web: p.web, academic: p.academic };
-}
-
-/** arXiv's terms (one request every 3 s) bind its own servers; a mirror or fixture sets its own pace. */
-export function arxivInterval(baseUrl: string): number {
-  try {
-    return /(^|\.)arxiv\.org$/i.test(new URL(baseUrl).hostname) ? 3000 : 0;
-  } catch {
-    return 0;
-  }
 }

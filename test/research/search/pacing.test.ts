@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createArxiv } from "../../../src/research/search/arxiv.ts";
+import { arxivInterval, createArxiv } from "../../../src/research/search/arxiv.ts";
 import { Pacer } from "../../../src/research/search/pacer.ts";
-import { arxivInterval } from "../../../src/research/search/registry.ts";
 import type { SearchError } from "../../../src/research/search/search-error.ts";
 import { type SearchFixtures, startSearchFixtures } from "../../fixtures/search-servers.ts";
 

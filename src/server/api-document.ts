@@ -1,0 +1,30 @@
+import { AUTH_OPERATIONS } from "../auth/auth-routes.ts";
+import { OIDC_OPERATIONS } from "../auth/oidc/oidc-routes.ts";
+import { SESSION_OPERATIONS } from "../auth/session-route.ts";
+import { CONSOLE_OPERATIONS } from "../console/console-routes.ts";
+import { type OpenApiDocument, openApiDocument } from "../contract/openapi.ts";
+import type { ApiPaths } from "../contract/openapi-operations.ts";
+import { KEY_OPERATIONS } from "../keys/key-routes.ts";
+import { QUERY_OPERATIONS } from "../runs/query-routes.ts";
+import { RESEARCH_OPERATIONS } from "../runs/research-routes.ts";
+import { SERVICE_OPERATIONS } from "./service-routes.ts";
+
+/**
+ * Every operation by path, as each route file declares its own beside its routes: the
+ * document's `paths` in this order, and the route patterns /metrics labels by.
+ */
+export function apiPaths(): ApiPaths {
+  return {
+    ...QUERY_OPERATIONS,
+    ...KEY_OPERATIONS,
+    ...CONSOLE_OPERATIONS,
+    ...AUTH_OPERATIONS,
+    ...SESSION_OPERATIONS,
+    ...OIDC_OPERATIONS,
+    ...RESEARCH_OPERATIONS,
+    ...SERVICE_OPERATIONS,
+  };
+}
+
+/** The OpenAPI document of every route (/openapi.json, /docs). */
+export const apiDocument = (serverUrl: string): OpenApiDocument => openApiDocument(serverUrl, apiPaths());

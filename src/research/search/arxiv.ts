@@ -1,6 +1,7 @@
 import { DOMParser } from "linkedom";
+import { collapse } from "../../util/collapse.ts";
 import { STOPWORDS } from "../rank/stopwords.ts";
-import { collapse, isHttpUrl, isoDate, normalizeDoi, SNIPPET_MAX } from "./clean.ts";
+import { isHttpUrl, isoDate, normalizeDoi, SNIPPET_MAX } from "./clean.ts";
 import { providerFetch, SLOW_PROVIDER_TIMEOUT_MS } from "./http-json.ts";
 import { Pacer, sleepUnlessAborted } from "./pacer.ts";
 import { SearchError } from "./search-error.ts";

@@ -1,6 +1,6 @@
-import { decodeText } from "./charset.ts";
-import { type Extracted, extractMainText } from "./html-extract.ts";
-import { type PdfText, pdfToText } from "./pdf.ts";
+import { decodeText } from "../../text/charset.ts";
+import { type Extracted, extractMainText } from "../../text/html-extract.ts";
+import { type PdfText, pdfToText } from "../../text/pdf.ts";
 
 /**
  * Turns fetched bytes into text. The engine uses a pool of worker threads (parse-pool.ts)

@@ -1,5 +1,5 @@
 import { getDocumentProxy, getMeta } from "unpdf";
-import { FetchError } from "./fetch-error.ts";
+import { FetchError } from "../research/read/fetch-error.ts";
 
 /** A PDF's text and, when its metadata has one, its title. */
 export interface PdfText {

@@ -34,7 +34,7 @@ export async function readFile(
   let decoded: Decoded;
   if (format === "pdf") {
     try {
-      const pdf = await pdfToText(bytes, entry.file, PDF_PAGES, signal);
+      const pdf = await pdfToText(bytes, PDF_PAGES, signal);
       title = pdf.title ?? null;
       decoded = { text: pdf.text };
     } catch (e) {

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { SessionStatusSchema } from "../contract/auth.ts";
+import { json } from "../http/responses.ts";
 import type { AppDeps } from "../server/deps.ts";
-import { json } from "../server/responses.ts";
 import { sessionAccount } from "./session-cookie.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { BlockList, isIP } from "node:net";
 
-// TRUST_PROXY: which peers may speak for a client through X-Forwarded-For (read by server/client-ip.ts).
+// TRUST_PROXY: which peers may speak for a client through X-Forwarded-For (read by http/client-ip.ts).
 const SHORTHANDS: Record<string, [string, number][]> = {
   loopback: [
     ["127.0.0.0", 8],

@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
 import { requireAccount } from "../auth/session-cookie.ts";
 import { AppError } from "../contract/errors.ts";
+import { json } from "../http/responses.ts";
 import type { AppDeps } from "../server/deps.ts";
-import { json } from "../server/responses.ts";
 import { runTimeline } from "./run-timeline.ts";
 import { usageReport } from "./usage.ts";
 

@@ -1,8 +1,8 @@
 import { Elysia, t } from "elysia";
 import { requireAccount } from "../auth/session-cookie.ts";
 import { CreateKeyBodySchema } from "../contract/console.ts";
+import { json } from "../http/responses.ts";
 import type { AppDeps } from "../server/deps.ts";
-import { json } from "../server/responses.ts";
 import { createKey, listKeys, revokeKey } from "./api-keys.ts";
 
 const noStore = { "cache-control": "no-store" };

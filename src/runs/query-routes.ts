@@ -1,10 +1,10 @@
 import { AppError } from "../contract/errors.ts";
+import { offerHold } from "../http/connection-hold.ts";
+import { errorResponse, json } from "../http/responses.ts";
+import { SECURITY_HEADERS } from "../http/security-headers.ts";
+import type { ServerLike } from "../http/server-like.ts";
 import { presentedKey } from "../keys/api-keys.ts";
-import { offerHold } from "../server/connection-hold.ts";
 import type { AppDeps } from "../server/deps.ts";
-import { errorResponse, json } from "../server/responses.ts";
-import { SECURITY_HEADERS } from "../server/security-headers.ts";
-import type { ServerLike } from "../server/server-like.ts";
 import { refusalEnvelope } from "./envelope.ts";
 import { runResponse } from "./run-response.ts";
 

@@ -5,6 +5,11 @@ import { publicUrl } from "../config/load.ts";
 import { consoleRoutes } from "../console/console-routes.ts";
 import { AppError } from "../contract/errors.ts";
 import { apiPaths, openApiDocument } from "../contract/openapi.ts";
+import { setClientIp } from "../http/client-ip.ts";
+import { offerHold } from "../http/connection-hold.ts";
+import { errorResponse, json, mapError } from "../http/responses.ts";
+import { secure } from "../http/security-headers.ts";
+import type { ServerLike } from "../http/server-like.ts";
 import { keyRoutes } from "../keys/key-routes.ts";
 import { routeLabeler } from "../metrics/registry.ts";
 import { type Observe, QUERY_PATHS, queryRoutes } from "../runs/query-routes.ts";
@@ -12,13 +17,8 @@ import { researchRoutes } from "../runs/research-routes.ts";
 import { SHUTTING_DOWN } from "../runs/service.ts";
 import { apiReferenceHtml } from "./api-reference.ts";
 import { gateBody } from "./body-gate.ts";
-import { setClientIp } from "./client-ip.ts";
-import { offerHold } from "./connection-hold.ts";
 import { isCrossSiteWrite, originOf } from "./cross-site.ts";
 import type { AppDeps } from "./deps.ts";
-import { errorResponse, json, mapError } from "./responses.ts";
-import { secure } from "./security-headers.ts";
-import type { ServerLike } from "./server-like.ts";
 
 /** Everything but the query endpoints: accounts, the Console, health. No CORS here. */
 function mainApp(deps: AppDeps) {

@@ -15,6 +15,6 @@ export interface AppDeps {
   metrics: Metrics;
   /** Longest silence on a stream before a `: keep-alive` comment (README "The API": ≤ 15 s). */
   keepAliveMs: number;
-  /** How long a request body may take to arrive (server/request-body.ts); tests shorten it. */
+  /** How long a request body may take to arrive (http/request-body.ts); tests shorten it. */
   bodyTimeoutMs?: number;
 }

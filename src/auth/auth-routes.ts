@@ -1,13 +1,16 @@
 import { Elysia } from "elysia";
 import { publicUrl } from "../config/load.ts";
+import type { Config } from "../config/schema.ts";
 import { CredentialsSchema, MeSchema } from "../contract/auth.ts";
 import { AppError } from "../contract/errors.ts";
 import { clientIp, forwardedButUntrusted, limitKey } from "../http/client-ip.ts";
 import { json } from "../http/responses.ts";
-import type { AppDeps } from "../server/deps.ts";
+import type { Store } from "../store/types.ts";
+import type { Logger } from "../util/logger.ts";
 import { type Account, createAccount, verifyCredentials } from "./accounts.ts";
 import { DEVICE_COOKIE, DeviceCookies, deviceCookie } from "./device-cookie.ts";
 import { normalizeEmail } from "./email.ts";
+import type { LoginThrottle } from "./login-throttle.ts";
 import { PasswordWork } from "./password-work.ts";
 import { signingSecret } from "./secret.ts";
 import { clearedSessionCookie, cookieValue, requireAccount, sessionCookie, sessionToken } from "./session-cookie.ts";
@@ -15,8 +18,16 @@ import { sessionRoute } from "./session-route.ts";
 import { createSession, endSession } from "./sessions.ts";
 import { SignupRate, signupPolicy } from "./signup-limits.ts";
 
+/** What the sign-in routes need; the server's wiring (server/deps.ts) supplies it. */
+export interface AuthDeps {
+  config: Config;
+  store: Store;
+  logger: Logger;
+  throttle: LoginThrottle;
+}
+
 /** Password accounts and sessions (README "The API"). */
-export function authRoutes(deps: AppDeps) {
+export function authRoutes(deps: AuthDeps) {
   const cfg = deps.config;
   const secure = publicUrl(cfg).startsWith("https:");
   const work = new PasswordWork();

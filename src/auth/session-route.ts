@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { SessionStatusSchema } from "../contract/auth.ts";
 import { json } from "../http/responses.ts";
-import type { AppDeps } from "../server/deps.ts";
+import type { Store } from "../store/types.ts";
 import { sessionAccount } from "./session-cookie.ts";
 
 /**
@@ -10,7 +10,7 @@ import { sessionAccount } from "./session-cookie.ts";
  * probing the session with /me made each signed-out visit look broken. The answer names no
  * one to a page of another site: the route is outside CORS and the cookie is SameSite=Lax.
  */
-export function sessionRoute(deps: AppDeps) {
+export function sessionRoute(deps: { store: Store }) {
   return new Elysia({ name: "session-route" }).get(
     "/api/v1/auth/session",
     async ({ request }) =>

@@ -1,15 +1,16 @@
 import { Elysia } from "elysia";
 import { requireAccount } from "../auth/session-cookie.ts";
+import type { Config } from "../config/schema.ts";
 import { AppError } from "../contract/errors.ts";
 import { json } from "../http/responses.ts";
-import type { AppDeps } from "../server/deps.ts";
+import type { Store } from "../store/types.ts";
 import { runTimeline } from "./run-timeline.ts";
 import { usageReport } from "./usage.ts";
 
 const noStore = { "cache-control": "no-store" };
 
 /** The Console's usage and run timelines (README "The API"): session cookie only. */
-export function consoleRoutes(deps: AppDeps) {
+export function consoleRoutes(deps: { config: Config; store: Store }) {
   return new Elysia({ name: "console-routes" })
     .get("/api/console/usage", async ({ request }) => {
       const acc = await requireAccount(deps.store, request);

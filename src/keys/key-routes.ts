@@ -2,13 +2,13 @@ import { Elysia, t } from "elysia";
 import { requireAccount } from "../auth/session-cookie.ts";
 import { CreateKeyBodySchema } from "../contract/console.ts";
 import { json } from "../http/responses.ts";
-import type { AppDeps } from "../server/deps.ts";
+import type { Store } from "../store/types.ts";
 import { createKey, listKeys, revokeKey } from "./api-keys.ts";
 
 const noStore = { "cache-control": "no-store" };
 
 /** API keys in the Console (README "The API"): session cookie only; a key is not a credential here. */
-export function keyRoutes(deps: AppDeps) {
+export function keyRoutes(deps: { store: Store }) {
   return new Elysia({ name: "key-routes" })
     .get("/api/console/keys", async ({ request }) => {
       const acc = await requireAccount(deps.store, request);

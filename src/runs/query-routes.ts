@@ -4,9 +4,8 @@ import { errorResponse, json } from "../http/responses.ts";
 import { SECURITY_HEADERS } from "../http/security-headers.ts";
 import type { ServerLike } from "../http/server-like.ts";
 import { presentedKey } from "../keys/api-keys.ts";
-import type { AppDeps } from "../server/deps.ts";
 import { refusalEnvelope } from "./envelope.ts";
-import { runResponse } from "./run-response.ts";
+import { type RunHttp, runResponse } from "./run-response.ts";
 
 export const QUERY_PATHS = new Set(["/api/query", "/api/query/stream"]);
 
@@ -39,7 +38,7 @@ type Route = (req: Request, server: ServerLike) => Response | Promise<Response>;
  * parsing (runs/query-body.ts reads the body) nor its hooks: going through Elysia cost
  * more than the handler itself (README "Decisions", test/bench/RESULTS.md §2).
  */
-export function queryRoutes(deps: AppDeps, observe: Observe): Record<"/api/query" | "/api/query/stream", Route> {
+export function queryRoutes(deps: RunHttp, observe: Observe): Record<"/api/query" | "/api/query/stream", Route> {
   const crashed = (e: unknown, t0: number): Response => {
     deps.logger.error("query_route_error", { error: String(e) });
     return json(

@@ -1,11 +1,11 @@
 import { Elysia } from "elysia";
 import { sessionToken } from "../auth/session-cookie.ts";
 import { resolveSession } from "../auth/sessions.ts";
-import type { AppDeps } from "../server/deps.ts";
-import { runResponse } from "./run-response.ts";
+import type { Store } from "../store/types.ts";
+import { type RunHttp, runResponse } from "./run-response.ts";
 
 /** The web client's runs (README "The API"): the query endpoints' behaviour, by session cookie. */
-export function researchRoutes(deps: AppDeps) {
+export function researchRoutes(deps: RunHttp & { store: Store }) {
   const handle = async (request: Request, mode: "json" | "stream", endpoint: string) => {
     const accountId = await resolveSession(deps.store, sessionToken(request));
     return runResponse(deps, request, mode, { kind: "session", accountId }, endpoint, {});

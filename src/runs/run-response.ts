@@ -13,6 +13,7 @@ import { sseResponse } from "./sse.ts";
 export interface RunHttp {
   runs: RunService;
   logger: Logger;
+  /** Longest silence on a stream before a `: keep-alive` comment (README "The API": ≤ 15 s). */
   keepAliveMs: number;
   /** How long a body may take to arrive (http/request-body.ts); tests shorten it. */
   bodyTimeoutMs?: number;

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { publicUrl } from "../config/load.ts";
+import type { Config } from "../config/schema.ts";
 import { CredentialsSchema, MeSchema } from "../contract/auth.ts";
 import { AppError } from "../contract/errors.ts";
 import {
@@ -14,12 +15,14 @@ import {
   sessionOp,
 } from "../contract/openapi-operations.ts";
 import { ref } from "../contract/openapi-schemas.ts";
-import { clientIp, forwardedButUntrusted, limitKey } from "../server/client-ip.ts";
-import type { AppDeps } from "../server/deps.ts";
-import { json } from "../server/responses.ts";
+import { clientIp, forwardedButUntrusted, limitKey } from "../http/client-ip.ts";
+import { json } from "../http/responses.ts";
+import type { Store } from "../store/types.ts";
+import type { Logger } from "../util/logger.ts";
 import { type Account, createAccount, verifyCredentials } from "./accounts.ts";
 import { DEVICE_COOKIE, DeviceCookies, deviceCookie } from "./device-cookie.ts";
 import { normalizeEmail } from "./email.ts";
+import type { LoginThrottle } from "./login-throttle.ts";
 import { PasswordWork } from "./password-work.ts";
 import { signingSecret } from "./secret.ts";
 import { clearedSessionCookie, cookieValue, requireAccount, sessionCookie, sessionToken } from "./session-cookie.ts";
@@ -73,9 +76,16 @@ export const AUTH_OPERATIONS: ApiPaths = {
   "/api/v1/auth/logout": { post: LOGOUT },
   "/api/v1/me": { get: ME },
 };
+/** What the sign-in routes need; the server's wiring (server/deps.ts) supplies it. */
+export interface AuthDeps {
+  config: Config;
+  store: Store;
+  logger: Logger;
+  throttle: LoginThrottle;
+}
 
 /** Password accounts and sessions (README "The API"). */
-export function authRoutes(deps: AppDeps) {
+export function authRoutes(deps: AuthDeps) {
   const cfg = deps.config;
   const secure = publicUrl(cfg).startsWith("https:");
   const work = new PasswordWork();

@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
 import { SessionStatusSchema } from "../contract/auth.ts";
 import { type ApiPaths, json as jsonAnswer, OPTIONAL_COOKIE, publicOp } from "../contract/openapi-operations.ts";
-import type { AppDeps } from "../server/deps.ts";
-import { json } from "../server/responses.ts";
+import { json } from "../http/responses.ts";
+import type { Store } from "../store/types.ts";
 import { sessionAccount } from "./session-cookie.ts";
 
 /** The route's OpenAPI operation: its summary and answer are this one object. */
@@ -26,7 +26,7 @@ export const SESSION_OPERATIONS: ApiPaths = { "/api/v1/auth/session": { get: AUT
  * probing the session with /me made each signed-out visit look broken. The answer names no
  * one to a page of another site: the route is outside CORS and the cookie is SameSite=Lax.
  */
-export function sessionRoute(deps: AppDeps) {
+export function sessionRoute(deps: { store: Store }) {
   return new Elysia({ name: "session-route" }).get(
     "/api/v1/auth/session",
     async ({ request }) =>

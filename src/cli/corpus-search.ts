@@ -1,7 +1,7 @@
 import { streamLines } from "../corpus/import/jsonl-lines.ts";
 import { corpusQuery, searchCorpus } from "../corpus/search/search-corpus.ts";
-import { collapse } from "../research/search/clean.ts";
 import type { Store } from "../store/types.ts";
+import { collapse } from "../util/collapse.ts";
 import { type CommandInput, EXIT, UsageError } from "./command.ts";
 import { withStore } from "./with-store.ts";
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
-import { decodeText } from "../research/read/charset.ts";
-import { extractMainText } from "../research/read/html-extract.ts";
 import { readUrl } from "../research/read/read-url.ts";
+import { decodeText } from "../text/charset.ts";
+import { extractMainText } from "../text/html-extract.ts";
 import type { CommandInput } from "./command.ts";
 
 /** `extract FILE|URL|-`: the main text the engine reads from one page (same extractor). */

@@ -1,5 +1,5 @@
 import { FormatRegistry, type Static, Type as T } from "@sinclair/typebox";
-import { parseTrustProxy } from "../server/client-ip.ts";
+import { parseTrustProxy } from "./trust-proxy.ts";
 
 // A bad entry in TRUST_PROXY stops the start naming the variable (not a silently smaller trusted set).
 FormatRegistry.Set("ip-cidr-list", (v) => parseTrustProxy(v) !== null);

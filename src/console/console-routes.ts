@@ -1,9 +1,10 @@
 import { Elysia } from "elysia";
 import { requireAccount } from "../auth/session-cookie.ts";
+import type { Config } from "../config/schema.ts";
 import { AppError } from "../contract/errors.ts";
 import { type ApiPaths, err, json as jsonAnswer, pathParam, sessionOp } from "../contract/openapi-operations.ts";
-import type { AppDeps } from "../server/deps.ts";
-import { json } from "../server/responses.ts";
+import { json } from "../http/responses.ts";
+import type { Store } from "../store/types.ts";
 import { runTimeline } from "./run-timeline.ts";
 import { usageReport } from "./usage.ts";
 
@@ -26,7 +27,7 @@ export const CONSOLE_OPERATIONS: ApiPaths = {
 };
 
 /** The Console's usage and run timelines (README "The API"): session cookie only. */
-export function consoleRoutes(deps: AppDeps) {
+export function consoleRoutes(deps: { config: Config; store: Store }) {
   return new Elysia({ name: "console-routes" })
     .get(
       "/api/console/usage",

@@ -13,10 +13,10 @@ import { type Static, Type as T } from "@sinclair/typebox";
 /** The longest query, in Unicode code points. */
 export const MAX_QUERY_CHARS = 2000;
 
-/** Every route's body limit (src/server/request-body.ts): past it, 400 invalid_request, unread beyond it. */
+/** Every route's body limit (src/http/request-body.ts): past it, 400 invalid_request, unread beyond it. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-/** How long a client may take to send a body once its headers are in (src/server/request-body.ts). */
+/** How long a client may take to send a body once its headers are in (src/http/request-body.ts). */
 export const BODY_TIMEOUT_S = 10;
 
 const ignored = (name: string) => T.Optional(T.Unknown({ description: `${name}: accepted and ignored` }));

@@ -10,8 +10,8 @@ import {
   sessionOp,
 } from "../contract/openapi-operations.ts";
 import { ref } from "../contract/openapi-schemas.ts";
-import type { AppDeps } from "../server/deps.ts";
-import { json } from "../server/responses.ts";
+import { json } from "../http/responses.ts";
+import type { Store } from "../store/types.ts";
 import { createKey, listKeys, revokeKey } from "./api-keys.ts";
 
 const noStore = { "cache-control": "no-store" };
@@ -43,7 +43,7 @@ export const KEY_OPERATIONS: ApiPaths = {
 };
 
 /** API keys in the Console (README "The API"): session cookie only; a key is not a credential here. */
-export function keyRoutes(deps: AppDeps) {
+export function keyRoutes(deps: { store: Store }) {
   return new Elysia({ name: "key-routes" })
     .get(
       "/api/console/keys",

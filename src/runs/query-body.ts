@@ -1,7 +1,7 @@
 import { Value } from "@sinclair/typebox/value";
 import { AppError } from "../contract/errors.ts";
 import { MAX_QUERY_CHARS, QueryBodySchema } from "../contract/query.ts";
-import { parseJsonObject, readRequestBody } from "../server/request-body.ts";
+import { parseJsonObject, readRequestBody } from "../http/request-body.ts";
 
 /** Reads and validates the body; throws invalid_request naming the problem. */
 export async function readQueryBody(request: Request, timeoutMs?: number): Promise<string> {

@@ -1,14 +1,13 @@
 import { AppError } from "../contract/errors.ts";
 import type { ApiPaths } from "../contract/openapi-operations.ts";
 import { runOp } from "../contract/openapi-runs.ts";
+import { offerHold } from "../http/connection-hold.ts";
+import { errorResponse, json } from "../http/responses.ts";
+import { SECURITY_HEADERS } from "../http/security-headers.ts";
+import type { ServerLike } from "../http/server-like.ts";
 import { presentedKey } from "../keys/api-keys.ts";
-import { offerHold } from "../server/connection-hold.ts";
-import type { AppDeps } from "../server/deps.ts";
-import { errorResponse, json } from "../server/responses.ts";
-import { SECURITY_HEADERS } from "../server/security-headers.ts";
-import type { ServerLike } from "../server/server-like.ts";
 import { refusalEnvelope } from "./envelope.ts";
-import { runResponse } from "./run-response.ts";
+import { type RunHttp, runResponse } from "./run-response.ts";
 
 /** The OpenAPI operations of the two routes below (plain handlers: no Elysia `detail` to carry them). */
 export const QUERY_OPERATIONS: ApiPaths = {
@@ -51,7 +50,7 @@ type Route = (req: Request, server: ServerLike) => Response | Promise<Response>;
  * parsing (runs/query-body.ts reads the body) nor its hooks: going through Elysia cost
  * more than the handler itself (docs/decisions/0010-query-endpoints-native-routes.md, test/bench/RESULTS.md §2).
  */
-export function queryRoutes(deps: AppDeps, observe: Observe): Record<"/api/query" | "/api/query/stream", Route> {
+export function queryRoutes(deps: RunHttp, observe: Observe): Record<"/api/query" | "/api/query/stream", Route> {
   const crashed = (e: unknown, t0: number): Response => {
     deps.logger.error("query_route_error", { error: String(e) });
     return json(

@@ -3,8 +3,8 @@ import { sessionToken } from "../auth/session-cookie.ts";
 import { resolveSession } from "../auth/sessions.ts";
 import type { ApiPaths } from "../contract/openapi-operations.ts";
 import { runOp } from "../contract/openapi-runs.ts";
-import type { AppDeps } from "../server/deps.ts";
-import { runResponse } from "./run-response.ts";
+import type { Store } from "../store/types.ts";
+import { type RunHttp, runResponse } from "./run-response.ts";
 
 // Each route's OpenAPI operation, beside it (the run operations share one builder, runOp).
 const RESEARCH = runOp("session", false, "research", "The web client's run (session cookie)");
@@ -15,7 +15,7 @@ export const RESEARCH_OPERATIONS: ApiPaths = {
 };
 
 /** The web client's runs (README "The API"): the query endpoints' behaviour, by session cookie. */
-export function researchRoutes(deps: AppDeps) {
+export function researchRoutes(deps: RunHttp & { store: Store }) {
   const handle = async (request: Request, mode: "json" | "stream", endpoint: string) => {
     const accountId = await resolveSession(deps.store, sessionToken(request));
     return runResponse(deps, request, mode, { kind: "session", accountId }, endpoint, {});

@@ -1,7 +1,7 @@
 import { AppError, isAppError, KEY_FAILURE_CODES } from "../contract/errors.ts";
 import { eventId } from "../contract/events.ts";
-import { holdConnection } from "../server/connection-hold.ts";
-import { json } from "../server/responses.ts";
+import { holdConnection } from "../http/connection-hold.ts";
+import { json } from "../http/responses.ts";
 import type { Logger } from "../util/logger.ts";
 import { refusalEnvelope } from "./envelope.ts";
 import type { Follow } from "./follow.ts";
@@ -13,8 +13,9 @@ import { sseResponse } from "./sse.ts";
 export interface RunHttp {
   runs: RunService;
   logger: Logger;
+  /** Longest silence on a stream before a `: keep-alive` comment (README "The API": ≤ 15 s). */
   keepAliveMs: number;
-  /** How long a body may take to arrive (server/request-body.ts); tests shorten it. */
+  /** How long a body may take to arrive (http/request-body.ts); tests shorten it. */
   bodyTimeoutMs?: number;
 }
 

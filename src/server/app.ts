@@ -3,6 +3,11 @@ import { authRoutes } from "../auth/auth-routes.ts";
 import { oidcRoutes } from "../auth/oidc/oidc-routes.ts";
 import { consoleRoutes } from "../console/console-routes.ts";
 import { AppError } from "../contract/errors.ts";
+import { setClientIp } from "../http/client-ip.ts";
+import { offerHold } from "../http/connection-hold.ts";
+import { errorResponse, mapError } from "../http/responses.ts";
+import { secure } from "../http/security-headers.ts";
+import type { ServerLike } from "../http/server-like.ts";
 import { keyRoutes } from "../keys/key-routes.ts";
 import { routeLabeler } from "../metrics/registry.ts";
 import { type Observe, QUERY_PATHS, queryRoutes } from "../runs/query-routes.ts";
@@ -10,13 +15,8 @@ import { researchRoutes } from "../runs/research-routes.ts";
 import { SHUTTING_DOWN } from "../runs/service.ts";
 import { apiDocument, apiPaths } from "./api-document.ts";
 import { gateBody } from "./body-gate.ts";
-import { setClientIp } from "./client-ip.ts";
-import { offerHold } from "./connection-hold.ts";
 import { isCrossSiteWrite, originOf } from "./cross-site.ts";
 import type { AppDeps } from "./deps.ts";
-import { errorResponse, mapError } from "./responses.ts";
-import { secure } from "./security-headers.ts";
-import type { ServerLike } from "./server-like.ts";
 import { serviceRoutes } from "./service-routes.ts";
 
 /** Everything but the query endpoints: accounts, the Console, health. No CORS here. */

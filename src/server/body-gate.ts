@@ -1,7 +1,7 @@
 import { sessionAccount } from "../auth/session-cookie.ts";
 import { AppError } from "../contract/errors.ts";
+import { parseJsonObject, readRequestBody } from "../http/request-body.ts";
 import type { Store } from "../store/types.ts";
-import { parseJsonObject, readRequestBody } from "./request-body.ts";
 
 /** The web client's run routes read their own body after their credential check (runs/query-body.ts). */
 const OWN_BODY = new Set(["/api/v1/research", "/api/v1/research/stream"]);
@@ -10,7 +10,7 @@ const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
 /**
  * Every write of the accounts and Console routes has its body read here, before Elysia sees
- * it: at most MAX_BODY_BYTES within BODY_TIMEOUT_MS (request-body.ts), and, when not empty, a
+ * it: at most MAX_BODY_BYTES within BODY_TIMEOUT_MS (http/request-body.ts), and, when not empty, a
  * JSON object sent as JSON. Elysia's parser let broken JSON or an array through as "no body"
  * (a key was created). Threat: login CSRF — a plain HTML form (urlencoded, multipart or
  * text/plain, which browsers send cross-site without a preflight) signing the victim in to the

@@ -1,20 +1,12 @@
-import type { LoginThrottle } from "../auth/login-throttle.ts";
-import type { Config } from "../config/schema.ts";
+import type { AuthDeps } from "../auth/auth-routes.ts";
 import type { Metrics } from "../metrics/registry.ts";
-import type { RunService } from "../runs/service.ts";
-import type { Store } from "../store/types.ts";
-import type { Logger } from "../util/logger.ts";
+import type { RunHttp } from "../runs/run-response.ts";
 
-/** Everything the routes need; tests build it with their own engine and config. */
-export interface AppDeps {
-  config: Config;
-  store: Store;
-  runs: RunService;
-  logger: Logger;
-  throttle: LoginThrottle;
+/**
+ * Everything the process wires once (server.ts) and hands to the routes. Each feature's routes
+ * declare only the part they use (AuthDeps, RunHttp, `{ store }`…), so no feature imports the
+ * server; this is their union. Tests build it with their own engine and config.
+ */
+export interface AppDeps extends AuthDeps, RunHttp {
   metrics: Metrics;
-  /** Longest silence on a stream before a `: keep-alive` comment (README "The API": ≤ 15 s). */
-  keepAliveMs: number;
-  /** How long a request body may take to arrive (server/request-body.ts); tests shorten it. */
-  bodyTimeoutMs?: number;
 }

@@ -107,7 +107,7 @@ type ServeOptions = Pick<Bun.Serve.Options<undefined>, "routes" | "idleTimeout" 
  * reuse on, and a second instance on a taken port started silently and took half the
  * connections; now it refuses to start, naming PORT. Bun's own body limit answers with a
  * bare 413 before any handler (no envelope, no request id, before the credential check), so
- * it is set out of reach and every route reads bodies through server/request-body.ts.
+ * it is set out of reach and every route reads bodies through http/request-body.ts.
  */
 function listen(cfg: Config, opts: ServeOptions): Bun.Server<undefined> {
   try {

@@ -3,9 +3,9 @@ import { Elysia } from "elysia";
 import { publicUrl } from "../config/load.ts";
 import type { OpenApiDocument } from "../contract/openapi.ts";
 import { type ApiPaths, json as jsonAnswer, publicOp, text } from "../contract/openapi-operations.ts";
+import { json } from "../http/responses.ts";
 import { apiReferenceHtml } from "./api-reference.ts";
 import type { AppDeps } from "./deps.ts";
-import { json } from "./responses.ts";
 
 // Each route's OpenAPI operation, beside it: its summary and answers are this one object.
 const HEALTH = publicOp("health", "Service", "Health", {

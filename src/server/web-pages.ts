@@ -1,5 +1,5 @@
+import { PAGE_CSP, SECURITY_HEADERS } from "../http/security-headers.ts";
 import { randomToken } from "../util/crypto.ts";
-import { PAGE_CSP, SECURITY_HEADERS } from "./security-headers.ts";
 
 /** Paths the web app answers (client-side routing); everything else is the API. */
 export const WEB_PATHS = ["/", "/signin", "/signup", "/research", "/keys", "/usage", "/runs/:id"];
@@ -9,7 +9,7 @@ type Route = (req: Request) => Promise<Response>;
 /**
  * The web app's pages with our headers. Bun bundles the HTML import (at start from a checkout,
  * at build time into the binary) and serves it on a route, but a bundle route takes no
- * headers, and the Console must not be framed by another site (security-headers.ts). So the
+ * headers, and the Console must not be framed by another site (http/security-headers.ts). So the
  * bundle is routed at an unguessable internal path, its page is fetched once from this
  * server, and the app's paths answer that page with the headers. The bundle's scripts and
  * styles stay on Bun's own asset routes.

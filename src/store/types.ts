@@ -293,7 +293,7 @@ export interface CorpusDocumentInput {
   /** SHA-256 of what was read: an unchanged document is not written again. */
   contentHash: string;
   truncated: boolean;
-  /** The kept text in passages, in order (src/research/rank/passages.ts). */
+  /** The kept text in passages, in order (src/text/passages.ts). */
   passages: string[];
 }
 

@@ -1,4 +1,4 @@
-import { collapse } from "../research/search/clean.ts";
+import { collapse } from "./collapse.ts";
 import { scrubSecrets } from "./scrub-secrets.ts";
 
 /** An error body is read this far for its message; the rest is cancelled. */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { loadConfig } from "../../src/config/load.ts";
-import { clientIp, limitKey, setClientIp } from "../../src/server/client-ip.ts";
+import { clientIp, limitKey, setClientIp } from "../../src/http/client-ip.ts";
 
 // The forms an address takes on the way in; how the running server counts clients is in trust-proxy.test.ts.
 describe("TRUST_PROXY values", () => {

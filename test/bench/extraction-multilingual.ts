@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
-import { decodeText } from "../../src/research/read/charset.ts";
-import { extractMainText } from "../../src/research/read/html-extract.ts";
+import { decodeText } from "../../src/text/charset.ts";
+import { extractMainText } from "../../src/text/html-extract.ts";
 import { onLinkedom, timed } from "./extractors.ts";
 
 // trafilatura's evaluation pages: multilingual, mixed kinds, some malformed; snippet-based

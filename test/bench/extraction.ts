@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { JSDOM } from "jsdom";
-import { extractMainText } from "../../src/research/read/html-extract.ts";
+import { extractMainText } from "../../src/text/html-extract.ts";
 import { aggregate, pageScore } from "./extraction-metric.ts";
 import { benchMultilingual } from "./extraction-multilingual.ts";
 import { type Extractor, onLinkedom, readabilityOn, timed } from "./extractors.ts";

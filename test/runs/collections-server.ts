@@ -1,9 +1,9 @@
 import { loadConfig } from "../../src/config/load.ts";
 import { buildEngine } from "../../src/research/build-engine.ts";
 import type { TimingsOverride } from "../../src/research/engine/timings.ts";
-import { splitPassages } from "../../src/research/rank/passages.ts";
 import { type RunningServer, startServer } from "../../src/server/server.ts";
 import { openSqliteStore, type SqliteStore } from "../../src/store/sqlite/open.ts";
+import { splitPassages } from "../../src/text/passages.ts";
 import { createLogger } from "../../src/util/logger.ts";
 import { keyedClient } from "../helpers/server.ts";
 

@@ -4,8 +4,8 @@ import { publicUrl } from "../../config/load.ts";
 import { SIGNIN_ERROR_CODES } from "../../contract/auth.ts";
 import { AppError, type ErrorCode } from "../../contract/errors.ts";
 import { type ApiPaths, err, json as jsonAnswer, publicOp } from "../../contract/openapi-operations.ts";
-import type { AppDeps } from "../../server/deps.ts";
-import { json } from "../../server/responses.ts";
+import { json } from "../../http/responses.ts";
+import type { AuthDeps } from "../auth-routes.ts";
 import { signingSecret } from "../secret.ts";
 import { cookieValue, sessionCookie } from "../session-cookie.ts";
 import { createSession } from "../sessions.ts";
@@ -50,7 +50,7 @@ export const OIDC_OPERATIONS: ApiPaths = {
  * Every outcome of start and callback is a redirect: to the provider, to / signed in,
  * or to /signin?error=<code>&message=<text> — never a JSON error or a stack trace.
  */
-export function oidcRoutes(deps: AppDeps) {
+export function oidcRoutes(deps: Pick<AuthDeps, "config" | "store" | "logger">) {
   const cfg = deps.config;
   const base = publicUrl(cfg);
   const secure = base.startsWith("https:");

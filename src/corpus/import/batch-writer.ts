@@ -1,5 +1,5 @@
-import { splitPassages } from "../../research/rank/passages.ts";
 import type { CorpusDocumentInput, CorpusPutOutcome, Store } from "../../store/types.ts";
+import { splitPassages } from "../../text/passages.ts";
 import type { ImportProblem, ReadDocument } from "./import-types.ts";
 
 // One store.corpus.put is one transaction: a few hundred documents amortise its cost (10,000

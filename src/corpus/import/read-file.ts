@@ -1,7 +1,7 @@
 import { basename } from "node:path";
-import { decodeText } from "../../research/read/charset.ts";
-import { extractMainText } from "../../research/read/html-extract.ts";
-import { pdfToText } from "../../research/read/pdf.ts";
+import { decodeText } from "../../text/charset.ts";
+import { extractMainText } from "../../text/html-extract.ts";
+import { pdfToText } from "../../text/pdf.ts";
 import { sha256Hex } from "../../util/crypto.ts";
 import type { FileFormat } from "./formats.ts";
 import type { ReadDocument } from "./import-types.ts";
@@ -34,7 +34,7 @@ export async function readFile(
   let decoded: Decoded;
   if (format === "pdf") {
     try {
-      const pdf = await pdfToText(bytes, entry.file, PDF_PAGES, signal);
+      const pdf = await pdfToText(bytes, PDF_PAGES, signal);
       title = pdf.title ?? null;
       decoded = { text: pdf.text };
     } catch (e) {

@@ -1,5 +1,5 @@
-import { STOPWORDS } from "../../research/rank/stopwords.ts";
 import type { CorpusDocHit, CorpusQuery, CorpusRanking, Store } from "../../store/types.ts";
+import { STOPWORDS } from "../../text/stopwords.ts";
 
 /**
  * The ranking every search uses, chosen on SciFact's 809 training claims with 2-fold

@@ -1,3 +1,4 @@
+import { abortableSleep, fitsDeadline } from "./deadline.ts";
 import { LlmError } from "./llm-error.ts";
 import type { TokenWindows } from "./token-window.ts";
 import type { ChatRequest, ChatResult } from "./types.ts";
@@ -34,24 +35,6 @@ export const DEFAULT_RETRY = {
 /** The longest wait the policy grants a server (or a token window). */
 const longestWait = (policy: RetryPolicy) => policy.maxRetryAfterMs ?? DEFAULT_RETRY.maxRetryAfterMs;
 
-/** A retry that would start this close to the run's deadline can't finish: it isn't made. */
-export const MIN_ATTEMPT_MS = 3_000;
-
-/** A wait that ends early, as an aborted LlmError, when the signal fires. */
-export const abortableSleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal.aborted) return reject(new LlmError("aborted", "aborted"));
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(new LlmError("aborted", "aborted"));
-    };
-    const t = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-
 /**
  * The wait before retry number `attempt` (0-based): backoff with jitter, at least what the
  * server asked; null when the server asked for longer than the policy waits.
@@ -66,10 +49,6 @@ export function retryDelay(
   const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt) * (0.75 + rand * 0.5);
   return Math.round(Math.max(backoff, retryAfterMs ?? 0));
 }
-
-/** Whether a wait of `ms` still leaves a call time before the deadline (epoch ms). */
-export const fitsDeadline = (ms: number, deadline?: number, now = Date.now()): boolean =>
-  deadline === undefined || now + ms + MIN_ATTEMPT_MS <= deadline;
 
 /** The error with why it was not retried added to its message. */
 const final = (e: LlmError, why: string) =>

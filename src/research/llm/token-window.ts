@@ -1,6 +1,6 @@
+import { abortableSleep, fitsDeadline } from "./deadline.ts";
 import { durationMs } from "./limit-facts.ts";
 import { LlmError } from "./llm-error.ts";
-import { abortableSleep, fitsDeadline } from "./retry.ts";
 import { messagesTokens } from "./token-estimate.ts";
 import type { ChatRequest } from "./types.ts";
 

@@ -1,4 +1,4 @@
-import { stopwordsFor } from "../rank/stopwords.ts";
+import { stopwordsFor } from "../../text/stopwords.ts";
 import type { QuestionKind } from "../search/run-search.ts";
 import { detectLanguage } from "./language.ts";
 

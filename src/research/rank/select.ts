@@ -1,5 +1,5 @@
+import { splitPassages } from "../../text/passages.ts";
 import { Bm25 } from "./bm25.ts";
-import { splitPassages } from "./passages.ts";
 
 /** A document the reading stage produced (page text or abstract), in search-rank order. */
 export interface RankInput {

@@ -1,4 +1,4 @@
-import { STOPWORDS as STOP } from "./stopwords.ts";
+import { STOPWORDS as STOP } from "../../text/stopwords.ts";
 
 /** Light English suffix stripping: enough to match "editing" with "edit", "studies" with "study". */
 export function stem(w: string): string {

@@ -1,6 +1,7 @@
-import { decodeText } from "./charset.ts";
-import { type Extracted, extractMainText } from "./html-extract.ts";
-import { type PdfText, pdfToText } from "./pdf.ts";
+import { decodeText } from "../../text/charset.ts";
+import { type Extracted, extractMainText } from "../../text/html-extract.ts";
+import { type PdfText, pdfToText } from "../../text/pdf.ts";
+import { FetchError } from "./fetch-error.ts";
 
 /**
  * Turns fetched bytes into text. The engine uses a pool of worker threads (parse-pool.ts)
@@ -17,7 +18,11 @@ export const inlineParser: DocParser = {
   async html(bytes, contentType, url) {
     return extractMainText(decodeText(bytes, contentType), url);
   },
-  pdf(bytes, url, signal) {
-    return pdfToText(bytes, url, 30, signal);
+  async pdf(bytes, url, signal) {
+    try {
+      return await pdfToText(bytes, 30, signal);
+    } catch (e) {
+      throw new FetchError("unsupported_type", url, (e as Error).message);
+    }
   },
 };

@@ -1,9 +1,9 @@
 import { availableParallelism } from "node:os";
+import type { Extracted } from "../../text/html-extract.ts";
+import type { PdfText } from "../../text/pdf.ts";
 import type { DocParser } from "./doc-parser.ts";
 import { FetchError, type FetchFailure } from "./fetch-error.ts";
-import type { Extracted } from "./html-extract.ts";
 import type { ParseJob, ParseReply } from "./parse-worker.ts";
-import type { PdfText } from "./pdf.ts";
 
 /** Settings of the parse pool. */
 export interface ParsePoolOptions {

@@ -1,4 +1,4 @@
-import { decodeText } from "./charset.ts";
+import { decodeText } from "../../text/charset.ts";
 import { type DocParser, inlineParser } from "./doc-parser.ts";
 import { FetchError } from "./fetch-error.ts";
 import { type SafeFetchOptions, safeFetch } from "./safe-fetch.ts";

@@ -1,6 +1,7 @@
 import { DOMParser } from "linkedom";
-import { STOPWORDS } from "../rank/stopwords.ts";
-import { collapse, isHttpUrl, isoDate, normalizeDoi, SNIPPET_MAX } from "./clean.ts";
+import { STOPWORDS } from "../../text/stopwords.ts";
+import { collapse } from "../../util/collapse.ts";
+import { isHttpUrl, isoDate, normalizeDoi, SNIPPET_MAX } from "./clean.ts";
 import { providerFetch, SLOW_PROVIDER_TIMEOUT_MS } from "./http-json.ts";
 import { Pacer, sleepUnlessAborted } from "./pacer.ts";
 import { SearchError } from "./search-error.ts";

@@ -1,3 +1,5 @@
+import { collapse } from "../../util/collapse.ts";
+
 const ENTITIES: Record<string, string> = {
   amp: "&",
   lt: "<",
@@ -30,18 +32,6 @@ export function decodeEntities(s: string): string {
 
 // A tag must start with a letter right after "<", so "p < 0.05 and q > 3" in an abstract survives.
 const TAG = /<!--[\s\S]*?-->|<\/?[a-z][\w:.-]*(?:\s[^<>]{0,500})?\/?>/gi;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these control characters are exactly what is stripped
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
-
-/** Plain text to one line, cut at a word boundary to at most `max` characters (0 = no cap). */
-export function collapse(s: unknown, max = 0): string {
-  if (typeof s !== "string") return "";
-  const t = s.replace(CONTROL, "").replace(/\s+/g, " ").trim();
-  if (max <= 0 || t.length <= max) return t;
-  const cut = t.slice(0, max - 1);
-  const atWord = cut.replace(/\s+\S*$/, "");
-  return (atWord.length > max / 2 ? atWord : cut) + "…";
-}
 
 /** Provider markup to plain text: tags (JATS, <b> highlights) stripped, entities decoded, spaces collapsed. */
 export function cleanText(s: unknown, max = 0): string {

@@ -1,7 +1,7 @@
 import { corpusQuery, searchCorpus } from "../../corpus/search/search-corpus.ts";
 import type { CorpusDocHit, CorpusQuery, Store } from "../../store/types.ts";
-import { withoutTitle } from "../rank/passages.ts";
-import { collapse } from "./clean.ts";
+import { withoutTitle } from "../../text/passages.ts";
+import { collapse } from "../../util/collapse.ts";
 import { SearchError } from "./search-error.ts";
 import type { SearchHit, SearchOptions, SearchProvider } from "./types.ts";
 

@@ -1,5 +1,5 @@
 import { AppError } from "../../contract/errors.ts";
-import { collapse } from "./clean.ts";
+import { collapse } from "../../util/collapse.ts";
 import type { SearchProviders } from "./registry.ts";
 import { SearchError } from "./search-error.ts";
 import type { SearchHit, SearchOptions, SearchProvider } from "./types.ts";

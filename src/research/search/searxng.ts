@@ -1,5 +1,6 @@
+import { collapse } from "../../util/collapse.ts";
 import { keepUpstream } from "../../util/upstream-text.ts";
-import { cleanText, collapse, isHttpUrl, isoDate, normalizeDoi } from "./clean.ts";
+import { cleanText, isHttpUrl, isoDate, normalizeDoi } from "./clean.ts";
 import { providerFetch } from "./http-json.ts";
 import { SearchError } from "./search-error.ts";
 import type { SearchHit, SearchProvider } from "./types.ts";

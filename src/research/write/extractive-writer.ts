@@ -1,5 +1,5 @@
+import { splitSentences, withoutTitle } from "../../text/passages.ts";
 import { Bm25 } from "../rank/bm25.ts";
-import { splitSentences, withoutTitle } from "../rank/passages.ts";
 import type { WriterSource } from "./prompt.ts";
 
 const LEAD: Record<string, string> = {

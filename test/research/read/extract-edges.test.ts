@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { extractMainText } from "../../../src/research/read/html-extract.ts";
+import { extractMainText } from "../../../src/text/html-extract.ts";
 
 // Lines at the edges of the article's own container that are the publisher's — a dateline
 // above the text, notes to the reader below it — told from the author's by shape alone.

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { extractMainText } from "../../../src/research/read/html-extract.ts";
+import { extractMainText } from "../../../src/text/html-extract.ts";
 
 const ARTICLE = [
   "The committee met on Tuesday to review the proposal, which would expand the bus network into three new districts by next spring.",

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { extractMainText } from "../../../src/research/read/html-extract.ts";
+import { extractMainText } from "../../../src/text/html-extract.ts";
 
 // Rules that read where a block stands on the page: near the headline, at the end of the text.
 const ARTICLE = [

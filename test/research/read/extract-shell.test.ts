@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { extractMainText } from "../../../src/research/read/html-extract.ts";
-import { repairShell } from "../../../src/research/read/html-repair.ts";
+import { extractMainText } from "../../../src/text/html-extract.ts";
+import { repairShell } from "../../../src/text/html-repair.ts";
 
 const P = [
   "Die Stadtwerke haben am Dienstag angekündigt, das Fernwärmenetz bis zum Jahr 2030 auf erneuerbare Quellen umzustellen.",

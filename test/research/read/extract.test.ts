@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import iconv from "iconv-lite";
-import { decodeText, sniffCharset } from "../../../src/research/read/charset.ts";
-import { extractMainText } from "../../../src/research/read/html-extract.ts";
+import { decodeText, sniffCharset } from "../../../src/text/charset.ts";
+import { extractMainText } from "../../../src/text/html-extract.ts";
 
 const ARTICLE = [
   "The committee met on Tuesday to review the proposal, which would expand the bus network into three new districts by next spring.",

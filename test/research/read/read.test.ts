@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { FetchError } from "../../../src/research/read/fetch-error.ts";
-import { extractMainText } from "../../../src/research/read/html-extract.ts";
 import { readCandidates } from "../../../src/research/read/read-all.ts";
 import { readUrl } from "../../../src/research/read/read-url.ts";
 import type { SearchHit } from "../../../src/research/search/types.ts";
+import { extractMainText } from "../../../src/text/html-extract.ts";
 import { ARTICLE_PARAGRAPHS, type PageServer, startPageServer } from "../../fixtures/page-server.ts";
 import { useLongTimeout } from "../../setup.ts";
 

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { Bm25 } from "../../../src/research/rank/bm25.ts";
-import { splitPassages, splitSentences } from "../../../src/research/rank/passages.ts";
 import { selectPassages } from "../../../src/research/rank/select.ts";
 import { terms } from "../../../src/research/rank/tokenize.ts";
 import type { Source } from "../../../src/research/types.ts";
 import { finalizeCitations, markersIn } from "../../../src/research/write/citations.ts";
+import { splitPassages, splitSentences } from "../../../src/text/passages.ts";
 
 const src = (n: number): Source => ({
   id: `S${n}`,

@@ -1,5 +1,6 @@
-import { BlockList, isIP } from "node:net";
+import { type BlockList, isIP } from "node:net";
 import type { Config } from "../config/schema.ts";
+import { trustedProxies } from "../config/trust-proxy.ts";
 
 /**
  * The client's address, for the sign-in and sign-up limits. Threat: a client writing its own
@@ -13,53 +14,6 @@ const peers = new WeakMap<Request, string>();
 
 export function setClientIp(request: Request, ip: string | undefined): void {
   if (ip) peers.set(request, ip);
-}
-
-const SHORTHANDS: Record<string, [string, number][]> = {
-  loopback: [
-    ["127.0.0.0", 8],
-    ["::1", 128],
-  ],
-  private: [
-    ["10.0.0.0", 8],
-    ["172.16.0.0", 12],
-    ["192.168.0.0", 16],
-    ["fc00::", 7],
-  ],
-};
-
-/** TRUST_PROXY ("loopback, 10.0.0.0/8, 192.0.2.7") as a set, or null when an entry is not an address or CIDR. */
-export function parseTrustProxy(raw: string): BlockList | null {
-  const set = new BlockList();
-  const entries = raw.split(",").map((e) => e.trim().toLowerCase());
-  if (!entries.length || entries.some((e) => !e)) return null;
-  for (const entry of entries) {
-    const ranges = SHORTHANDS[entry] ?? [cidr(entry)];
-    for (const range of ranges) {
-      if (!range) return null;
-      const [addr, bits] = range;
-      set.addSubnet(addr, bits, isIP(addr) === 4 ? "ipv4" : "ipv6");
-    }
-  }
-  return set;
-}
-
-function cidr(entry: string): [string, number] | null {
-  const [addr = "", bits, extra] = entry.split("/");
-  const family = isIP(addr);
-  if (!family || extra !== undefined) return null;
-  const max = family === 4 ? 32 : 128;
-  if (bits === undefined) return [addr, max];
-  if (!/^\d{1,3}$/.test(bits) || Number(bits) > max) return null;
-  return [addr, Number(bits)];
-}
-
-const parsed = new Map<string, BlockList | null>();
-function trusted(config: Pick<Config, "TRUST_PROXY">): BlockList | null {
-  const raw = config.TRUST_PROXY;
-  if (!raw) return null;
-  if (!parsed.has(raw)) parsed.set(raw, parseTrustProxy(raw));
-  return parsed.get(raw) ?? null;
 }
 
 const isTrusted = (set: BlockList, ip: string): boolean => {
@@ -85,7 +39,7 @@ function bareAddress(entry: string): string | null {
 export function clientIp(request: Request, config: Pick<Config, "TRUST_PROXY">): string {
   const peer = peers.get(request);
   if (!peer) return "unknown";
-  const set = trusted(config);
+  const set = trustedProxies(config.TRUST_PROXY);
   if (!set || !isTrusted(set, peer)) return peer;
   const hops = (request.headers.get("x-forwarded-for") ?? "").split(",");
   let client = peer;

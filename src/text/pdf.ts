@@ -1,5 +1,4 @@
 import { getDocumentProxy, getMeta } from "unpdf";
-import { FetchError } from "./fetch-error.ts";
 
 /** A PDF's text and, when its metadata has one, its title. */
 export interface PdfText {
@@ -9,9 +8,11 @@ export interface PdfText {
 
 /**
  * Text of a PDF's first `maxPages` pages (long papers: the abstract and body come first).
- * Once `signal` aborts, no further page is read and what was read so far is returned.
+ * Once `signal` aborts, no further page is read and what was read so far is returned. A PDF
+ * that cannot be read throws an Error "the PDF could not be read: …"; the web reader types it
+ * as a FetchError (research/read/doc-parser.ts), a collection import skips the file.
  */
-export async function pdfToText(bytes: Uint8Array, url: string, maxPages = 30, signal?: AbortSignal): Promise<PdfText> {
+export async function pdfToText(bytes: Uint8Array, maxPages = 30, signal?: AbortSignal): Promise<PdfText> {
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>> | undefined;
   try {
     // pdf.js may transfer (detach) the buffer it is given: hand it a copy.
@@ -40,7 +41,7 @@ export async function pdfToText(bytes: Uint8Array, url: string, maxPages = 30, s
         .trim(),
     };
   } catch (e) {
-    throw new FetchError("unsupported_type", url, `the PDF could not be read: ${(e as Error).message}`);
+    throw new Error(`the PDF could not be read: ${(e as Error).message}`);
   } finally {
     // Frees the parsed document (and its fake worker), not just per-page caches.
     await pdf?.loadingTask.destroy().catch(() => {});

@@ -112,7 +112,11 @@ export function sqliteCorpusIndex(db: Database): CorpusIndex & { changed(): void
           .join("\n");
       return new Map(documents.map((id) => [id, analyzed().termCounts(text(id))]));
     },
-    documents: (ids) => ids.flatMap((id) => docById.all(id).map(toDocumentRow)),
+    documents: (ids) =>
+      ids.flatMap((id) => {
+        const r = docById.get(id);
+        return r ? [toDocumentRow(r)] : [];
+      }),
   };
 }
 

@@ -18,10 +18,7 @@ export function sqliteCorpusIndex(db: Database): CorpusIndex & { changed(): void
   const collections = db.prepare<{ id: number; name: string }, []>(
     "SELECT id, name FROM corpus_collections ORDER BY id",
   );
-  // Collections outside a list: none means every collection is asked for, and the index is read without a filter.
-  const outside = db.prepare<{ n: number }, [string]>(
-    "SELECT count(*) AS n FROM corpus_collections WHERE id NOT IN (SELECT value FROM json_each(?))",
-  );
+  const collectionIds = db.prepare<unknown, []>("SELECT id FROM corpus_collections");
   const docsOf = db.prepare<unknown, [string]>(
     "SELECT id FROM corpus_documents WHERE collection_id IN (SELECT value FROM json_each(?))",
   );
@@ -35,15 +32,19 @@ export function sqliteCorpusIndex(db: Database): CorpusIndex & { changed(): void
     `SELECT title AS text FROM corpus_documents WHERE id = ?1
      UNION ALL SELECT text FROM (SELECT text FROM corpus_passages WHERE document_id = ?1 ORDER BY seq)`,
   );
-  const docById = db.prepare<DocRowRaw, [number]>(
-    `SELECT ${DOC_COLUMNS} FROM corpus_documents d JOIN corpus_collections c ON c.id = d.collection_id WHERE d.id = ?`,
+  const docsById = db.prepare<DocRowRaw, [string]>(
+    `SELECT ${DOC_COLUMNS} FROM corpus_documents d JOIN corpus_collections c ON c.id = d.collection_id
+     WHERE d.id IN (SELECT value FROM json_each(?))`,
   );
 
-  /** The documents of the collections, or null when they are all of them (no filter needed). */
+  /**
+   * The documents of the collections, or null when they are all of them: the index is then
+   * read without a filter (compared here, not in SQL: feedback asks many times a search).
+   */
   const within = (ids: number[]): Set<number> | null => {
-    const list = JSON.stringify(ids);
-    if (outside.get(list)!.n === 0) return null;
-    return new Set((docsOf.values(list) as [number][]).map((r) => r[0]));
+    const asked = new Set(ids);
+    if ((collectionIds.values() as [number][]).every(([id]) => asked.has(id))) return null;
+    return new Set((docsOf.values(JSON.stringify(ids)) as [number][]).map((r) => r[0]));
   };
 
   /** A term's postings, one entry per document, from its occurrences (one row per token). */
@@ -112,11 +113,7 @@ export function sqliteCorpusIndex(db: Database): CorpusIndex & { changed(): void
           .join("\n");
       return new Map(documents.map((id) => [id, analyzed().termCounts(text(id))]));
     },
-    documents: (ids) =>
-      ids.flatMap((id) => {
-        const r = docById.get(id);
-        return r ? [toDocumentRow(r)] : [];
-      }),
+    documents: (ids) => docsById.all(JSON.stringify(ids)).map(toDocumentRow),
   };
 }
 

@@ -18,7 +18,7 @@ CREATE TRIGGER `corpus_passages_fts_ad` AFTER DELETE ON `corpus_passages` BEGIN
   INSERT INTO `corpus_passages_fts` (`corpus_passages_fts`, rowid, text) VALUES ('delete', old.id, old.text);
 END;
 --> statement-breakpoint
--- Read-only views of the document index for ranking in JS (src/store/sqlite/corpus-search.ts):
+-- Read-only views of the document index for ranking in JS (src/store/sqlite/corpus-index-reads.ts):
 -- each occurrence of a term (for its counts per document and column), and each term's document count.
 CREATE VIRTUAL TABLE `corpus_docs_terms` USING fts5vocab(`corpus_docs_fts`, 'instance');
 --> statement-breakpoint

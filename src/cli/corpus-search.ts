@@ -33,7 +33,7 @@ export const corpusSearch = (input: CommandInput) =>
         title: h.title,
         ...(h.url ? { url: h.url } : {}),
         score: Number(h.score.toFixed(4)),
-        snippet: collapse((await store.corpus.bestPassages(h.id, q, 1))[0]?.text ?? "", 200),
+        snippet: collapse((await store.corpus.bestPassages(h.id, q.words, 1))[0]?.text ?? "", 200),
       })),
     );
     if (input.options.json) console.log(JSON.stringify({ results }));

@@ -2,6 +2,9 @@ import type { Plan } from "../contract/auth.ts";
 import type { KeyStatus, Origin, RecentRun, RunStatus, UsageDay } from "../contract/console.ts";
 import type { Source, Writer } from "../contract/envelope.ts";
 import type { ErrorItem } from "../contract/errors.ts";
+import type { CorpusDocumentRow, CorpusIndex } from "./corpus-index.ts";
+
+export type { CorpusDocumentRow };
 
 /**
  * The store: every table of the service behind functions named for what they do, one
@@ -309,53 +312,9 @@ export interface CollectionSummary {
   updatedAt: string | null;
 }
 
-export interface CorpusDocumentRow {
-  /** The store's own number for the document (search hits carry it). */
-  id: number;
-  collection: string;
-  docId: string;
-  title: string;
-  url: string | null;
-  path: string | null;
-  format: string;
-  chars: number;
-  truncated: boolean;
-  addedAt: string;
-}
-
-export interface CorpusDocHit extends CorpusDocumentRow {
-  /** Higher is better; comparable within one search only. */
-  score: number;
-}
-
 export interface CorpusPassage {
   seq: number;
   text: string;
-}
-
-/**
- * How documents are ranked (src/corpus/search/search-corpus.ts holds the chosen values):
- * BM25F over title and body, optionally with pseudo-relevance feedback.
- */
-export interface CorpusRanking {
-  /** BM25 term-frequency saturation. */
-  k1: number;
-  /** BM25 length normalisation, the same for title and body. */
-  b: number;
-  /** How much a word in the title counts against one in the body. */
-  titleWeight: number;
-  /** RM3-style expansion from the first pass's top `docs` documents: `terms` words mixed in at `weight`; null for none. */
-  feedback: { docs: number; terms: number; weight: number } | null;
-}
-
-/**
- * A search in backend-neutral terms: each backend turns it into its own full-text terms
- * (stemming with its own tokenizer) and ranks with the given parameters.
- */
-export interface CorpusQuery {
-  /** Words as the user wrote them (lower-cased, no syntax); a document matches any of them. A repeated word counts once. */
-  words: string[];
-  ranking: CorpusRanking;
 }
 
 export interface CorpusTable {
@@ -374,10 +333,11 @@ export interface CorpusTable {
   removeDocuments(collection: string, docIds: string[]): Awaitable<number>;
   /** True when any collection holds a document (the `local` provider then takes part in runs). */
   hasDocuments(): Awaitable<boolean>;
-  /** Documents matching any of the query's words, best first (src/corpus/search builds the query). */
-  search(query: CorpusQuery, o: { collection?: string; limit: number }): Awaitable<CorpusDocHit[]>;
-  /** The passages of a document that best match, in document order; its first ones when none match. */
-  bestPassages(documentId: number, query: CorpusQuery, limit: number): Awaitable<CorpusPassage[]>;
+  /**
+   * The passages of a document that best match any of the words (as the user wrote them, lower-cased),
+   * in document order; its first ones when none match.
+   */
+  bestPassages(documentId: number, words: string[], limit: number): Awaitable<CorpusPassage[]>;
 }
 
 export interface Store {
@@ -391,6 +351,8 @@ export interface Store {
   identities: IdentitiesTable;
   instances: InstancesTable;
   corpus: CorpusTable;
+  /** The collections' index as the ranker reads it (src/corpus/search ranks). */
+  corpusIndex: CorpusIndex;
   /** Shared sign-in counters; null where the process's memory serves (SQLite). */
   loginAttempts: LoginAttemptsTable | null;
   /** Shared sign-up buckets; null where the process's memory serves (SQLite). */

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RANKING } from "../../src/corpus/search/search-corpus.ts";
+import { RANKING, rankerOf } from "../../src/corpus/search/search-corpus.ts";
 import { openPostgresStore } from "../../src/store/postgres/open.ts";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";
 import type { Store } from "../../src/store/types.ts";
@@ -131,8 +131,8 @@ async function view(s: Store, accountId: string) {
       chars,
     })),
     documents: (await s.corpus.documents("notes")).map(({ docId, title, chars }) => ({ docId, title, chars })),
-    moon: (await s.corpus.search({ words: ["moon"], ranking: RANKING }, { limit: 5 })).map((h) => h.docId),
-    zh: (await s.corpus.search({ words: ["潮汐"], ranking: RANKING }, { limit: 5 })).map((h) => h.docId),
+    moon: (await rankerOf(s).rank({ words: ["moon"], ranking: RANKING }, null, 5)).map((h) => h.docId),
+    zh: (await rankerOf(s).rank({ words: ["潮汐"], ranking: RANKING }, null, 5)).map((h) => h.docId),
   };
 }
 

@@ -68,8 +68,6 @@ describe("the import direction", () => {
   });
 
   test("no two folders of src/ import each other", async () => {
-    // TEMPORARY: store ↔ corpus stays until the ranking port lands (collection ranking moves into corpus/search behind an index port); see biome.jsonc.
-    const known = new Set(["corpus ↔ store"]);
     const edges = new Map<string, string>(); // "from → to" → one importing file, for the message
     const spec = /(?:\bfrom|\bimport)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g;
     for await (const file of new Bun.Glob("src/**/*.{ts,tsx}").scan({ cwd: ROOT })) {
@@ -86,10 +84,6 @@ describe("the import direction", () => {
       if (a < b && edges.has(`${b} → ${a}`))
         mutual.push(`${a} ↔ ${b} (${edges.get(edge)}, ${edges.get(`${b} → ${a}`)})`);
     }
-    const unexpected = mutual.filter((m) => !known.has(m.slice(0, m.indexOf(" ("))));
-    expect(unexpected).toEqual([]);
-    // A pair that no longer imports each other must leave `known` (and its biome.jsonc exception).
-    const stale = [...known].filter((k) => !mutual.some((m) => m.startsWith(`${k} (`)));
-    expect(stale).toEqual([]);
+    expect(mutual).toEqual([]);
   });
 });

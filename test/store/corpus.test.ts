@@ -1,10 +1,15 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { RANKING } from "../../src/corpus/search/search-corpus.ts";
+import type { CorpusQuery } from "../../src/corpus/search/ranking.ts";
+import { RANKING, rankerOf } from "../../src/corpus/search/search-corpus.ts";
 import type { CorpusDocumentInput } from "../../src/store/types.ts";
 import { useLongTimeout } from "../setup.ts";
 import { type AnyStore, backends } from "./backends.ts";
 
 useLongTimeout();
+
+/** A search of the collections as every entry point makes it: the one ranker over the store's index port. */
+const search = (s: AnyStore, q: CorpusQuery, o: { limit: number; collection?: string }) =>
+  rankerOf(s).rank(q, o.collection === undefined ? null : [o.collection], o.limit);
 
 const doc = (docId: string, passages: string[], hash = passages.join("|")): CorpusDocumentInput => ({
   docId,
@@ -54,10 +59,8 @@ for (const backend of backends) {
       expect(await s.corpus.put("notes", [doc("a", ["the tide turns"])])).toEqual(["replaced"]);
       expect(await counts(s)).toEqual({ docs: 2, passages: 2, indexed: 2 });
       // The old version's words are gone from both indexes.
-      expect(await s.corpus.search({ words: ["moon"], ranking: RANKING }, { limit: 5 })).toEqual([]);
-      expect((await s.corpus.search({ words: ["tide"], ranking: RANKING }, { limit: 5 })).map((h) => h.docId)).toEqual([
-        "a",
-      ]);
+      expect(await search(s, { words: ["moon"], ranking: RANKING }, { limit: 5 })).toEqual([]);
+      expect((await search(s, { words: ["tide"], ranking: RANKING }, { limit: 5 })).map((h) => h.docId)).toEqual(["a"]);
       expect(await s.corpus.hasDocuments()).toBe(true);
     });
 
@@ -71,10 +74,10 @@ for (const backend of backends) {
         ["papers", 1, 1],
       ]);
       expect(
-        (await s.corpus.search({ words: ["tide"], ranking: RANKING }, { limit: 5 })).map((h) => h.collection).sort(),
+        (await search(s, { words: ["tide"], ranking: RANKING }, { limit: 5 })).map((h) => h.collection).sort(),
       ).toEqual(["notes", "papers"]);
       expect(
-        (await s.corpus.search({ words: ["tide"], ranking: RANKING }, { limit: 5, collection: "papers" })).map(
+        (await search(s, { words: ["tide"], ranking: RANKING }, { limit: 5, collection: "papers" })).map(
           (h) => h.collection,
         ),
       ).toEqual(["papers"]);
@@ -89,7 +92,7 @@ for (const backend of backends) {
       expect(await s.corpus.removeCollection("nope")).toBeNull();
       expect(await s.corpus.removeCollection("notes")).toBe(2);
       expect(await counts(s)).toEqual({ docs: 0, passages: 0, indexed: 0 });
-      expect(await s.corpus.search({ words: ["tide"], ranking: RANKING }, { limit: 5 })).toEqual([]);
+      expect(await search(s, { words: ["tide"], ranking: RANKING }, { limit: 5 })).toEqual([]);
       expect(await s.corpus.hasDocuments()).toBe(false);
     });
 
@@ -97,12 +100,8 @@ for (const backend of backends) {
       const s = await open();
       await s.corpus.put("notes", [doc("a", ["intro text", "tide one", "middle", "tide two"])]);
       const id = (await s.corpus.documents("notes"))[0]!.id;
-      expect((await s.corpus.bestPassages(id, { words: ["tide"], ranking: RANKING }, 2)).map((p) => p.seq)).toEqual([
-        1, 3,
-      ]);
-      expect(await s.corpus.bestPassages(id, { words: ["zebra"], ranking: RANKING }, 1)).toEqual([
-        { seq: 0, text: "intro text" },
-      ]);
+      expect((await s.corpus.bestPassages(id, ["tide"], 2)).map((p) => p.seq)).toEqual([1, 3]);
+      expect(await s.corpus.bestPassages(id, ["zebra"], 1)).toEqual([{ seq: 0, text: "intro text" }]);
     });
 
     test("ranking: a word in the title counts more, a repeated word more than a passing one, feedback finds related documents", async () => {
@@ -119,7 +118,8 @@ for (const backend of backends) {
       ]);
       const ids = async (words: string[], feedback: boolean) =>
         (
-          await s.corpus.search(
+          await search(
+            s,
             { words, ranking: { ...RANKING, feedback: feedback ? RANKING.feedback : null } },
             { limit: 10 },
           )
@@ -137,11 +137,9 @@ for (const backend of backends) {
       const s = await open();
       await s.corpus.put("notes", [doc("a", ["not a near miss"])]);
       for (const w of ['"', "NOT", "near(", "*", "-", "AND", "a:b", "^x"])
-        expect(await s.corpus.search({ words: [w, "miss"], ranking: RANKING }, { limit: 5 })).toBeArray();
-      expect((await s.corpus.search({ words: ["NOT"], ranking: RANKING }, { limit: 5 })).map((h) => h.docId)).toEqual([
-        "a",
-      ]);
-      expect(await s.corpus.search({ words: [], ranking: RANKING }, { limit: 5 })).toEqual([]);
+        expect(await search(s, { words: [w, "miss"], ranking: RANKING }, { limit: 5 })).toBeArray();
+      expect((await search(s, { words: ["NOT"], ranking: RANKING }, { limit: 5 })).map((h) => h.docId)).toEqual(["a"]);
+      expect(await search(s, { words: [], ranking: RANKING }, { limit: 5 })).toEqual([]);
     });
   });
 }

@@ -1,11 +1,5 @@
-import type { CorpusRanking } from "../../store/types.ts";
-
-/** Where a term occurs: documents (the store's ids) with its count in the title and in the body. */
-export interface TermPostings {
-  docs: number[];
-  title: number[];
-  body: number[];
-}
+import type { TermPostings } from "../../store/corpus-index.ts";
+import type { CorpusRanking } from "./ranking.ts";
 
 /** Document lengths in index tokens, and the averages of the documents searched. */
 export interface FieldLengths {

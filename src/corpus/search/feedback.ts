@@ -1,5 +1,5 @@
-import type { CorpusRanking } from "../../store/types.ts";
 import { idf } from "./bm25f.ts";
+import type { CorpusRanking } from "./ranking.ts";
 
 /** A top document of the first pass: its score and its index terms with their counts. */
 export interface FeedbackDoc {
@@ -18,13 +18,13 @@ const MAX_DF_SHARE = 0.1;
  * (1 − weight) × the original terms + weight × the best `terms` expansion terms, each side
  * normalised to sum to 1. Only the statistics of the collection are used, nothing about queries.
  */
-export function expandQuery(
+export async function expandQuery(
   original: Map<string, number>,
   docs: FeedbackDoc[],
-  df: (term: string) => number,
+  frequencies: (terms: string[]) => Promise<Map<string, number>>,
   n: number,
   fb: NonNullable<CorpusRanking["feedback"]>,
-): Map<string, number> {
+): Promise<Map<string, number>> {
   if (!docs.length) return original;
   const top = Math.max(...docs.map((d) => d.score));
   const z = docs.reduce((s, d) => s + Math.exp(d.score - top), 0);
@@ -35,13 +35,18 @@ export function expandQuery(
     for (const c of d.terms.values()) len += c;
     for (const [t, c] of d.terms) share.set(t, (share.get(t) ?? 0) + (pd * c) / len);
   }
-  // Document frequencies cost a look-up each: terms are taken in order of their share, and
-  // the look-ups stop once even the rarest possible term could not enter the best `terms`.
+  // Document frequencies cost a look-up: terms are taken in order of their share, and the
+  // look-ups stop once even the rarest possible term could not enter the best `terms`. They
+  // are asked for `terms` at a time, the next ones in that order, so a backend a network
+  // away answers in a round trip or two and one at hand reads few more than it needs.
   const bound = idf(1, n);
   const best: [string, number][] = [];
-  for (const [t, p] of [...share].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))) {
+  const sorted = [...share].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const df = new Map<string, number>();
+  for (const [i, [t, p]] of sorted.entries()) {
     if (best.length >= fb.terms && p * bound <= best[best.length - 1]![1]) break;
-    const f = df(t);
+    if (!df.has(t)) for (const [u, f] of await frequencies(sorted.slice(i, i + fb.terms).map(([u]) => u))) df.set(u, f);
+    const f = df.get(t) ?? 0;
     if (!f || f > n * MAX_DF_SHARE) continue;
     const w = p * idf(f, n);
     if (best.length >= fb.terms && w <= best[best.length - 1]![1]) continue;

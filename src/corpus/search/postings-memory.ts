@@ -1,11 +1,11 @@
-import type { TermPostings } from "./bm25f.ts";
+import type { TermPostings } from "../../store/corpus-index.ts";
 
 /** Postings (document entries) kept in memory at most: about 40 MB. */
 const POSTINGS_CACHED = 2_000_000;
 
 /**
- * Recent terms' postings, least recently used first, as each backend's search keeps them
- * until its index changes (reading them is most of a search's time).
+ * Recent terms' postings, least recently used first, as a ranker keeps them until the index
+ * changes (index-snapshot.ts): reading them is most of a search's time.
  */
 export interface PostingsMemory {
   postings: Map<string, TermPostings>;

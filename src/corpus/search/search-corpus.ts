@@ -1,5 +1,8 @@
-import type { CorpusDocHit, CorpusQuery, CorpusRanking, Store } from "../../store/types.ts";
+import type { CorpusIndex } from "../../store/corpus-index.ts";
+import type { Store } from "../../store/types.ts";
 import { STOPWORDS } from "../../text/stopwords.ts";
+import { createRanker, type Ranker } from "./ranker.ts";
+import type { CorpusDocHit, CorpusQuery, CorpusRanking } from "./ranking.ts";
 
 /**
  * The ranking every search uses, chosen on SciFact's 809 training claims with 2-fold
@@ -35,6 +38,20 @@ export function corpusQuery(text: string, ranking: CorpusRanking = RANKING): Cor
  * and the `local` provider of runs: documents best first.
  */
 export async function searchCorpus(store: Store, text: string, o: CorpusSearchOptions): Promise<CorpusDocHit[]> {
-  const { ranking, ...where } = o;
-  return await store.corpus.search(corpusQuery(text, ranking), where);
+  const collections = o.collection === undefined ? null : [o.collection];
+  return await rankerOf(store).rank(corpusQuery(text, o.ranking), collections, o.limit);
+}
+
+// One ranker per store, kept as long as the store is: its caches are the instance's, as they
+// were when each backend ranked for itself, without every entry point having to hold one.
+const rankers = new WeakMap<CorpusIndex, Ranker>();
+
+/** The ranker of a store's collections. */
+export function rankerOf(store: Store): Ranker {
+  let ranker = rankers.get(store.corpusIndex);
+  if (!ranker) {
+    ranker = createRanker(store.corpusIndex);
+    rankers.set(store.corpusIndex, ranker);
+  }
+  return ranker;
 }

@@ -1,5 +1,6 @@
+import type { CorpusDocHit, CorpusQuery } from "../../corpus/search/ranking.ts";
 import { corpusQuery, searchCorpus } from "../../corpus/search/search-corpus.ts";
-import type { CorpusDocHit, CorpusQuery, Store } from "../../store/types.ts";
+import type { Store } from "../../store/types.ts";
 import { withoutTitle } from "../../text/passages.ts";
 import { collapse } from "../../util/collapse.ts";
 import { SearchError } from "./search-error.ts";
@@ -38,7 +39,7 @@ export function createLocal(o: LocalOptions): LocalProvider {
   const perDoc = o.passagesPerDoc ?? 6;
   const toHit = async (d: CorpusDocHit, query: CorpusQuery): Promise<SearchHit> => {
     // The passage that matches this query best, so fusion's overlap bonus and the source's snippet see content.
-    const [best] = await store.corpus.bestPassages(d.id, query, 1);
+    const [best] = await store.corpus.bestPassages(d.id, query.words, 1);
     return {
       url: d.url ?? localUrl(d.collection, d.docId),
       title: d.title || d.docId,
@@ -67,7 +68,7 @@ export function createLocal(o: LocalOptions): LocalProvider {
     },
     async read(hit: SearchHit, queryText: string): Promise<string> {
       if (!hit.local) return "";
-      const passages = await store.corpus.bestPassages(hit.local.documentId, corpusQuery(queryText), perDoc);
+      const passages = await store.corpus.bestPassages(hit.local.documentId, corpusQuery(queryText).words, perDoc);
       return passages.map((p) => p.text).join("\n\n");
     },
   };

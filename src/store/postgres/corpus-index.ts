@@ -1,6 +1,5 @@
 import type { SQL } from "bun";
-import { denseBigrams } from "../../corpus/search/dense-bigrams.ts";
-import type { CorpusQuery } from "../types.ts";
+import { denseBigrams } from "../dense-bigrams.ts";
 
 /** The text search configuration of db/pg/0001_corpus_text_search.sql: English stems, no stop words. */
 export const TS_CONFIG = "rq_english";
@@ -99,7 +98,7 @@ async function insertChunk(db: SQL, docs: DocumentInput[]): Promise<number[]> {
   return ids;
 }
 
-/** Marks a collection changed: every instance's ranking caches (corpus-search.ts) start over. */
+/** Marks a collection changed: every instance's ranker caches (src/corpus/search/index-snapshot.ts) start over. */
 export async function touchCollection(db: SQL, collectionId: number): Promise<void> {
   await db`UPDATE corpus_collections SET version = version + 1 WHERE id = ${collectionId}`;
 }
@@ -115,7 +114,7 @@ export async function analyze(db: SQL, text: string): Promise<string[]> {
  * The query's words as a tsquery matching any of them, as text: each term quoted (a
  * backslash escapes a quote or backslash inside), so none is read as syntax or stemmed again.
  */
-export async function queryTerms(db: SQL, q: CorpusQuery): Promise<string | null> {
-  const terms = await analyze(db, q.words.join(" "));
+export async function queryTerms(db: SQL, words: string[]): Promise<string | null> {
+  const terms = await analyze(db, words.join(" "));
   return terms.length ? terms.map((t) => `'${t.replace(/[\\']/g, "\\$&")}'`).join(" | ") : null;
 }

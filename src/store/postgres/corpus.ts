@@ -1,16 +1,14 @@
 import type { SQL } from "bun";
 import { type CollectionRowRaw, type DocRowRaw, toCollectionSummary, toDocumentRow } from "../corpus-rows.ts";
-import type { CorpusPutOutcome, CorpusTable } from "../types.ts";
-import { type DocumentInput, insertDocuments, touchCollection } from "./corpus-index.ts";
-import { pgCorpusSearch } from "./corpus-search.ts";
+import type { CorpusPassage, CorpusPutOutcome, CorpusTable } from "../types.ts";
+import { type DocumentInput, insertDocuments, queryTerms, touchCollection } from "./corpus-index.ts";
 
 /**
  * The collection tables (corpus_*). Each document and passage carries its own tsvector,
- * written with it (corpus-vectors.ts; no triggers to keep in step): deleting a row deletes
+ * written with it (corpus-index.ts; no triggers to keep in step): deleting a row deletes
  * its index entry.
  */
 export function pgCorpus(sql: SQL): CorpusTable {
-  const ranking = pgCorpusSearch(sql);
   const collectionId = async (db: SQL, name: string) =>
     ((await db`SELECT id FROM corpus_collections WHERE name = ${name}`)[0]?.id as number | undefined) ?? null;
   // Writers of one collection queue here, whichever instance or CLI they run in, as they do on
@@ -102,25 +100,16 @@ export function pgCorpus(sql: SQL): CorpusTable {
       });
     },
     hasDocuments: async () => (await sql`SELECT 1 FROM corpus_documents LIMIT 1`).length > 0,
-    async search(query, o) {
-      const cid = o.collection === undefined ? null : await collectionId(sql, o.collection);
-      if (o.collection !== undefined && cid === null) return [];
-      const ranked = await ranking.search(query, { collectionId: cid, limit: o.limit });
-      if (!ranked.length) return [];
-      const byId = new Map(
-        (await docsWhere(sql, sql`d.id = ANY(${ranked.map(([id]) => id)}::int[])`)).map((r) => [
-          r.id,
-          toDocumentRow(r),
-        ]),
-      );
-      return ranked.flatMap(([id, score]) => {
-        const r = byId.get(id);
-        return r ? [{ ...r, score }] : [];
-      });
-    },
-    async bestPassages(documentId, query, limit) {
-      const hits = await ranking.matchingPassages(documentId, query, limit);
-      if (hits.length) return hits;
+    async bestPassages(documentId, words, limit) {
+      const q = await queryTerms(sql, words);
+      const hits = q
+        ? await sql<CorpusPassage[]>`SELECT seq, text FROM (
+            SELECT p.seq, p.text FROM corpus_passages p
+            WHERE p.document_id = ${documentId} AND p.search @@ ${q}::tsquery
+            ORDER BY ts_rank(p.search, ${q}::tsquery) DESC, p.seq LIMIT ${limit}
+          ) best ORDER BY seq`
+        : [];
+      if (hits.length) return [...hits];
       return [
         ...(await sql`SELECT seq, text FROM corpus_passages WHERE document_id = ${documentId} ORDER BY seq LIMIT ${limit}`),
       ];

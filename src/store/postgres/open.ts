@@ -3,6 +3,7 @@ import type { Store } from "../types.ts";
 import { pgAccounts } from "./accounts.ts";
 import { pgApiKeys } from "./api-keys.ts";
 import { pgCorpus } from "./corpus.ts";
+import { pgCorpusIndex } from "./corpus-index-reads.ts";
 import { pgIdempotencyKeys } from "./idempotency-keys.ts";
 import { pgIdentities } from "./identities.ts";
 import { pgInstances } from "./instances.ts";
@@ -46,6 +47,7 @@ export async function openPostgresStore(url: string, o: { max?: number } = {}): 
     identities: pgIdentities(sql, accounts),
     instances: pgInstances(sql),
     corpus: pgCorpus(sql),
+    corpusIndex: pgCorpusIndex(sql),
     loginAttempts: pgLoginAttempts(sql),
     signupBuckets: pgSignupBuckets(sql),
     runStream: pgRunStream(sql),

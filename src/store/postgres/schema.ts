@@ -202,7 +202,7 @@ export const corpusCollections = pgTable(
   (t) => [uniqueIndex("corpus_collections_name_uq").on(t.name)],
 );
 
-/** `title_len` and `body_len`: the fields' lengths in index terms, for BM25F (src/store/postgres/corpus-search.ts). */
+/** `title_len` and `body_len`: the fields' lengths in index terms, for BM25F (src/corpus/search, through corpus-index-reads.ts). */
 export const corpusDocuments = pgTable(
   "corpus_documents",
   {

@@ -1,22 +1,25 @@
 import type { Database } from "bun:sqlite";
-import { denseBigrams } from "../../corpus/search/dense-bigrams.ts";
 import { type CollectionRowRaw, type DocRowRaw, toCollectionSummary, toDocumentRow } from "../corpus-rows.ts";
-import type { CorpusPassage, CorpusPutOutcome, CorpusQuery, CorpusTable } from "../types.ts";
-import { sqliteCorpusSearch } from "./corpus-search.ts";
+import { denseBigrams } from "../dense-bigrams.ts";
+import type { CorpusPassage, CorpusPutOutcome, CorpusTable } from "../types.ts";
 
-const DOC_COLUMNS = `d.id, c.name AS collection, d.doc_id, d.title, d.url, d.path, d.format, d.chars, d.truncated, d.added_at`;
+/** A document row's columns, as corpus-rows.ts maps them. */
+export const DOC_COLUMNS = `d.id, c.name AS collection, d.doc_id, d.title, d.url, d.path, d.format, d.chars, d.truncated, d.added_at`;
 
 /**
  * An FTS5 MATCH expression from plain words: each one quoted (so no word is read as
  * syntax: "NOT", "near", a stray quote), joined with OR. Null when no word is left.
  */
-export function ftsMatch(q: CorpusQuery): string | null {
-  const words = [...new Set(q.words.map((w) => w.replace(/"/g, "").trim()).filter(Boolean))];
+export function ftsMatch(query: string[]): string | null {
+  const words = [...new Set(query.map((w) => w.replace(/"/g, "").trim()).filter(Boolean))];
   return words.length ? words.map((w) => `"${w}"`).join(" OR ") : null;
 }
 
-/** The collection tables (corpus_*) and their full-text indexes (db/0006_corpus_fts.sql). */
-export function sqliteCorpus(db: Database): CorpusTable {
+/**
+ * The collection tables (corpus_*) and their full-text indexes (db/0006_corpus_fts.sql).
+ * `changed` is told of every write of documents, so the index's version follows (corpus-index-reads.ts).
+ */
+export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
   const collectionId = db.prepare<{ id: number }, [string]>("SELECT id FROM corpus_collections WHERE name = ?");
   const addCollection = db.prepare(
     "INSERT INTO corpus_collections (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
@@ -90,18 +93,14 @@ export function sqliteCorpus(db: Database): CorpusTable {
      ) ORDER BY seq`,
   );
 
-  const ranking = sqliteCorpusSearch(db);
-  const docById = db.prepare<DocRowRaw, [number]>(
-    `SELECT ${DOC_COLUMNS} FROM corpus_documents d JOIN corpus_collections c ON c.id = d.collection_id WHERE d.id = ?`,
-  );
-  // Every write of documents goes through one of these, so the ranking's cached lengths follow.
+  // Every write of documents goes through one of these, so the index's version changes and rankers read it again.
   const writing =
     <A extends unknown[], R>(fn: (...a: A) => R) =>
     (...a: A): R => {
       try {
         return fn(...a);
       } finally {
-        ranking.changed();
+        changed();
       }
     };
 
@@ -130,17 +129,8 @@ export function sqliteCorpus(db: Database): CorpusTable {
         .immediate(),
     ),
     hasDocuments: () => anyDoc.get() !== null,
-    search(query, o) {
-      const cid = o.collection === undefined ? null : (collectionId.get(o.collection)?.id ?? 0);
-      if (cid === 0) return [];
-      const ranked = ranking.search(query, { collectionId: cid, limit: o.limit });
-      return ranked.flatMap(([id, score]) => {
-        const r = docById.get(id);
-        return r ? [{ ...toDocumentRow(r), score }] : [];
-      });
-    },
-    bestPassages(documentId, query, limit) {
-      const match = ftsMatch(query);
+    bestPassages(documentId, words, limit) {
+      const match = ftsMatch(words);
       const hits = match ? matchingPassages.all(match, documentId, limit) : [];
       return hits.length ? hits : firstPassages.all(documentId, limit);
     },

@@ -5,6 +5,7 @@ import type { Store } from "../types.ts";
 import { sqliteAccounts } from "./accounts.ts";
 import { sqliteApiKeys } from "./api-keys.ts";
 import { sqliteCorpus } from "./corpus.ts";
+import { sqliteCorpusIndex } from "./corpus-index-reads.ts";
 import { sqliteIdempotencyKeys } from "./idempotency-keys.ts";
 import { sqliteIdentities } from "./identities.ts";
 import { sqliteInstances } from "./instances.ts";
@@ -33,6 +34,7 @@ export function openSqliteStore(path: string): SqliteStore {
   migrate(db);
   const counters = sqliteRunCounters(db);
   const accounts = sqliteAccounts(db);
+  const corpusIndex = sqliteCorpusIndex(db);
   return {
     backend: "sqlite",
     raw: db,
@@ -44,7 +46,8 @@ export function openSqliteStore(path: string): SqliteStore {
     settings: sqliteSettings(db),
     identities: sqliteIdentities(db, accounts),
     instances: sqliteInstances(db),
-    corpus: sqliteCorpus(db),
+    corpus: sqliteCorpus(db, corpusIndex.changed),
+    corpusIndex,
     // One host: the process's memory counts sign-in attempts (src/auth/attempts.ts).
     loginAttempts: null,
     signupBuckets: null,

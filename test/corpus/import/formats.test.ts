@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { RANKING, searchCorpus } from "../../../src/corpus/search/search-corpus.ts";
+import { searchCorpus } from "../../../src/corpus/search/search-corpus.ts";
 import { tinyPdf } from "../../fixtures/tiny-pdf.ts";
 import { gz, importer, jsonl, tempDir, writeTree } from "./import-fixtures.ts";
 
@@ -76,9 +76,7 @@ describe("importPaths reads each format", () => {
     await run([join(dir, "f.md")]);
     const [doc] = await store.corpus.documents("test");
     expect(doc!.docId).toBe("f.md"); // a file given directly: its base name
-    const text = (await store.corpus.bestPassages(doc!.id, { words: ["nothing"], ranking: RANKING }, 10))
-      .map((p) => p.text)
-      .join("\n");
+    const text = (await store.corpus.bestPassages(doc!.id, ["nothing"], 10)).map((p) => p.text).join("\n");
     expect(text).toContain("Flywheels store energy as rotation; see the survey.");
     expect(text).toContain("spins in a vacuum");
     expect(text).toContain("Costs");

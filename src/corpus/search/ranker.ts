@@ -1,0 +1,102 @@
+import type { CorpusIndex, TermPostings } from "../../store/corpus-index.ts";
+import { bm25f, topDocs } from "./bm25f.ts";
+import { expandQuery, type FeedbackDoc } from "./feedback.ts";
+import { type IndexSnapshot, indexSnapshots } from "./index-snapshot.ts";
+import { rememberPostings } from "./postings-memory.ts";
+import type { CorpusDocHit, CorpusQuery } from "./ranking.ts";
+
+/** Ranks the documents of collections for a query: the one pipeline, whatever the backend. */
+export interface Ranker {
+  /** Documents of the named collections (every collection for null) matching any of the query's words, best first. */
+  rank(query: CorpusQuery, collections: string[] | null, limit: number): Promise<CorpusDocHit[]>;
+}
+
+const none = (): TermPostings => ({ docs: [], title: [], body: [] });
+
+/** Postings without the documents of other collections (or of none known to the snapshot). */
+function keep(p: TermPostings, test: (doc: number) => boolean): TermPostings {
+  if (p.docs.every(test)) return p;
+  const out = none();
+  p.docs.forEach((doc, i) => {
+    if (!test(doc)) return;
+    out.docs.push(doc);
+    out.title.push(p.title[i]!);
+    out.body.push(p.body[i]!);
+  });
+  return out;
+}
+
+/**
+ * BM25F scored here rather than by either backend (FTS5's bm25() has fixed parameters and no
+ * per-term weights, PostgreSQL's ts_rank neither per-field saturation nor weights), so both
+ * rank alike. The index is read through the store's port, in batches, and what is read is
+ * kept in the snapshot until the collections change (index-snapshot.ts). One ranker per
+ * index: its memory is the instance's.
+ */
+export function createRanker(index: CorpusIndex): Ranker {
+  const snapshots = indexSnapshots(index);
+
+  /** Adds the postings of `terms` not yet in `have`, kept to the `wanted` collections (all for null). */
+  async function fetch(terms: string[], have: Map<string, TermPostings>, wanted: Set<number> | null, s: IndexSnapshot) {
+    const missing = terms.filter((t) => !have.has(t) && !s.postings.has(t));
+    // Read over every collection: the memory then serves a search of any of them.
+    const fetched = missing.length ? await index.postings(missing, s.ids) : new Map<string, TermPostings>();
+    for (const [t, p] of fetched) {
+      // A document written after the snapshot is left for the next one, which will know its length.
+      const known = keep(p, (doc) => !!s.collection[doc]);
+      fetched.set(t, known);
+      rememberPostings(s, t, known);
+    }
+    for (const t of terms) {
+      if (have.has(t)) continue;
+      let all = fetched.get(t);
+      if (!all) {
+        all = s.postings.get(t) ?? none();
+        // Least recently used goes first: a term used again moves to the end.
+        s.postings.delete(t);
+        s.postings.set(t, all);
+      }
+      have.set(t, wanted ? keep(all, (doc) => wanted.has(s.collection[doc]!)) : all);
+    }
+  }
+
+  /** Document frequencies over every collection, remembered: feedback looks many up. */
+  async function frequencies(terms: string[], s: IndexSnapshot): Promise<Map<string, number>> {
+    const missing = terms.filter((t) => !s.df.has(t));
+    if (missing.length) for (const [t, n] of await index.documentFrequencies(missing, s.ids)) s.df.set(t, n);
+    return new Map(terms.map((t) => [t, s.df.get(t) ?? 0]));
+  }
+
+  return {
+    async rank(query, collections, limit) {
+      const s = await snapshots.current();
+      const ids = collections ? s.collections.filter((c) => collections.includes(c.name)).map((c) => c.id) : s.ids;
+      if (!ids.length) return [];
+      const terms = await index.analyse(query.words.join(" "));
+      if (!terms.length) return [];
+      const r = query.ranking;
+      const len = s.of(ids);
+      const wanted = ids.length === s.ids.length ? null : new Set(ids);
+      const postings = new Map<string, TermPostings>();
+      const weights = new Map(terms.map((t) => [t, 1]));
+      await fetch(terms, postings, wanted, s);
+      let scores = bm25f(weights, postings, len, r);
+      if (r.feedback && scores.size) {
+        const first = topDocs(scores, r.feedback.docs);
+        const counts = await index.termCounts(first.map(([id]) => id));
+        const docs: FeedbackDoc[] = first.map(([id, score]) => ({ score, terms: counts.get(id) ?? new Map() }));
+        // Index-wide document frequencies, as before the port: close enough to pick expansion words.
+        const expanded = await expandQuery(weights, docs, (ts) => frequencies(ts, s), s.of(s.ids).docs, r.feedback);
+        await fetch([...expanded.keys()], postings, wanted, s);
+        scores = bm25f(expanded, postings, len, r);
+      }
+      const top = topDocs(scores, limit);
+      if (!top.length) return [];
+      const rows = new Map((await index.documents(top.map(([id]) => id))).map((d) => [d.id, d]));
+      return top.flatMap(([id, score]) => {
+        const row = rows.get(id);
+        return row ? [{ ...row, score }] : [];
+      });
+    },
+  };
+}

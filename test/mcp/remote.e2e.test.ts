@@ -190,11 +190,11 @@ describe("mcp --server: research on a research-query server with the account's k
         },
       });
       await expect(call).rejects.toThrow();
-      for (let i = 0; i < 100 && proxy.open > 0; i++) await Bun.sleep(50);
+      while (proxy.open > 0) await Bun.sleep(50); // polled for, bounded by the test's timeout
       expect(proxy.open).toBe(0);
       gate.resolve();
       let status = "running";
-      for (let i = 0; i < 100 && status === "running"; i++) {
+      while (status === "running") {
         const usage = (await (await c.req("GET", "/api/console/usage")).json()) as { recent: { status: string }[] };
         status = usage.recent[0]?.status ?? "running";
         if (status === "running") await Bun.sleep(50);

@@ -14,18 +14,22 @@ function eta(s: number | null): string {
 
 /**
  * Progress on stderr: one rewritten line on a terminal; otherwise (a log) a plain line a second
- * once the import has run for a second, so a quick import logs only its summary.
+ * once the import has run for a second, so a quick import logs only its summary. The clock and
+ * the outputs are parameters so a test can play a quick and a long import without waiting.
  */
-function progressPrinter(): (p: ImportProgress) => void {
-  const start = performance.now();
-  let last = start;
+export function progressPrinter(
+  now: () => number = () => performance.now(),
+  status: (line: string) => boolean = rewriteStatus,
+  log: (line: string) => void = (line) => process.stderr.write(line),
+): (p: ImportProgress) => void {
+  let last = now();
   return (p) => {
     const files = p.filesTotal > 1 ? ` · file ${Math.min(p.files + 1, p.filesTotal)}/${p.filesTotal}` : "";
     const line = `[import] ${num(p.documents)} documents · ${num(p.rate)}/s${eta(p.secondsLeft)}${files} · ${p.current}`;
-    if (rewriteStatus(line)) return;
-    if (performance.now() - last >= 1000) {
-      last = performance.now();
-      process.stderr.write(`${line}\n`);
+    if (status(line)) return;
+    if (now() - last >= 1000) {
+      last = now();
+      log(`${line}\n`);
     }
   };
 }

@@ -18,9 +18,19 @@ export interface AdmittedRun {
   recorded: boolean;
 }
 
+/** Starts a run's deadline (calls `onTimeout` after `ms`) and returns its cancel. */
+export type DeadlineTimer = (onTimeout: () => void, ms: number) => () => void;
+
+const wallClockDeadline: DeadlineTimer = (onTimeout, ms) => {
+  const t = setTimeout(onTimeout, ms);
+  return () => clearTimeout(t);
+};
+
 export interface ExecuteDeps {
   engine: Engine;
   runTimeoutMs: number;
+  /** Default: setTimeout. Tests pass the deadline on cue instead of racing a short RUN_TIMEOUT_MS. */
+  deadlineTimer?: DeadlineTimer;
   writer: "llm" | "extractive";
   logger: Logger;
 }
@@ -39,7 +49,10 @@ export async function executeRun(
 ): Promise<Envelope> {
   const at = () => Math.round(performance.now() - run.startedAt);
   let finished = false;
-  const deadline = setTimeout(() => stop.abort("run_timeout"), Math.max(0, deps.runTimeoutMs - at()));
+  const cancelDeadline = (deps.deadlineTimer ?? wallClockDeadline)(
+    () => stop.abort("run_timeout"),
+    Math.max(0, deps.runTimeoutMs - at()),
+  );
   // The engine is raced against the abort: a stage that ignores its signal can't hold the run.
   const aborted = new Promise<never>((_, reject) => {
     const fail = () => reject(new Error(String(stop.signal.reason)));
@@ -97,7 +110,7 @@ export async function executeRun(
       writer: deps.writer,
     };
   } finally {
-    clearTimeout(deadline);
+    cancelDeadline();
   }
   finished = true;
   stop.abort("finished"); // stops any upstream work the engine left behind

@@ -6,7 +6,7 @@ import type { Engine } from "../research/types.ts";
 import type { RunOutcome, Store } from "../store/types.ts";
 import type { Logger } from "../util/logger.ts";
 import { refusalEnvelope } from "./envelope.ts";
-import { type AdmittedRun, executeRun } from "./execute.ts";
+import { type AdmittedRun, type DeadlineTimer, executeRun } from "./execute.ts";
 import { mirrorRun } from "./mirror.ts";
 import type { LiveRun } from "./registry.ts";
 
@@ -17,6 +17,7 @@ export interface RunToEndDeps {
   logger: Logger;
   metrics?: Metrics;
   writer: Writer;
+  deadlineTimer?: DeadlineTimer;
 }
 
 /**
@@ -39,7 +40,7 @@ export function runToEnd(deps: RunToEndDeps) {
     let envelope: Envelope;
     try {
       envelope = await executeRun(
-        { engine: deps.engine, runTimeoutMs: config.RUN_TIMEOUT_MS, writer, logger },
+        { engine: deps.engine, runTimeoutMs: config.RUN_TIMEOUT_MS, deadlineTimer: deps.deadlineTimer, writer, logger },
         run,
         (e) => log.push(e),
         live.stop,

@@ -13,7 +13,7 @@ import type { Logger } from "../util/logger.ts";
 import { monthBounds } from "../util/time.ts";
 import { allowanceFor } from "./allowance.ts";
 import { attacher, INTERRUPTED } from "./attach.ts";
-import type { AdmittedRun } from "./execute.ts";
+import type { AdmittedRun, DeadlineTimer } from "./execute.ts";
 import { type Follow, liveFollow } from "./follow.ts";
 import { type LiveRun, RunRegistry } from "./registry.ts";
 import { runToEnd } from "./run-to-end.ts";
@@ -42,6 +42,8 @@ export interface RunServiceDeps {
   instanceId?: string;
   /** Awaited before the first run is recorded, when the lease is taken asynchronously (InstanceLease.taken). */
   leaseTaken?: Promise<void>;
+  /** Starts each run's RUN_TIMEOUT_MS deadline (default: setTimeout); tests pass it on cue. */
+  deadlineTimer?: DeadlineTimer;
 }
 
 export interface RunOptions {
@@ -77,7 +79,15 @@ export function createRunService(deps: RunServiceDeps) {
   // What a failed run reports as its writer: what would have written the answer.
   const writer = hasLlm(config) ? ("llm" as const) : ("extractive" as const);
 
-  const toEnd = runToEnd({ store, engine: deps.engine, config, logger, metrics: deps.metrics, writer });
+  const toEnd = runToEnd({
+    store,
+    engine: deps.engine,
+    config,
+    logger,
+    metrics: deps.metrics,
+    writer,
+    deadlineTimer: deps.deadlineTimer,
+  });
   const attach = attacher({ store, registry, writer, runTimeoutMs: config.RUN_TIMEOUT_MS });
   /** Runs a run (registered at admission, or now for `ask`) to its end, in the background. */
   const begin = (run: AdmittedRun): LiveRun => {

@@ -3,6 +3,7 @@ import type { Config } from "../config/schema.ts";
 import { AppError } from "../contract/errors.ts";
 import { Metrics } from "../metrics/registry.ts";
 import type { Engine } from "../research/types.ts";
+import type { DeadlineTimer } from "../runs/execute.ts";
 import { type LeaseTimings, startInstanceLease } from "../runs/instance-lease.ts";
 import { createRunService } from "../runs/service.ts";
 import type { Store } from "../store/types.ts";
@@ -29,6 +30,8 @@ export interface StartOptions {
   metrics?: Metrics;
   /** The instance lease's heartbeat and expiry (README "Instances on one database"); tests shorten them. */
   lease?: LeaseTimings;
+  /** Starts each run's deadline (default: setTimeout); tests pass it on cue. */
+  runDeadline?: DeadlineTimer;
 }
 
 export interface RunningServer {
@@ -56,6 +59,7 @@ export function startServer(opts: StartOptions): RunningServer {
     metrics,
     instanceId: lease.id,
     leaseTaken: lease.taken,
+    deadlineTimer: opts.runDeadline,
   });
   const deps: AppDeps = {
     config: opts.config,

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { PasswordWork } from "../../src/auth/password-work.ts";
 
 // The order is the point here; how long a sign-in takes during a flood is measured by
-// test/bench/signup-flood.ts (bun run bench 6.), and the refusal beyond the queue by signup-limits.test.ts.
+// test/bench/signup-flood.ts (bun run bench 6.), and the refusal beyond the queue by signup-limits.e2e.test.ts.
 describe("the password work queue", () => {
   test("a sign-in's check runs before sign-ups queued ahead of it", async () => {
     const work = new PasswordWork(1, 10);

@@ -33,8 +33,11 @@ function findBinDir(): string | null {
 
 const binDir = findBinDir();
 
-/** Whether the PostgreSQL tests run: always in CI (where a missing server is a failure), else when installed. */
-export const postgresTests = binDir !== null || process.env.CI === "true";
+/**
+ * Whether the PostgreSQL tests run: always in CI (where a missing server is a failure), else when
+ * installed; never in the fast tier (`bun run test:fast` sets RQ_TEST_TIER=fast), which starts no server.
+ */
+export const postgresTests = process.env.RQ_TEST_TIER !== "fast" && (binDir !== null || process.env.CI === "true");
 
 const asRoot = process.getuid?.() === 0;
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll } from "bun:test";
 import { loadConfig } from "../../src/config/load.ts";
 import type { Config } from "../../src/config/schema.ts";
 import type { Engine } from "../../src/research/types.ts";
+import type { DeadlineTimer } from "../../src/runs/execute.ts";
 import { type RunningServer, startServer } from "../../src/server/server.ts";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";
 import { createLogger } from "../../src/util/logger.ts";
@@ -19,6 +20,7 @@ export function startTestServer(
   env: Record<string, string> = {},
   keepAliveMs?: number,
   idleTimeoutSec?: number,
+  runDeadline?: DeadlineTimer,
 ): TestServer {
   // The run deadline is injected after validation: tests may use one under the production minimum.
   const { RUN_TIMEOUT_MS, ...rest } = env;
@@ -32,7 +34,7 @@ export function startTestServer(
     logs.push(line);
   });
   const store = openSqliteStore(config.DATABASE_PATH);
-  const s = startServer({ config, engine, store, logger, keepAliveMs, idleTimeoutSec });
+  const s = startServer({ config, engine, store, logger, keepAliveMs, idleTimeoutSec, runDeadline });
   return Object.assign(s, { logs, sql: store.raw });
 }
 

@@ -5,10 +5,11 @@ export interface ParsedStream {
   comments: string[];
 }
 
-/** Reads a whole SSE response with a real parser (eventsource-parser). */
+/** Reads a whole SSE response with a real parser (eventsource-parser); `onComment` hears each comment as it arrives. */
 export async function readSse(
   res: Response,
   onEvent?: (e: { event: string; data: any }) => void,
+  onComment?: (comment: string) => void,
 ): Promise<ParsedStream> {
   const out: ParsedStream = { events: [], comments: [] };
   const parser = createParser({
@@ -19,6 +20,7 @@ export async function readSse(
     },
     onComment: (c) => {
       out.comments.push(c.trim());
+      onComment?.(c.trim());
     },
   });
   const reader = res.body!.getReader();

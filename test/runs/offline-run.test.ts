@@ -110,7 +110,7 @@ describe("an offline run answers from the collections", () => {
   });
 
   test("/api/query/stream read with @microsoft/fetch-event-source: the same local sources", async () => {
-    // It is written for browsers: it reads `window` and `document` (as in sse-clients.test.ts).
+    // It is written for browsers: it reads `window` and `document` (as in sse-clients.e2e.test.ts).
     const g = globalThis as Record<string, unknown>;
     g.window = globalThis;
     g.document = { hidden: false, addEventListener() {}, removeEventListener() {} };

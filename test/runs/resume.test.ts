@@ -32,11 +32,18 @@ async function readEvents(res: Response, stopAfter = Infinity) {
 
 describe("resumable streams (Last-Event-ID)", () => {
   test("every event has <request_id>:<n> from 1; the stream starts with a retry hint; keep-alives are lone comment lines", async () => {
-    const s = startTestServer(scriptedEngine({ delayMs: 120 }), {}, 20);
+    // The run's answer waits until a keep-alive has arrived: an event, not a race of timers.
+    const heard = Promise.withResolvers<void>();
+    const s = startTestServer(scriptedEngine({ gate: heard.promise }), {}, 20);
     try {
       const { key } = await keyedClient(s.url);
       const res = await query(s.url, key, { query: "q" }, {}, "/api/query/stream");
-      const raw = await res.text();
+      let raw = "";
+      const dec = new TextDecoder();
+      for await (const chunk of res.body!) {
+        raw += dec.decode(chunk, { stream: true });
+        if (raw.includes(": keep-alive\n")) heard.resolve();
+      }
       expect(raw.startsWith("retry: 1000\nid: ")).toBe(true);
       expect(raw).toContain(": keep-alive\n");
       // A blank line after a comment would be an empty message to @microsoft/fetch-event-source.

@@ -67,12 +67,20 @@ describe("POST /api/query/stream", () => {
   });
 
   test("keep-alive comments while the run is quiet", async () => {
-    const s = startTestServer(scriptedEngine({ delayMs: 400 }), {}, 100);
+    // The run stays quiet until the client has heard two keep-alives (an event, not a count of
+    // timer ticks within a fixed delay, which a stalled loop would miss).
+    const heard = Promise.withResolvers<void>();
+    const s = startTestServer(scriptedEngine({ gate: heard.promise }), {}, 100);
     try {
       const c = new Client(s.url);
       await c.signup();
+      let keepAlives = 0;
       const { comments, events } = await readSse(
         await query(s.url, (await c.createKey()).key, { query: "q" }, {}, "/api/query/stream"),
+        undefined,
+        (comment) => {
+          if (comment === "keep-alive" && ++keepAlives === 2) heard.resolve();
+        },
       );
       expect(comments.filter((x) => x === "keep-alive").length).toBeGreaterThanOrEqual(2);
       expect(events.at(-1)!.event).toBe("final");

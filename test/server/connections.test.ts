@@ -37,10 +37,9 @@ test("connections whose call was refused are closed by the idle timeout, and /he
       ),
     );
     for (const c of conns) expect(c.answer).toContain("missing_api_key");
-    // Bun checks idle connections on a coarse tick: give it a few of them.
-    const allClosed = Promise.all(conns.map((c) => c.closed)).then(() => true);
-    const gaveUp = Bun.sleep(15_000).then(() => false);
-    expect(await Promise.race([allClosed, gaveUp])).toBe(true);
+    // Bun checks idle connections on a coarse tick: waited for as an event (every socket's
+    // close), bounded only by the test's timeout, not by a guess at the tick.
+    await Promise.all(conns.map((c) => c.closed));
     expect((await fetch(`${s.url}/healthz`)).status).toBe(200);
   } finally {
     await s.stop(100);

@@ -47,7 +47,7 @@ export async function importPaths(store: Store, paths: string[], o: ImportOption
   });
 
   const perRoot = paths.map(() => 0);
-  const meter = new ProgressMeter(files.length, o.onProgress);
+  const meter = new ProgressMeter(files.length, o.onProgress, o.now);
   const writer = new BatchWriter(
     store,
     o.collection,

@@ -44,6 +44,8 @@ export interface ImportOptions {
   signal?: AbortSignal;
   /** Characters kept per document (default MAX_DOC_CHARS); tests lower it. */
   maxChars?: number;
+  /** The clock of the progress reports, in ms (default performance.now); tests move it by hand. */
+  now?: () => number;
 }
 
 /** One document as a reader found it, before it is split and hashed. */

@@ -13,17 +13,20 @@ export class ProgressMeter {
   current = "";
   /** Share of the current file read (JSONL only), 0–1. */
   within = 0;
-  private readonly start = performance.now();
+  private readonly start: number;
   private last = 0;
 
   constructor(
     private readonly filesTotal: number,
     private readonly onProgress?: (p: ImportProgress) => void,
-  ) {}
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.start = now();
+  }
 
   tick(force = false): void {
     if (!this.onProgress) return;
-    const now = performance.now();
+    const now = this.now();
     if (!force && now - this.last < EVERY_MS) return;
     this.last = now;
     const seconds = (now - this.start) / 1000;

@@ -15,7 +15,14 @@ export interface ParsePoolOptions {
   workerUrl?: string | URL;
   /** Told of every parse: where it ran and whether it produced text. */
   onParse?: (where: "worker" | "inline", ok: boolean) => void;
+  /** Starts a job's time limit and returns its cancel; tests replace it to overrun a job without waiting. */
+  jobTimer?: (onOverrun: () => void, ms: number) => () => void;
 }
+
+const wallClockTimer = (onOverrun: () => void, ms: number) => {
+  const t = setTimeout(onOverrun, ms);
+  return () => clearTimeout(t);
+};
 
 /** A parse this long is a runaway (hostile nesting, a pathological PDF), not a slow page. */
 export const PARSE_JOB_MS = 20_000;
@@ -24,7 +31,7 @@ interface Pending {
   resolve(v: unknown): void;
   reject(e: Error): void;
   url: string;
-  timer: ReturnType<typeof setTimeout>;
+  cancelTimer(): void;
 }
 interface Slot {
   worker: Worker;
@@ -53,6 +60,7 @@ export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser):
   const size = o.size ?? Math.max(1, Math.min(4, availableParallelism() - 1));
   const jobTimeoutMs = o.jobTimeoutMs ?? PARSE_JOB_MS;
   const url = o.workerUrl ?? defaultWorkerUrl();
+  const jobTimer = o.jobTimer ?? wallClockTimer;
   const slots: (Slot | undefined)[] = Array.from({ length: size });
   let nextId = 1;
   let broken = false;
@@ -63,7 +71,7 @@ export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser):
     slots[i] = undefined;
     s.worker.terminate();
     for (const p of s.pending.values()) {
-      clearTimeout(p.timer);
+      p.cancelTimer();
       p.reject(new FetchError(why, p.url, message));
     }
   };
@@ -75,7 +83,7 @@ export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser):
       const p = slot.pending.get(e.data.id);
       if (!p) return;
       slot.pending.delete(e.data.id);
-      clearTimeout(p.timer);
+      p.cancelTimer();
       if (e.data.ok) p.resolve(e.data.value);
       else p.reject(new FetchError(e.data.reason as FetchFailure, p.url, e.data.message));
     };
@@ -114,12 +122,15 @@ export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser):
           signal?.removeEventListener("abort", onAbort);
           f(a);
         };
-      const timer = setTimeout(() => retire(i, "timeout", `parsing took longer than ${jobTimeoutMs} ms`), jobTimeoutMs);
+      const cancelTimer = jobTimer(
+        () => retire(i, "timeout", `parsing took longer than ${jobTimeoutMs} ms`),
+        jobTimeoutMs,
+      );
       slot.pending.set(id, {
         resolve: settle(resolve as (v: unknown) => void),
         reject: settle(reject),
         url: job.url,
-        timer,
+        cancelTimer,
       });
       signal?.addEventListener("abort", onAbort, { once: true });
       // Copied, not transferred: the caller may still hold the bytes.

@@ -20,6 +20,8 @@ export interface ReadAllOptions {
   perPageTimeoutMs?: number;
   /** Pages still pending when the stage deadline passes are cut (reported as timeout). */
   stageDeadlineMs?: number;
+  /** Starts the stage deadline and returns its cancel (default: setTimeout); tests pass it on cue. */
+  stageTimer?: (onDeadline: () => void, ms: number) => () => void;
   maxBytes?: number;
   lookup?: Lookup;
   /** Where bytes become text; default on this thread. */
@@ -49,7 +51,13 @@ export const READ_DEFAULTS = {
  */
 export async function readCandidates<H extends SearchHit>(hits: H[], o: ReadAllOptions): Promise<ReadResult<H>[]> {
   const stage = new AbortController();
-  const deadline = setTimeout(() => stage.abort("deadline"), o.stageDeadlineMs ?? READ_DEFAULTS.stageDeadlineMs);
+  const stageTimer =
+    o.stageTimer ??
+    ((onDeadline, ms) => {
+      const t = setTimeout(onDeadline, ms);
+      return () => clearTimeout(t);
+    });
+  const cancelDeadline = stageTimer(() => stage.abort("deadline"), o.stageDeadlineMs ?? READ_DEFAULTS.stageDeadlineMs);
   const signal = AbortSignal.any([o.signal, stage.signal]);
   const fetchOpts = {
     signal,
@@ -102,7 +110,7 @@ export async function readCandidates<H extends SearchHit>(hits: H[], o: ReadAllO
   try {
     await Promise.all(Array.from({ length: Math.min(o.concurrency ?? 6, hits.length) }, worker));
   } finally {
-    clearTimeout(deadline);
+    cancelDeadline();
     clearTimeout(graceTimer);
   }
   return results.filter(Boolean);

@@ -17,6 +17,8 @@ export interface ArxivOptions {
   maxWaitMs?: number;
   /** The pacer's clock; tests move it by hand instead of waiting out the interval. */
   now?: () => number;
+  /** The wait for a slot (default: a timer); tests record it instead of timing it. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 // arXiv's own links say http; only its hosts get upgraded (fixtures and mirrors keep theirs).
@@ -111,7 +113,7 @@ export function createArxiv(o: ArxivOptions): SearchProvider {
           "rate_limited",
           "skipped: arXiv allows one request every few seconds and the next slot is too far off",
         );
-      await sleepUnlessAborted(wait, signal).catch(() => {
+      await (o.sleep ?? sleepUnlessAborted)(wait, signal).catch(() => {
         throw new SearchError("arxiv", "aborted", "the run was aborted");
       });
       const params = new URLSearchParams({

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { createGroqClient } from "../../../src/research/llm/groq.ts";
 import { LlmError } from "../../../src/research/llm/llm-error.ts";
 import { createOpenAiCompatibleClient } from "../../../src/research/llm/openai-compatible.ts";
+import { abortableSleep, DEFAULT_RETRY } from "../../../src/research/llm/retry.ts";
 import { type ChatBody, type ChatServer, type Reply, sequence, startChatServer } from "../../fixtures/chat-server.ts";
 import { groqRateLimitBody, groqTooLargeBody, tokenWindow } from "../../fixtures/groq-limits.ts";
 import { bothClients, HI, recordingPolicy } from "../../helpers/llm-clients.ts";
@@ -244,17 +245,23 @@ describe("token windows: calls wait for the window instead of meeting a 429", ()
       },
     };
     srv = startChatServer(() => ({ text: "ok" }), { window: counted });
-    const c = createGroqClient({ apiKey: "gsk_test", baseUrl: srv.groqBase });
+    // The client's waits are recorded (and really waited: the fixture's window refills in real time).
+    const waits: number[] = [];
+    const sleep = (ms: number, signal: AbortSignal) => {
+      waits.push(ms);
+      return abortableSleep(ms, signal);
+    };
+    const c = createGroqClient({ apiKey: "gsk_test", baseUrl: srv.groqBase, retry: { ...DEFAULT_RETRY, sleep } });
     const call = () =>
-      c.chat({ model: "openai/gpt-oss-120b", messages: HI, maxTokens: 3900, signal: AbortSignal.timeout(10_000) });
-    const t0 = performance.now();
+      c.chat({ model: "openai/gpt-oss-120b", messages: HI, maxTokens: 3900, signal: AbortSignal.timeout(30_000) });
     await call();
     await call();
-    expect(performance.now() - t0).toBeLessThan(1000);
-    const t1 = performance.now();
+    expect(waits).toEqual([]);
     expect((await call()).text).toBe("ok");
-    // ~3,950 tokens at 8,000 per 3 s come back in about 1.5 s.
-    expect(performance.now() - t1).toBeGreaterThan(1000);
+    // ~3,950 tokens at 8,000 per 3 s come back in about 1.5 s: one wait, for the refill.
+    expect(waits).toHaveLength(1);
+    expect(waits[0]!).toBeGreaterThan(1000);
+    expect(waits[0]!).toBeLessThanOrEqual(3000);
     expect(refused).toBe(0);
     expect(srv.requests).toHaveLength(3);
   });

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { inlineParser } from "../../../src/research/read/doc-parser.ts";
 import { FetchError } from "../../../src/research/read/fetch-error.ts";
 import { createParsePool } from "../../../src/research/read/parse-pool.ts";
+import { GATED_WORKER, parseGate } from "../../fixtures/parse-gate.ts";
 import { tinyPdf } from "../../fixtures/tiny-pdf.ts";
 
 const page = new TextEncoder().encode(
@@ -27,26 +28,36 @@ describe("parse pool (worker threads)", () => {
   });
 
   test("the main loop stays free while a worker parses", async () => {
-    const pool = createParsePool({ size: 1 });
+    // Inline, the parse would hold the loop until it ended; here the loop hears the worker
+    // announce the job, and answers it, while the job is under way.
+    const gate = parseGate();
+    const pool = createParsePool({ size: 1, workerUrl: GATED_WORKER });
     try {
-      const big = new TextEncoder().encode(
-        `<html><body><article>${"<div><p>Paragraph text with enough words to count, again and again.</p></div>".repeat(10_000)}</article></body></html>`,
-      );
-      let ticks = 0;
-      const timer = setInterval(() => ticks++, 5);
-      await pool.html(big, "text/html", "https://x.example/big");
-      clearInterval(timer);
-      // Inline, a page this size holds the loop for its whole parse and the timer never fires.
-      expect(ticks).toBeGreaterThan(3);
+      const url = "https://x.example/gated/page";
+      let settled = false;
+      const parsed = pool.html(page, "text/html", url).finally(() => {
+        settled = true;
+      });
+      await gate.started(url);
+      expect(settled).toBe(false);
+      gate.open(url);
+      expect(await parsed).toEqual(await inlineParser.html(page, "text/html", url));
     } finally {
       pool.close();
+      gate.close();
     }
   });
 
   test("failures come back typed; an overrunning job is cut and the worker replaced", async () => {
-    // The limit covers a cold worker's first job (the replacement's too): ~70 ms idle, several
-    // hundred on a loaded 2-core machine; the big page's parse takes ~2 s.
-    const pool = createParsePool({ size: 1, jobTimeoutMs: 800 });
+    // The job's time limit is run by hand: a job overruns when the test says so, never because
+    // a loaded machine was slow (cold workers included).
+    const overrun: (() => void)[] = [];
+    const jobTimer = (onOverrun: () => void) => {
+      overrun.push(onOverrun);
+      return () => {};
+    };
+    const gate = parseGate();
+    const pool = createParsePool({ size: 1, jobTimeoutMs: 800, workerUrl: GATED_WORKER, jobTimer });
     try {
       await pool.html(page, "text/html", "https://x.example/warm");
       const bad = await pool.pdf(new TextEncoder().encode("not a pdf"), "https://x.example/b.pdf").then(
@@ -55,16 +66,23 @@ describe("parse pool (worker threads)", () => {
       );
       expect(bad).toBeInstanceOf(FetchError);
       expect((bad as FetchError).reason).toBe("unsupported_type");
-      const big = new TextEncoder().encode(`<html><body>${"<p>x y z w v</p>".repeat(300_000)}</body></html>`);
-      const slow = await pool.html(big, "text/html", "https://x.example/slow").then(
+      const url = "https://x.example/gated/slow";
+      const slow = pool.html(page, "text/html", url).then(
         () => null,
         (e) => e,
       );
-      expect((slow as FetchError).reason).toBe("timeout");
+      await gate.started(url);
+      overrun.at(-1)!();
+      expect((await slow) as FetchError).toMatchObject({
+        reason: "timeout",
+        message: "parsing took longer than 800 ms",
+      });
       const after = await pool.html(page, "text/html", "https://x.example/a");
       expect(after.title).toBe("Base editing");
+      expect(overrun).toHaveLength(4);
     } finally {
       pool.close();
+      gate.close();
     }
   });
 

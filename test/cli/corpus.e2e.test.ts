@@ -36,8 +36,8 @@ describe("corpus add, list, remove", () => {
     );
     expect(add.err).toContain(`skipped: ${join(dir, "notes/garbage.txt")}: holds NUL bytes: binary, not text\n`);
     expect(add.err).toMatch(new RegExp(`skipped: ${gzFile}:2: not JSON \\(`));
-    // A quick import logs no progress, only its summary.
-    expect(add.err).not.toContain("[import]");
+    // That a quick import logs no progress line, only its summary, is corpus-progress.test.ts's
+    // (on a clock of its own: how quick this import is depends on the machine).
 
     const again = await cli(["corpus", "add", join(dir, "notes"), gzFile, "--collection", "energy"], env);
     expect(again.code).toBe(0);

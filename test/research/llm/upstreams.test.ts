@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { abortableSleep } from "../../../src/research/llm/deadline.ts";
 import { createGroqClient } from "../../../src/research/llm/groq.ts";
 import { LlmError } from "../../../src/research/llm/llm-error.ts";
 import { createOpenAiCompatibleClient } from "../../../src/research/llm/openai-compatible.ts";
-import { abortableSleep, DEFAULT_RETRY } from "../../../src/research/llm/retry.ts";
+import { DEFAULT_RETRY } from "../../../src/research/llm/retry.ts";
 import { type ChatBody, type ChatServer, type Reply, sequence, startChatServer } from "../../fixtures/chat-server.ts";
 import { groqRateLimitBody, groqTooLargeBody, tokenWindow } from "../../fixtures/groq-limits.ts";
 import { bothClients, HI, recordingPolicy } from "../../helpers/llm-clients.ts";

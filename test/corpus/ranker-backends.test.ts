@@ -1,23 +1,12 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import type { CorpusQuery } from "../../src/corpus/search/ranking.ts";
 import { RANKING, rankerOf } from "../../src/corpus/search/search-corpus.ts";
-import type { CorpusDocumentInput } from "../../src/store/types.ts";
 import { postgresTests } from "../helpers/postgres.ts";
 import { useLongTimeout } from "../setup.ts";
 import { type AnyStore, backends } from "../store/backends.ts";
+import { textDoc as doc } from "./search-helpers.ts";
 
 useLongTimeout();
-
-const doc = (docId: string, title: string, body: string): CorpusDocumentInput => ({
-  docId,
-  title,
-  url: null,
-  path: null,
-  format: "text",
-  contentHash: String(Bun.hash(title + body)),
-  truncated: false,
-  passages: [body],
-});
 
 // Words both backends' analysis keeps as they are (no stem that one of them would cut differently).
 const TOPICS = ["tide", "moon", "orbit", "coral", "reef", "glacier", "basalt", "plankton", "comet", "delta"];

@@ -1,4 +1,17 @@
 import { openSqliteStore, type SqliteStore } from "../../src/store/sqlite/open.ts";
+import type { CorpusDocumentInput } from "../../src/store/types.ts";
+
+/** A plain-text document of one passage, as an import would put it. */
+export const textDoc = (docId: string, title: string, body: string): CorpusDocumentInput => ({
+  docId,
+  title,
+  url: null,
+  path: null,
+  format: "text",
+  contentHash: String(Bun.hash(title + body)),
+  truncated: false,
+  passages: [body],
+});
 
 /** A fresh in-memory store with documents put in order: [docId, title, body]. */
 export function storeWith(docs: [string, string, string][], collection = "default"): SqliteStore {
@@ -10,16 +23,7 @@ export function storeWith(docs: [string, string, string][], collection = "defaul
 export function putDocs(store: SqliteStore, docs: [string, string, string][], collection = "default") {
   store.corpus.put(
     collection,
-    docs.map(([docId, title, body]) => ({
-      docId,
-      title,
-      url: null,
-      path: null,
-      format: "text",
-      contentHash: String(Bun.hash(title + body)),
-      truncated: false,
-      passages: [body],
-    })),
+    docs.map(([docId, title, body]) => textDoc(docId, title, body)),
   );
 }
 

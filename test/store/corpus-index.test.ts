@@ -1,20 +1,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import type { CorpusDocumentInput } from "../../src/store/types.ts";
+import { textDoc as doc } from "../corpus/search-helpers.ts";
 import { useLongTimeout } from "../setup.ts";
 import { type AnyStore, backends } from "./backends.ts";
 
 useLongTimeout();
-
-const doc = (docId: string, title: string, body: string): CorpusDocumentInput => ({
-  docId,
-  title,
-  url: null,
-  path: null,
-  format: "text",
-  contentHash: String(Bun.hash(title + body)),
-  truncated: false,
-  passages: [body],
-});
 
 for (const backend of backends) {
   const opened: AnyStore[] = [];

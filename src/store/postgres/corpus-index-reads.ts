@@ -1,6 +1,7 @@
 import type { SQL } from "bun";
 import type { CorpusIndex, TermPostings } from "../corpus-index.ts";
-import { type DocRowRaw, toDocumentRow } from "../corpus-rows.ts";
+import { toDocumentRow } from "../corpus-rows.ts";
+import { docsWhere } from "./corpus.ts";
 import { analyze } from "./corpus-index.ts";
 
 /**
@@ -59,10 +60,7 @@ export function pgCorpusIndex(sql: SQL): CorpusIndex {
     },
     async documents(ids) {
       if (!ids.length) return [];
-      const rows = await sql<DocRowRaw[]>`SELECT d.id, c.name AS collection, d.doc_id, d.title, d.url, d.path,
-          d.format, d.chars, d.truncated, d.added_at
-        FROM corpus_documents d JOIN corpus_collections c ON c.id = d.collection_id WHERE d.id = ANY(${ids}::int[])`;
-      return rows.map(toDocumentRow);
+      return (await docsWhere(sql, sql`d.id = ANY(${ids}::int[])`)).map(toDocumentRow);
     },
   };
 }

@@ -3,6 +3,11 @@ import { type CollectionRowRaw, type DocRowRaw, toCollectionSummary, toDocumentR
 import type { CorpusPassage, CorpusPutOutcome, CorpusTable } from "../types.ts";
 import { type DocumentInput, insertDocuments, queryTerms, touchCollection } from "./corpus-index.ts";
 
+/** Document rows with their collection's name, as every read of them selects them. */
+export const docsWhere = (db: SQL, where: SQL.Query<unknown>) =>
+  db<DocRowRaw[]>`SELECT d.id, c.name AS collection, d.doc_id, d.title, d.url, d.path, d.format, d.chars, d.truncated,
+    d.added_at FROM corpus_documents d JOIN corpus_collections c ON c.id = d.collection_id WHERE ${where}`;
+
 /**
  * The collection tables (corpus_*). Each document and passage carries its own tsvector,
  * written with it (corpus-index.ts; no triggers to keep in step): deleting a row deletes
@@ -14,9 +19,6 @@ export function pgCorpus(sql: SQL): CorpusTable {
   // Writers of one collection queue here, whichever instance or CLI they run in, as they do on
   // SQLite's single writer: two imports of the same document can't both add it.
   const lockCollection = (tx: SQL, name: string) => tx`SELECT pg_advisory_xact_lock(hashtext(${`corpus:${name}`}))`;
-  const docsWhere = (db: SQL, where: SQL.Query<unknown>) =>
-    db<DocRowRaw[]>`SELECT d.id, c.name AS collection, d.doc_id, d.title, d.url, d.path, d.format, d.chars, d.truncated,
-      d.added_at FROM corpus_documents d JOIN corpus_collections c ON c.id = d.collection_id WHERE ${where}`;
 
   return {
     put: (collection, docs) =>

@@ -1,5 +1,6 @@
 import { collectionNameProblem, DEFAULT_COLLECTION } from "../corpus/import/collection-name.ts";
 import { type ImportProblem, type ImportProgress, importPaths } from "../corpus/import/import-paths.ts";
+import { operatorCollection, ownerIdOf } from "./collection-args.ts";
 import { type CommandInput, EXIT, UsageError } from "./command.ts";
 import { clearStatus, rewriteStatus } from "./terminal.ts";
 import { withStore } from "./with-store.ts";
@@ -58,8 +59,24 @@ export async function corpusAdd({ cfg, options, args }: CommandInput): Promise<n
   process.once("SIGINT", onSigint);
   try {
     return await withStore(cfg, async (store) => {
+      const owner = typeof options.owner === "string" ? options.owner : undefined;
+      const shared = options.shared === true;
+      let target = shared && !owner ? await store.corpus.findCollection(null, collection) : null;
+      target ??= await operatorCollection(store, collection, owner);
+      if (!target) {
+        if (!owner && !shared)
+          throw new UsageError(
+            `${collection} is a new collection: say whose it is with --owner EMAIL (private to that account) or --shared (every account reads it)`,
+          );
+        target = await store.corpus.createCollection({
+          name: collection,
+          ownerId: owner ? await ownerIdOf(store, owner) : null,
+          visibility: shared ? "shared" : "private",
+        });
+        if (!target) throw new UsageError(`${collection} was just made by another import: run the command again`);
+      }
       const s = await importPaths(store, [...args], {
-        collection,
+        collection: { id: target.id, name: target.name },
         signal: interrupt.signal,
         onProgress: progressPrinter(),
         onProblem: printProblem,

@@ -1,4 +1,5 @@
 import type { CollectionSummary, CorpusDocumentRow } from "../store/types.ts";
+import { operatorCollection } from "./collection-args.ts";
 import type { CommandInput } from "./command.ts";
 import { EXIT } from "./command.ts";
 import { columns } from "./terminal.ts";
@@ -32,7 +33,7 @@ const short = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…
 /** `corpus list [--collection NAME] [--json]`: the collections, or one collection's documents. */
 export const corpusList = ({ cfg, options }: CommandInput) =>
   withStore(cfg, async (store) => {
-    const all = await store.corpus.collections();
+    const all = await store.corpus.collections("all");
     const name = options.collection;
     if (typeof name !== "string") {
       if (options.json) console.log(JSON.stringify({ collections: all.map(collectionJson) }));
@@ -46,12 +47,12 @@ export const corpusList = ({ cfg, options }: CommandInput) =>
         );
       return EXIT.ok;
     }
-    const one = all.find((c) => c.name === name);
+    const one = await operatorCollection(store, name, typeof options.owner === "string" ? options.owner : undefined);
     if (!one) {
       process.stderr.write(`no collection named ${name}\n`);
       return EXIT.failure;
     }
-    const docs = await store.corpus.documents(name);
+    const docs = await store.corpus.documents(one.id);
     if (options.json)
       console.log(JSON.stringify({ collection: collectionJson(one), documents: docs.map(documentJson) }));
     else

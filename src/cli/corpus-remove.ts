@@ -1,3 +1,4 @@
+import { operatorCollection } from "./collection-args.ts";
 import type { CommandInput } from "./command.ts";
 import { EXIT } from "./command.ts";
 import { withStore } from "./with-store.ts";
@@ -13,24 +14,21 @@ export const corpusRemove = ({ cfg, options, args }: CommandInput) =>
   withStore(cfg, async (store) => {
     const [name, ...ids] = args as [string, ...string[]];
     const out = (r: object, text: string) => console.log(options.json ? JSON.stringify(r) : text);
-    if (!ids.length) {
-      const n = await store.corpus.removeCollection(name);
-      if (n === null) {
-        process.stderr.write(`no collection named ${name}\n`);
-        return EXIT.failure;
-      }
-      out({ collection: name, removed: n, missing: [] }, `removed collection ${name} (${docs(n)})`);
-      return EXIT.ok;
-    }
-    if (!(await store.corpus.collections()).some((c) => c.name === name)) {
+    const c = await operatorCollection(store, name, typeof options.owner === "string" ? options.owner : undefined);
+    if (!c) {
       process.stderr.write(`no collection named ${name}\n`);
       return EXIT.failure;
     }
-    const known = new Set((await store.corpus.documents(name)).map((d) => d.docId));
+    if (!ids.length) {
+      const n = (await store.corpus.removeCollection(c.id)) ?? 0;
+      out({ collection: name, removed: n, missing: [] }, `removed collection ${name} (${docs(n)})`);
+      return EXIT.ok;
+    }
+    const known = new Set((await store.corpus.documents(c.id)).map((d) => d.docId));
     const wanted = [...new Set(ids)];
     const missing = wanted.filter((id) => !known.has(id));
     const removed = await store.corpus.removeDocuments(
-      name,
+      c.id,
       wanted.filter((id) => known.has(id)),
     );
     out({ collection: name, removed, missing }, `removed ${docs(removed)} from ${name}`);

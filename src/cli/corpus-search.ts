@@ -2,6 +2,7 @@ import { streamLines } from "../corpus/import/jsonl-lines.ts";
 import { corpusQuery, searchCorpus } from "../corpus/search/search-corpus.ts";
 import type { Store } from "../store/types.ts";
 import { collapse } from "../util/collapse.ts";
+import { operatorCollection, ownerIdOf } from "./collection-args.ts";
 import { type CommandInput, EXIT, UsageError } from "./command.ts";
 import { withStore } from "./with-store.ts";
 
@@ -17,14 +18,27 @@ function limitOf(input: CommandInput, batch: boolean): number {
   return n;
 }
 
-/** `corpus search QUERY|- [--collection NAME] [--limit N] [--json]`. */
+/**
+ * The collections a search reads, as a run of `ask` would: the shared ones and those of
+ * `--owner EMAIL`; `--collection NAME` keeps one of them.
+ */
+async function scopeOf(store: Store, input: CommandInput): Promise<number[]> {
+  const owner = typeof input.options.owner === "string" ? input.options.owner : undefined;
+  const readable = await store.corpus.readable({ accounts: owner ? [await ownerIdOf(store, owner)] : [] });
+  const name = input.options.collection;
+  if (typeof name !== "string") return readable;
+  const c = await operatorCollection(store, name, owner);
+  return c && readable.includes(c.id) ? [c.id] : [];
+}
+
+/** `corpus search QUERY|- [--collection NAME] [--owner EMAIL] [--limit N] [--json]`. */
 export const corpusSearch = (input: CommandInput) =>
   withStore(input.cfg, async (store) => {
     const query = input.args[0]!;
-    const collection = typeof input.options.collection === "string" ? input.options.collection : undefined;
+    const collections = await scopeOf(store, input);
     const limit = limitOf(input, query === "-");
-    if (query === "-") return await batch(store, collection, limit);
-    const hits = await searchCorpus(store, query, { collection, limit });
+    if (query === "-") return await batch(store, collections, limit);
+    const hits = await searchCorpus(store, query, { collections, limit });
     const q = corpusQuery(query);
     const results = await Promise.all(
       hits.map(async (h) => ({
@@ -50,7 +64,7 @@ export const corpusSearch = (input: CommandInput) =>
  * JSONL queries `{id, text}` on stdin, one result line per query on stdout as it is answered
  * (README "Searching collections"); a line that is not such a query is reported on stderr with its number and skipped.
  */
-async function batch(store: Store, collection: string | undefined, limit: number): Promise<number> {
+async function batch(store: Store, collections: number[], limit: number): Promise<number> {
   let bad = 0;
   let n = 0;
   // Queries are short, but a long one is still read whole: no line limit.
@@ -63,7 +77,7 @@ async function batch(store: Store, collection: string | undefined, limit: number
       console.error(`line ${n}: not a JSON object with a string "text" and an "id" — skipped`);
       continue;
     }
-    const hits = await searchCorpus(store, q.text, { collection, limit });
+    const hits = await searchCorpus(store, q.text, { collections, limit });
     const results = hits.map((h) => ({ doc_id: h.docId, title: h.title, score: Number(h.score.toFixed(4)) }));
     process.stdout.write(`${JSON.stringify({ id: q.id, results })}\n`);
   }

@@ -1,5 +1,6 @@
 import type { Source } from "../contract/envelope.ts";
 import type { Stage } from "../contract/events.ts";
+import type { CollectionReader } from "../store/types.ts";
 
 // The wire types the engine produces are the contract's (src/contract/).
 export type { Source, SourceType } from "../contract/envelope.ts";
@@ -30,6 +31,8 @@ export interface RunContext {
   /** When the run's deadline falls (epoch ms): model calls don't start waits that end past it. */
   deadline?: number;
   emit(event: RunEvent): void;
+  /** Whose collections the run may search (README "Collections for a team"). */
+  reader: CollectionReader;
 }
 
 /**

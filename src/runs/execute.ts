@@ -16,6 +16,11 @@ export interface AdmittedRun {
   startedAt: number;
   /** Whether its outcome and timeline go to the store (false for `ask`). */
   recorded: boolean;
+  /**
+   * A run with no account (`ask`, local MCP): the accounts whose private collections the
+   * operator let it read (`--owner EMAIL`); shared ones always. An account's run reads its own.
+   */
+  owners?: string[];
 }
 
 /** Starts a run's deadline (calls `onTimeout` after `ms`) and returns its cancel. */
@@ -86,6 +91,7 @@ export async function executeRun(
         signal: stop.signal,
         deadline: Date.now() + Math.max(0, deps.runTimeoutMs - at()),
         emit,
+        reader: { accounts: run.accountId ? [run.accountId] : (run.owners ?? []) },
       }),
       aborted,
     ]);

@@ -194,11 +194,15 @@ export function createRunService(deps: RunServiceDeps) {
       );
     },
 
-    /** A run of this machine's own (`ask`): no account, no allowance, not recorded. */
-    local(query: string): AdmittedRun {
+    /**
+     * A run of this machine's own (`ask`): no account, no allowance, not recorded; it reads
+     * shared collections and the private ones of `owners` (account ids).
+     */
+    local(query: string, owners: string[] = []): AdmittedRun {
       return {
         id: crypto.randomUUID(),
         accountId: null,
+        owners,
         query,
         origin: "cli",
         endpoint: "cli",

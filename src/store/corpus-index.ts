@@ -4,6 +4,8 @@ type Awaitable<T> = T | Promise<T>;
 export interface CorpusDocumentRow {
   /** The store's own number for the document (search hits carry it). */
   id: number;
+  /** The store's number for its collection (names are unique per owner only). */
+  collectionId: number;
   collection: string;
   docId: string;
   title: string;

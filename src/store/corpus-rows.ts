@@ -1,8 +1,9 @@
-import type { CollectionSummary, CorpusDocumentRow } from "./types.ts";
+import type { CollectionSummary, CorpusDocumentRow, Visibility } from "./types.ts";
 
 /** A document row as both backends select it (their columns mirror each other: README "PostgreSQL"). */
 export interface DocRowRaw {
   id: number;
+  collection_id: number;
   collection: string;
   doc_id: string;
   title: string;
@@ -16,6 +17,7 @@ export interface DocRowRaw {
 
 export const toDocumentRow = (r: DocRowRaw): CorpusDocumentRow => ({
   id: r.id,
+  collectionId: r.collection_id,
   collection: r.collection,
   docId: r.doc_id,
   title: r.title,
@@ -27,21 +29,47 @@ export const toDocumentRow = (r: DocRowRaw): CorpusDocumentRow => ({
   addedAt: r.added_at,
 });
 
-/** A collection's summary row as both backends select it. */
+/** A collection's summary row as both backends select it (COLLECTION_SELECT below). */
 export interface CollectionRowRaw {
+  id: number;
   name: string;
+  owner_id: string | null;
+  owner: string | null;
+  visibility: Visibility;
   documents: number;
   passages: number;
   chars: number;
+  bytes: number;
   created_at: string;
   updated_at: string | null;
 }
 
+/**
+ * The summary's columns over `corpus_collections c`, the same SQL on both backends (the
+ * integer casts are PostgreSQL's count and sum types; SQLite reads them as integers anyway).
+ */
+export const COLLECTION_SELECT = `SELECT c.id, c.name, c.owner_id, a.email AS owner, c.visibility, c.created_at,
+    (SELECT count(*) FROM corpus_documents d WHERE d.collection_id = c.id) AS documents,
+    (SELECT count(*) FROM corpus_passages p JOIN corpus_documents d ON d.id = p.document_id WHERE d.collection_id = c.id) AS passages,
+    (SELECT coalesce(sum(chars), 0) FROM corpus_documents d WHERE d.collection_id = c.id) AS chars,
+    (SELECT coalesce(sum(bytes), 0) FROM corpus_documents d WHERE d.collection_id = c.id) AS bytes,
+    (SELECT max(added_at) FROM corpus_documents d WHERE d.collection_id = c.id) AS updated_at
+  FROM corpus_collections c LEFT JOIN accounts a ON a.id = c.owner_id`;
+
 export const toCollectionSummary = (r: CollectionRowRaw): CollectionSummary => ({
+  id: Number(r.id),
   name: r.name,
-  documents: r.documents,
-  passages: r.passages,
-  chars: r.chars,
+  ownerId: r.owner_id,
+  owner: r.owner,
+  visibility: r.visibility,
+  documents: Number(r.documents),
+  passages: Number(r.passages),
+  chars: Number(r.chars),
+  bytes: Number(r.bytes),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
+
+/** UTF-8 bytes of a document's passages: what the storage allowance counts. */
+export const passageBytes = (passages: string[]): number =>
+  passages.reduce((n, p) => n + Buffer.byteLength(p, "utf8"), 0);

@@ -302,37 +302,79 @@ export interface CorpusDocumentInput {
 
 export type CorpusPutOutcome = "added" | "replaced" | "unchanged";
 
+export type Visibility = "private" | "shared";
+
+/** Who owns a collection: an account's id, or null for one the operator shares with no owner. */
+export type OwnerId = string | null;
+
 export interface CollectionSummary {
+  /** The store's own number for the collection: names are unique per owner only. */
+  id: number;
   name: string;
+  ownerId: OwnerId;
+  /** The owner's email (null with no owner). */
+  owner: string | null;
+  visibility: Visibility;
   documents: number;
   passages: number;
   chars: number;
+  /** UTF-8 bytes of the kept text (what the storage allowance counts). */
+  bytes: number;
   createdAt: string;
   /** When a document was last added or replaced; null for an empty collection. */
   updatedAt: string | null;
 }
+
+/**
+ * Whose collections a search may read (README "Collections for a team"): every shared one,
+ * and the private ones of these accounts — the caller's own; for `ask` and local MCP, those
+ * the operator names. `all`: every collection (the operator's listing, tests).
+ */
+export type CollectionReader = { accounts: string[] } | "all";
 
 export interface CorpusPassage {
   seq: number;
   text: string;
 }
 
+export interface NewCollection {
+  name: string;
+  ownerId: OwnerId;
+  visibility: Visibility;
+}
+
 export interface CorpusTable {
+  /** Creates a collection; null when its owner already has one of that name. */
+  createCollection(c: NewCollection): Awaitable<CollectionSummary | null>;
+  /** The collections a reader may read, by name (then owner). */
+  collections(reader: CollectionReader): Awaitable<CollectionSummary[]>;
+  /** One collection by its owner and name, readable or not (callers check). */
+  findCollection(ownerId: OwnerId, name: string): Awaitable<CollectionSummary | null>;
+  /** The ids of the collections a reader may read. */
+  readable(reader: CollectionReader): Awaitable<number[]>;
   /**
-   * Keeps documents in `collection` (created when missing), each with its passages in one
-   * transaction for the whole batch: an interrupted import leaves no half-written document.
-   * A document whose hash is unchanged is left as it is; a changed one replaces the old.
+   * Renames, re-shares or hands over a collection. "taken": the (new) owner already has a
+   * collection of that name; "missing": no collection of that id.
    */
-  put(collection: string, docs: CorpusDocumentInput[]): Awaitable<CorpusPutOutcome[]>;
-  collections(): Awaitable<CollectionSummary[]>;
+  updateCollection(
+    id: number,
+    change: { name?: string; visibility?: Visibility; ownerId?: OwnerId },
+  ): Awaitable<"ok" | "taken" | "missing">;
+  /**
+   * Keeps documents in a collection, each with its passages in one transaction for the whole
+   * batch: an interrupted import leaves no half-written document. A document whose hash is
+   * unchanged is left as it is; a changed one replaces the old. Throws when the collection
+   * is gone (removed while an import ran).
+   */
+  put(collectionId: number, docs: CorpusDocumentInput[]): Awaitable<CorpusPutOutcome[]>;
   /** Documents of a collection in doc_id order. */
-  documents(collection: string): Awaitable<CorpusDocumentRow[]>;
+  documents(collectionId: number): Awaitable<CorpusDocumentRow[]>;
   /** Removes a collection and its documents; null when there is no such collection. */
-  removeCollection(name: string): Awaitable<number | null>;
+  removeCollection(id: number): Awaitable<number | null>;
   /** Removes documents by doc_id; returns how many there were. */
-  removeDocuments(collection: string, docIds: string[]): Awaitable<number>;
-  /** True when any collection holds a document (the `local` provider then takes part in runs). */
-  hasDocuments(): Awaitable<boolean>;
+  removeDocuments(collectionId: number, docIds: string[]): Awaitable<number>;
+  /** True when any of these collections holds a document (the `local` provider then takes part in a run). */
+  hasDocuments(collectionIds: number[]): Awaitable<boolean>;
   /**
    * The passages of a document that best match any of the words (as the user wrote them, lower-cased),
    * in document order; its first ones when none match.

@@ -38,7 +38,7 @@ export class BatchWriter {
 
   constructor(
     private readonly store: Store,
-    private readonly collection: string,
+    private readonly collectionId: number,
     private readonly counted: (outcome: CorpusPutOutcome, root: number) => void,
     private readonly report: (p: ImportProblem) => void,
   ) {}
@@ -83,7 +83,7 @@ export class BatchWriter {
     this.chars = 0;
     if (batch.length) {
       const outcomes = await this.store.corpus.put(
-        this.collection,
+        this.collectionId,
         batch.map((p) => p.input),
       );
       outcomes.forEach((o, i) => {

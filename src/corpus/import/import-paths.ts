@@ -1,6 +1,5 @@
 import type { Store } from "../../store/types.ts";
 import { BatchWriter } from "./batch-writer.ts";
-import { collectionNameProblem } from "./collection-name.ts";
 import { formatOf, KNOWN_ENDINGS } from "./formats.ts";
 import type { ImportOptions, ImportSummary } from "./import-types.ts";
 import { ProblemLog } from "./problem-log.ts";
@@ -20,12 +19,10 @@ export type { ImportProblem, ImportProgress, ImportSummary } from "./import-type
  * on. Once `signal` aborts, the documents read so far are written and nothing more is read.
  */
 export async function importPaths(store: Store, paths: string[], o: ImportOptions): Promise<ImportSummary> {
-  const bad = collectionNameProblem(o.collection);
-  if (bad) throw new Error(bad);
   const started = performance.now();
   const maxChars = o.maxChars ?? MAX_DOC_CHARS;
   const summary: ImportSummary = {
-    collection: o.collection,
+    collection: o.collection.name,
     added: 0,
     replaced: 0,
     unchanged: 0,
@@ -50,7 +47,7 @@ export async function importPaths(store: Store, paths: string[], o: ImportOption
   const meter = new ProgressMeter(files.length, o.onProgress, o.now);
   const writer = new BatchWriter(
     store,
-    o.collection,
+    o.collection.id,
     (outcome, root) => {
       summary[outcome]++;
       perRoot[root]!++;

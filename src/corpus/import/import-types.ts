@@ -38,7 +38,8 @@ export interface ImportSummary {
 }
 
 export interface ImportOptions {
-  collection: string;
+  /** The collection to import into (made beforehand: see README "Collections for a team" for who owns it). */
+  collection: { id: number; name: string };
   onProgress?: (p: ImportProgress) => void;
   onProblem?: (p: ImportProblem) => void;
   signal?: AbortSignal;

@@ -18,7 +18,8 @@ export interface IndexSnapshot extends PostingsMemory {
   collection: Int32Array;
   /** Lengths and averages over a set of collections. */
   of(collections: number[]): FieldLengths;
-  df: Map<string, number>;
+  /** Document frequencies by the searched collections' ids (joined with commas), then by term. */
+  df: Map<string, Map<string, number>>;
 }
 
 const stampOf = (cs: IndexedCollection[]) => cs.map((c) => `${c.id}:${c.version}`).join(",");

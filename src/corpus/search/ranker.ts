@@ -7,8 +7,13 @@ import type { CorpusDocHit, CorpusQuery } from "./ranking.ts";
 
 /** Ranks the documents of collections for a query: the one pipeline, whatever the backend. */
 export interface Ranker {
-  /** Documents of the named collections (every collection for null) matching any of the query's words, best first. */
-  rank(query: CorpusQuery, collections: string[] | null, limit: number): Promise<CorpusDocHit[]>;
+  /**
+   * Documents of the given collections (the store's ids; every collection for null) matching
+   * any of the query's words, best first. Nothing of another collection counts: not its
+   * documents, nor its lengths, nor its document frequencies (a reader could otherwise infer
+   * what a private collection holds from how their own documents rank).
+   */
+  rank(query: CorpusQuery, collections: number[] | null, limit: number): Promise<CorpusDocHit[]>;
 }
 
 const none = (): TermPostings => ({ docs: [], title: [], body: [] });
@@ -60,17 +65,23 @@ export function createRanker(index: CorpusIndex): Ranker {
     }
   }
 
-  /** Document frequencies over every collection, remembered: feedback looks many up. */
-  async function frequencies(terms: string[], s: IndexSnapshot): Promise<Map<string, number>> {
-    const missing = terms.filter((t) => !s.df.has(t));
-    if (missing.length) for (const [t, n] of await index.documentFrequencies(missing, s.ids)) s.df.set(t, n);
-    return new Map(terms.map((t) => [t, s.df.get(t) ?? 0]));
+  /** Document frequencies within the searched collections, remembered per set of them: feedback looks many up. */
+  async function frequencies(terms: string[], ids: number[], s: IndexSnapshot): Promise<Map<string, number>> {
+    const key = ids.join(",");
+    let df = s.df.get(key);
+    if (!df) {
+      df = new Map();
+      s.df.set(key, df);
+    }
+    const missing = terms.filter((t) => !df.has(t));
+    if (missing.length) for (const [t, n] of await index.documentFrequencies(missing, ids)) df.set(t, n);
+    return new Map(terms.map((t) => [t, df.get(t) ?? 0]));
   }
 
   return {
     async rank(query, collections, limit) {
       const s = await snapshots.current();
-      const ids = collections ? s.collections.filter((c) => collections.includes(c.name)).map((c) => c.id) : s.ids;
+      const ids = collections ? s.ids.filter((id) => collections.includes(id)) : s.ids;
       if (!ids.length) return [];
       const terms = await index.analyse(query.words.join(" "));
       if (!terms.length) return [];
@@ -85,8 +96,7 @@ export function createRanker(index: CorpusIndex): Ranker {
         const first = topDocs(scores, r.feedback.docs);
         const counts = await index.termCounts(first.map(([id]) => id));
         const docs: FeedbackDoc[] = first.map(([id, score]) => ({ score, terms: counts.get(id) ?? new Map() }));
-        // Index-wide document frequencies, as before the port: close enough to pick expansion words.
-        const expanded = await expandQuery(weights, docs, (ts) => frequencies(ts, s), s.of(s.ids).docs, r.feedback);
+        const expanded = await expandQuery(weights, docs, (ts) => frequencies(ts, ids, s), len.docs, r.feedback);
         await fetch([...expanded.keys()], postings, wanted, s);
         scores = bm25f(expanded, postings, len, r);
       }

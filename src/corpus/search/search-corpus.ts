@@ -19,8 +19,8 @@ export const RANKING: CorpusRanking = {
 
 /** What a search of the collections asks. */
 export interface CorpusSearchOptions {
-  /** One collection; all of them when unset. */
-  collection?: string;
+  /** The collections to search (the store's ids, as `store.corpus.readable` gives them); every one when null. */
+  collections: number[] | null;
   limit: number;
   /** Another ranking than RANKING (the benchmark compares them). */
   ranking?: CorpusRanking;
@@ -38,8 +38,7 @@ export function corpusQuery(text: string, ranking: CorpusRanking = RANKING): Cor
  * and the `local` provider of runs: documents best first.
  */
 export async function searchCorpus(store: Store, text: string, o: CorpusSearchOptions): Promise<CorpusDocHit[]> {
-  const collections = o.collection === undefined ? null : [o.collection];
-  return await rankerOf(store).rank(corpusQuery(text, o.ranking), collections, o.limit);
+  return await rankerOf(store).rank(corpusQuery(text, o.ranking), o.collections, o.limit);
 }
 
 // One ranker per store, kept as long as the store is: its caches are the instance's, as they

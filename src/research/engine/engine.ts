@@ -67,7 +67,7 @@ export function createEngine(deps: EngineDeps): Engine {
       };
 
       // Collections may be filled while the server runs: whether `local` takes part is asked per run.
-      const providers = await providersForRun(deps.search);
+      const providers = await providersForRun(deps.search, ctx.reader);
       // Settles either way, so the early search can't be an unhandled rejection while the planner thinks.
       const search = (queries: string[], kind: QuestionKind) =>
         searchAll(queries, kind, providers, { signal, onProviderDone: attempt }).then(

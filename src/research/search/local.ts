@@ -1,6 +1,6 @@
 import type { CorpusDocHit, CorpusQuery } from "../../corpus/search/ranking.ts";
 import { corpusQuery, searchCorpus } from "../../corpus/search/search-corpus.ts";
-import type { Store } from "../../store/types.ts";
+import type { CollectionReader, Store } from "../../store/types.ts";
 import { withoutTitle } from "../../text/passages.ts";
 import { collapse } from "../../util/collapse.ts";
 import { SearchError } from "./search-error.ts";
@@ -15,10 +15,19 @@ import type { SearchHit, SearchOptions, SearchProvider } from "./types.ts";
 export interface LocalProvider extends SearchProvider {
   readonly name: "local";
   readonly kind: "local";
-  /** True when any collection holds a document; asked once per run (collections change while the server runs). */
-  hasDocuments(): Promise<boolean>;
   /** The document's passages that best match `queryText` (the question and the plan's queries), as one text. */
   read(hit: SearchHit, queryText: string): Promise<string>;
+}
+
+/**
+ * The collections as a source of runs. Threat: one account's private documents reaching
+ * another's answers — a run only ever gets a provider kept to the collections its caller may
+ * read (README "Collections for a team"), asked per run since collections and their
+ * visibility change while the server runs.
+ */
+export interface LocalCollections {
+  /** The provider of one run: only what `reader` may read; null when none of that holds a document. */
+  forReader(reader: CollectionReader): Promise<LocalProvider | null>;
 }
 
 export interface LocalOptions {
@@ -34,7 +43,16 @@ export function localUrl(collection: string, docId: string): string {
   return `local:${encodeURIComponent(collection)}/${docId.split("/").map(encodeURIComponent).join("/")}`;
 }
 
-export function createLocal(o: LocalOptions): LocalProvider {
+export function createLocal(o: LocalOptions): LocalCollections {
+  return {
+    async forReader(reader) {
+      const ids = await o.store.corpus.readable(reader);
+      return (await o.store.corpus.hasDocuments(ids)) ? scopedLocal(o, ids) : null;
+    },
+  };
+}
+
+function scopedLocal(o: LocalOptions, collections: number[]): LocalProvider {
   const { store } = o;
   const perDoc = o.passagesPerDoc ?? 6;
   const toHit = async (d: CorpusDocHit, query: CorpusQuery): Promise<SearchHit> => {
@@ -46,19 +64,16 @@ export function createLocal(o: LocalOptions): LocalProvider {
       snippet: collapse(withoutTitle(best?.text ?? "", d.title), SNIPPET_CHARS),
       provider: "local",
       type: "local",
-      local: { collection: d.collection, docId: d.docId, documentId: d.id },
+      local: { collection: d.collection, collectionId: d.collectionId, docId: d.docId, documentId: d.id },
     };
   };
   return {
     name: "local",
     kind: "local",
-    async hasDocuments() {
-      return await store.corpus.hasDocuments();
-    },
     async search(query: string, opts: SearchOptions): Promise<SearchHit[]> {
       if (opts.signal.aborted) throw new SearchError("local", "aborted", "the run was aborted");
       try {
-        const docs = await searchCorpus(store, query, { limit: opts.limit });
+        const docs = await searchCorpus(store, query, { collections, limit: opts.limit });
         const q = corpusQuery(query);
         return await Promise.all(docs.map((d) => toHit(d, q)));
       } catch (e) {

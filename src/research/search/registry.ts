@@ -1,7 +1,7 @@
 import type { AcademicProviderName, Config } from "../../config/schema.ts";
 import { AppError } from "../../contract/errors.ts";
-import type { Store } from "../../store/types.ts";
-import { createLocal, type LocalProvider } from "./local.ts";
+import type { CollectionReader, Store } from "../../store/types.ts";
+import { createLocal, type LocalCollections, type LocalProvider } from "./local.ts";
 import { PROVIDER_NAMES, SEARCH_PROVIDERS, type SearchProviderName } from "./providers.ts";
 import type { SearchProvider } from "./types.ts";
 
@@ -12,7 +12,7 @@ import type { SearchProvider } from "./types.ts";
 export interface SearchProviders {
   web: SearchProvider[];
   academic: SearchProvider[];
-  local?: LocalProvider;
+  local?: LocalCollections;
   /** LOCAL_SEARCH=only: the collections are the sole source. */
   localOnly?: boolean;
 }
@@ -47,17 +47,25 @@ export function buildSearchProviders(
   return { web, academic, ...(local ? { local } : {}) };
 }
 
+/** The providers one run searches: `local` kept to the collections its caller may read. */
+export interface RunProviders {
+  web: SearchProvider[];
+  academic: SearchProvider[];
+  local?: LocalProvider;
+}
+
 /**
- * The providers of one run: `local` only while some collection holds documents, asked per
- * run since collections are added while the server runs. LOCAL_SEARCH=only with empty
- * collections fails the run at once, saying what to do.
+ * The providers of one run: `local` only while a collection the caller may read holds
+ * documents, asked per run since collections are filled and shared while the server runs.
+ * LOCAL_SEARCH=only with nothing to read fails the run at once, saying what to do.
  */
-export async function providersForRun(p: SearchProviders): Promise<SearchProviders> {
-  if (!p.local || (await p.local.hasDocuments())) return p;
-  if (p.localOnly)
+export async function providersForRun(p: SearchProviders, reader: CollectionReader): Promise<RunProviders> {
+  const local = p.local ? await p.local.forReader(reader) : null;
+  if (local) return { web: p.web, academic: p.academic, local };
+  if (p.local && p.localOnly)
     throw new AppError(
       "search_failed",
-      "LOCAL_SEARCH=only, but no collection holds documents: add some with `research-query corpus add PATH`",
+      "LOCAL_SEARCH=only, but no collection you may read holds documents: upload some on the Documents page, or ask the operator to share a collection",
     );
   return { web: p.web, academic: p.academic };
 }

@@ -1,6 +1,6 @@
 import { AppError } from "../../contract/errors.ts";
 import { collapse } from "../../util/collapse.ts";
-import type { SearchProviders } from "./registry.ts";
+import type { RunProviders } from "./registry.ts";
 import { SearchError } from "./search-error.ts";
 import type { SearchHit, SearchOptions, SearchProvider } from "./types.ts";
 
@@ -49,10 +49,7 @@ export interface SearchAllResult {
  * other group stands in, so a box with only OpenAlex still answers general questions.
  * The collections answer every kind: they hold what the team itself wrote or chose.
  */
-export function providersFor(
-  kind: QuestionKind,
-  p: SearchProviders,
-): { web: boolean; academic: boolean; local: boolean } {
+export function providersFor(kind: QuestionKind, p: RunProviders): { web: boolean; academic: boolean; local: boolean } {
   const web = p.web.length > 0,
     academic = p.academic.length > 0,
     local = p.local !== undefined;
@@ -76,7 +73,7 @@ function webTopic(kind: QuestionKind, academicUsed: boolean): SearchOptions["top
 export async function searchAll(
   queries: string[],
   kind: QuestionKind,
-  providers: SearchProviders,
+  providers: RunProviders,
   o: SearchAllOptions,
 ): Promise<SearchAllResult> {
   const use = providersFor(kind, providers);

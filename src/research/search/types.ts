@@ -23,6 +23,8 @@ export interface SearchHit {
 /** Where a local hit lives in the store. */
 export interface LocalRef {
   collection: string;
+  /** The store's number for the collection (names are unique per owner only). */
+  collectionId: number;
   docId: string;
   /** The store's own number for the document, to ask for its passages. */
   documentId: number;

@@ -104,6 +104,7 @@ async function copyCorpus(src: Database, tx: SQL): Promise<void> {
         format: d.format as string,
         contentHash: d.content_hash as string,
         chars: d.chars as number,
+        bytes: d.bytes as number,
         truncated: d.truncated as number,
         addedAt: d.added_at as string,
         passages: passagesOf.all(d.id as number).map((p) => p.text),

@@ -15,6 +15,8 @@ export interface DocumentInput {
   format: string;
   contentHash: string;
   chars: number;
+  /** UTF-8 bytes of the passages (the storage allowance's measure) */
+  bytes: number;
   truncated: number;
   addedAt: string;
   passages: string[];
@@ -55,6 +57,7 @@ async function insertChunk(db: SQL, docs: DocumentInput[]): Promise<number[]> {
     format: d.format,
     content_hash: d.contentHash,
     chars: d.chars,
+    bytes: d.bytes,
     truncated: d.truncated,
     added_at: d.addedAt,
     dense_title: denseBigrams(d.title),
@@ -62,7 +65,7 @@ async function insertChunk(db: SQL, docs: DocumentInput[]): Promise<number[]> {
   }));
   const numbered = await db`WITH input AS (
       SELECT * FROM jsonb_to_recordset(${rows}::jsonb) AS d(i int, id int, collection_id int, doc_id text, title text,
-        url text, path text, format text, content_hash text, chars int, truncated int, added_at text, dense_title text,
+        url text, path text, format text, content_hash text, chars int, bytes int, truncated int, added_at text, dense_title text,
         dense_body text)
     ), v AS (
       SELECT input.i, u.lexeme, count(*) FILTER (WHERE w = 'A')::int AS t, count(*) FILTER (WHERE w = 'D')::int AS b
@@ -77,10 +80,10 @@ async function insertChunk(db: SQL, docs: DocumentInput[]): Promise<number[]> {
       SELECT input.*, coalesce(input.id, nextval(pg_get_serial_sequence('corpus_documents', 'id'))::int) AS new_id
       FROM input
     ), doc AS (
-      INSERT INTO corpus_documents (id, collection_id, doc_id, title, url, path, format, content_hash, chars, truncated,
+      INSERT INTO corpus_documents (id, collection_id, doc_id, title, url, path, format, content_hash, chars, bytes, truncated,
         added_at, title_len, body_len) OVERRIDING SYSTEM VALUE
-      SELECT n.new_id, n.collection_id, n.doc_id, n.title, n.url, n.path, n.format, n.content_hash, n.chars, n.truncated,
-        n.added_at, coalesce(l.t, 0), coalesce(l.b, 0)
+      SELECT n.new_id, n.collection_id, n.doc_id, n.title, n.url, n.path, n.format, n.content_hash, n.chars, n.bytes,
+        n.truncated, n.added_at, coalesce(l.t, 0), coalesce(l.b, 0)
       FROM numbered n LEFT JOIN lens l ON l.i = n.i
     ), terms AS (
       INSERT INTO corpus_terms (document_id, term, title_tf, body_tf)

@@ -1,11 +1,20 @@
 import type { SQL } from "bun";
-import { type CollectionRowRaw, type DocRowRaw, toCollectionSummary, toDocumentRow } from "../corpus-rows.ts";
-import type { CorpusPassage, CorpusPutOutcome, CorpusTable } from "../types.ts";
+import {
+  COLLECTION_SELECT,
+  type CollectionRowRaw,
+  type DocRowRaw,
+  passageBytes,
+  toCollectionSummary,
+  toDocumentRow,
+} from "../corpus-rows.ts";
+import type { CollectionReader, CorpusPassage, CorpusPutOutcome, CorpusTable } from "../types.ts";
 import { type DocumentInput, insertDocuments, queryTerms, touchCollection } from "./corpus-index.ts";
 
 /** Document rows with their collection's name, as every read of them selects them. */
 export const docsWhere = (db: SQL, where: SQL.Query<unknown>) =>
-  db<DocRowRaw[]>`SELECT d.id, c.name AS collection, d.doc_id, d.title, d.url, d.path, d.format, d.chars, d.truncated,
+  db<
+    DocRowRaw[]
+  >`SELECT d.id, d.collection_id, c.name AS collection, d.doc_id, d.title, d.url, d.path, d.format, d.chars, d.truncated,
     d.added_at FROM corpus_documents d JOIN corpus_collections c ON c.id = d.collection_id WHERE ${where}`;
 
 /**
@@ -14,19 +23,60 @@ export const docsWhere = (db: SQL, where: SQL.Query<unknown>) =>
  * its index entry.
  */
 export function pgCorpus(sql: SQL): CorpusTable {
-  const collectionId = async (db: SQL, name: string) =>
-    ((await db`SELECT id FROM corpus_collections WHERE name = ${name}`)[0]?.id as number | undefined) ?? null;
   // Writers of one collection queue here, whichever instance or CLI they run in, as they do on
   // SQLite's single writer: two imports of the same document can't both add it.
-  const lockCollection = (tx: SQL, name: string) => tx`SELECT pg_advisory_xact_lock(hashtext(${`corpus:${name}`}))`;
+  const lockCollection = (tx: SQL, id: number) => tx`SELECT pg_advisory_xact_lock(hashtext(${`corpus:${id}`}))`;
+  const exists = async (db: SQL, id: number) =>
+    (await db`SELECT 1 FROM corpus_collections WHERE id = ${id}`).length > 0;
+  const summaries = async (db: SQL, where: string, args: unknown[]) =>
+    ((await db.unsafe(`${COLLECTION_SELECT} WHERE ${where} ORDER BY c.name, a.email`, args)) as CollectionRowRaw[]).map(
+      toCollectionSummary,
+    );
+  const readerWhere = (r: CollectionReader): [string, unknown[]] =>
+    r === "all" ? ["true", []] : ["c.visibility = 'shared' OR c.owner_id = ANY($1::text[])", [r.accounts]];
 
   return {
-    put: (collection, docs) =>
+    async createCollection(c) {
+      const rows = await sql`INSERT INTO corpus_collections (name, owner_id, visibility, created_at)
+        VALUES (${c.name}, ${c.ownerId}, ${c.visibility}, ${new Date().toISOString()}) ON CONFLICT DO NOTHING RETURNING id`;
+      return rows.length ? ((await summaries(sql, "c.id = $1", [rows[0].id]))[0] ?? null) : null;
+    },
+    collections: (reader) => summaries(sql, ...readerWhere(reader)),
+    findCollection: async (ownerId, name) =>
+      (await summaries(sql, "coalesce(c.owner_id, '') = $1 AND c.name = $2", [ownerId ?? "", name]))[0] ?? null,
+    async readable(reader) {
+      const [where, args] = readerWhere(reader);
+      const rows = await sql.unsafe(`SELECT c.id FROM corpus_collections c WHERE ${where} ORDER BY c.id`, args);
+      return rows.map((r: { id: number }) => r.id);
+    },
+    updateCollection: (id, change) =>
       sql.begin(async (tx) => {
-        await lockCollection(tx, collection);
+        await lockCollection(tx, id);
+        const [c] = await tx`SELECT name, owner_id, visibility FROM corpus_collections WHERE id = ${id}`;
+        if (!c) return "missing" as const;
+        const name: string = change.name ?? c.name;
+        const owner: string | null = change.ownerId === undefined ? c.owner_id : change.ownerId;
+        const taken = await tx`SELECT 1 FROM corpus_collections
+          WHERE coalesce(owner_id, '') = ${owner ?? ""} AND name = ${name} AND id <> ${id}`;
+        if (taken.length) return "taken" as const;
+        // A unique violation here is a rename racing another: the same answer as the check's.
+        try {
+          await tx.savepoint(
+            (sp) =>
+              sp`UPDATE corpus_collections SET name = ${name}, owner_id = ${owner},
+              visibility = ${change.visibility ?? c.visibility}, version = version + 1 WHERE id = ${id}`,
+          );
+        } catch (e) {
+          if ((e as { errno?: string }).errno === "23505") return "taken" as const;
+          throw e;
+        }
+        return "ok" as const;
+      }),
+    put: (cid, docs) =>
+      sql.begin(async (tx) => {
+        await lockCollection(tx, cid);
+        if (!(await exists(tx, cid))) throw new Error("the collection was removed");
         const now = new Date().toISOString();
-        await tx`INSERT INTO corpus_collections (name, created_at) VALUES (${collection}, ${now}) ON CONFLICT (name) DO NOTHING`;
-        const cid = (await collectionId(tx, collection))!;
         const rows = await tx`SELECT doc_id, id, content_hash FROM corpus_documents
           WHERE collection_id = ${cid} AND doc_id = ANY(${docs.map((d) => d.docId)}::text[])`;
         const stored = new Map<string, { id: number; hash: string }>(
@@ -54,6 +104,7 @@ export function pgCorpus(sql: SQL): CorpusTable {
             format: d.format,
             contentHash: d.contentHash,
             chars: d.passages.reduce((n, p) => n + p.length, 0),
+            bytes: passageBytes(d.passages),
             truncated: d.truncated ? 1 : 0,
             addedAt: now,
             passages: d.passages,
@@ -67,33 +118,19 @@ export function pgCorpus(sql: SQL): CorpusTable {
         }
         return out;
       }),
-    async collections() {
-      const rows = await sql`SELECT c.name, c.created_at,
-          (SELECT count(*)::int FROM corpus_documents d WHERE d.collection_id = c.id) AS documents,
-          (SELECT count(*)::int FROM corpus_passages p JOIN corpus_documents d ON d.id = p.document_id
-            WHERE d.collection_id = c.id) AS passages,
-          (SELECT coalesce(sum(chars), 0)::int FROM corpus_documents d WHERE d.collection_id = c.id) AS chars,
-          (SELECT max(added_at) FROM corpus_documents d WHERE d.collection_id = c.id) AS updated_at
-        FROM corpus_collections c ORDER BY c.name`;
-      return (rows as CollectionRowRaw[]).map(toCollectionSummary);
-    },
-    documents: async (collection) =>
-      (await docsWhere(sql, sql`c.name = ${collection} ORDER BY d.doc_id`)).map(toDocumentRow),
-    removeCollection: (name) =>
+    documents: async (cid) => (await docsWhere(sql, sql`c.id = ${cid} ORDER BY d.doc_id`)).map(toDocumentRow),
+    removeCollection: (cid) =>
       sql.begin(async (tx) => {
-        await lockCollection(tx, name);
-        const cid = await collectionId(tx, name);
-        if (cid === null) return null;
+        await lockCollection(tx, cid);
+        if (!(await exists(tx, cid))) return null;
         const [{ n }] = await tx`SELECT count(*)::int AS n FROM corpus_documents WHERE collection_id = ${cid}`;
         await tx`DELETE FROM corpus_collections WHERE id = ${cid}`;
         return n as number;
       }),
-    async removeDocuments(collection, docIds) {
+    async removeDocuments(cid, docIds) {
       if (!docIds.length) return 0;
       return await sql.begin(async (tx) => {
-        await lockCollection(tx, collection);
-        const cid = await collectionId(tx, collection);
-        if (cid === null) return 0;
+        await lockCollection(tx, cid);
         const n = (
           await tx`DELETE FROM corpus_documents WHERE collection_id = ${cid} AND doc_id = ANY(${docIds}::text[])`
         ).count;
@@ -101,7 +138,9 @@ export function pgCorpus(sql: SQL): CorpusTable {
         return n;
       });
     },
-    hasDocuments: async () => (await sql`SELECT 1 FROM corpus_documents LIMIT 1`).length > 0,
+    hasDocuments: async (ids) =>
+      ids.length > 0 &&
+      (await sql`SELECT 1 FROM corpus_documents WHERE collection_id = ANY(${ids}::int[]) LIMIT 1`).length > 0,
     async bestPassages(documentId, words, limit) {
       const q = await queryTerms(sql, words);
       const hits = q

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import {
   bigint,
   customType,
@@ -198,8 +199,13 @@ export const corpusCollections = pgTable(
     name: text("name").notNull(),
     createdAt: text("created_at").notNull(),
     version: bigint("version", { mode: "number" }).notNull().default(0),
+    /** as on SQLite (src/store/sqlite/schema.ts): the owner, null for an unowned shared collection */
+    ownerId: text("owner_id").references(() => accounts.id, { onDelete: "cascade" }),
+    visibility: text("visibility", { enum: ["private", "shared"] })
+      .notNull()
+      .default("shared"),
   },
-  (t) => [uniqueIndex("corpus_collections_name_uq").on(t.name)],
+  (t) => [uniqueIndex("corpus_collections_owner_name_uq").on(sql`coalesce(${t.ownerId}, '')`, t.name)],
 );
 
 /** `title_len` and `body_len`: the fields' lengths in index terms, for BM25F (src/corpus/search, through corpus-index-reads.ts). */
@@ -219,6 +225,7 @@ export const corpusDocuments = pgTable(
     chars: integer("chars").notNull(),
     truncated: integer("truncated").notNull().default(0),
     addedAt: text("added_at").notNull(),
+    bytes: integer("bytes").notNull().default(0),
     titleLen: integer("title_len").notNull(),
     bodyLen: integer("body_len").notNull(),
   },

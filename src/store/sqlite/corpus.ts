@@ -1,10 +1,17 @@
 import type { Database } from "bun:sqlite";
-import { type CollectionRowRaw, type DocRowRaw, toCollectionSummary, toDocumentRow } from "../corpus-rows.ts";
+import {
+  COLLECTION_SELECT,
+  type CollectionRowRaw,
+  type DocRowRaw,
+  passageBytes,
+  toCollectionSummary,
+  toDocumentRow,
+} from "../corpus-rows.ts";
 import { denseBigrams } from "../dense-bigrams.ts";
-import type { CorpusPassage, CorpusPutOutcome, CorpusTable } from "../types.ts";
+import type { CollectionReader, CorpusPassage, CorpusPutOutcome, CorpusTable } from "../types.ts";
 
 /** A document row's columns, as corpus-rows.ts maps them. */
-export const DOC_COLUMNS = `d.id, c.name AS collection, d.doc_id, d.title, d.url, d.path, d.format, d.chars, d.truncated, d.added_at`;
+export const DOC_COLUMNS = `d.id, d.collection_id, c.name AS collection, d.doc_id, d.title, d.url, d.path, d.format, d.chars, d.truncated, d.added_at`;
 
 /**
  * An FTS5 MATCH expression from plain words: each one quoted (so no word is read as
@@ -20,9 +27,33 @@ export function ftsMatch(query: string[]): string | null {
  * `changed` is told of every write of documents, so the index's version follows (corpus-index-reads.ts).
  */
 export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
-  const collectionId = db.prepare<{ id: number }, [string]>("SELECT id FROM corpus_collections WHERE name = ?");
-  const addCollection = db.prepare(
-    "INSERT INTO corpus_collections (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+  const collectionExists = db.prepare<{ id: number }, [number]>("SELECT id FROM corpus_collections WHERE id = ?");
+  const addCollection = db.prepare<{ id: number }, [string, string | null, string, string]>(
+    `INSERT INTO corpus_collections (name, owner_id, visibility, created_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT DO NOTHING RETURNING id`,
+  );
+  const summaryOf = db.prepare<CollectionRowRaw, [number]>(`${COLLECTION_SELECT} WHERE c.id = ?`);
+  const summaries = db.prepare<CollectionRowRaw, [number, string]>(
+    `${COLLECTION_SELECT} WHERE ? OR c.visibility = 'shared' OR c.owner_id IN (SELECT value FROM json_each(?))
+     ORDER BY c.name, a.email`,
+  );
+  const byOwnerName = db.prepare<CollectionRowRaw, [string, string]>(
+    `${COLLECTION_SELECT} WHERE coalesce(c.owner_id, '') = ? AND c.name = ?`,
+  );
+  const readableIds = db.prepare<{ id: number }, [number, string]>(
+    `SELECT id FROM corpus_collections c
+     WHERE ? OR c.visibility = 'shared' OR c.owner_id IN (SELECT value FROM json_each(?)) ORDER BY id`,
+  );
+  const readerArgs = (r: CollectionReader): [number, string] =>
+    r === "all" ? [1, "[]"] : [0, JSON.stringify(r.accounts)];
+  const nameTaken = db.prepare<{ id: number }, [string, string, number]>(
+    "SELECT id FROM corpus_collections WHERE coalesce(owner_id, '') = ? AND name = ? AND id <> ?",
+  );
+  const current = db.prepare<{ name: string; owner_id: string | null; visibility: string }, [number]>(
+    "SELECT name, owner_id, visibility FROM corpus_collections WHERE id = ?",
+  );
+  const changeCollection = db.prepare(
+    "UPDATE corpus_collections SET name = ?, owner_id = ?, visibility = ? WHERE id = ?",
   );
   const existing = db.prepare<{ id: number; content_hash: string }, [number, string]>(
     "SELECT id, content_hash FROM corpus_documents WHERE collection_id = ? AND doc_id = ?",
@@ -30,18 +61,17 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
   const deleteDoc = db.prepare("DELETE FROM corpus_documents WHERE id = ?");
   const insertDoc = db.prepare<
     { id: number },
-    [number, string, string, string | null, string | null, string, string, number, number, string]
+    [number, string, string, string | null, string | null, string, string, number, number, string, number]
   >(
-    `INSERT INTO corpus_documents (collection_id, doc_id, title, url, path, format, content_hash, chars, truncated, added_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    `INSERT INTO corpus_documents (collection_id, doc_id, title, url, path, format, content_hash, chars, truncated, added_at, bytes)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
   );
   const insertPassage = db.prepare("INSERT INTO corpus_passages (document_id, seq, text) VALUES (?, ?, ?)");
   const indexDoc = db.prepare("INSERT INTO corpus_docs_fts (rowid, title, body) VALUES (?, ?, ?)");
 
-  const put = db.transaction((collection: string, docs: Parameters<CorpusTable["put"]>[1]): CorpusPutOutcome[] => {
+  const put = db.transaction((cid: number, docs: Parameters<CorpusTable["put"]>[1]): CorpusPutOutcome[] => {
     const now = new Date().toISOString();
-    addCollection.run(collection, now);
-    const cid = collectionId.get(collection)!.id;
+    if (!collectionExists.get(cid)) throw new Error("the collection was removed");
     return docs.map((d) => {
       const old = existing.get(cid, d.docId);
       if (old && old.content_hash === d.contentHash) return "unchanged";
@@ -58,6 +88,7 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
         chars,
         d.truncated ? 1 : 0,
         now,
+        passageBytes(d.passages),
       )!;
       for (const [i, p] of d.passages.entries()) insertPassage.run(id, i, p);
       indexDoc.run(id, denseBigrams(d.title), denseBigrams(d.passages.join("\n")));
@@ -65,24 +96,18 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
     });
   });
 
-  const summaries = db.prepare<CollectionRowRaw, []>(
-    `SELECT c.name, c.created_at,
-       (SELECT count(*) FROM corpus_documents d WHERE d.collection_id = c.id) AS documents,
-       (SELECT count(*) FROM corpus_passages p JOIN corpus_documents d ON d.id = p.document_id WHERE d.collection_id = c.id) AS passages,
-       (SELECT coalesce(sum(chars), 0) FROM corpus_documents d WHERE d.collection_id = c.id) AS chars,
-       (SELECT max(added_at) FROM corpus_documents d WHERE d.collection_id = c.id) AS updated_at
-     FROM corpus_collections c ORDER BY c.name`,
-  );
-  const documents = db.prepare<DocRowRaw, [string]>(
+  const documents = db.prepare<DocRowRaw, [number]>(
     `SELECT ${DOC_COLUMNS} FROM corpus_documents d JOIN corpus_collections c ON c.id = d.collection_id
-     WHERE c.name = ? ORDER BY d.doc_id`,
+     WHERE c.id = ? ORDER BY d.doc_id`,
   );
   const removeCollection = db.prepare("DELETE FROM corpus_collections WHERE id = ?");
   const countDocs = db.prepare<{ n: number }, [number]>(
     "SELECT count(*) AS n FROM corpus_documents WHERE collection_id = ?",
   );
   const removeDoc = db.prepare("DELETE FROM corpus_documents WHERE collection_id = ? AND doc_id = ?");
-  const anyDoc = db.prepare<{ one: number }, []>("SELECT 1 AS one FROM corpus_documents LIMIT 1");
+  const anyDoc = db.prepare<{ one: number }, [string]>(
+    "SELECT 1 AS one FROM corpus_documents WHERE collection_id IN (SELECT value FROM json_each(?)) LIMIT 1",
+  );
   const firstPassages = db.prepare<CorpusPassage, [number, number]>(
     "SELECT seq, text FROM corpus_passages WHERE document_id = ? ORDER BY seq LIMIT ?",
   );
@@ -105,30 +130,45 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
     };
 
   return {
-    put: writing((collection: string, docs: Parameters<CorpusTable["put"]>[1]) => put.immediate(collection, docs)),
-    collections: () => summaries.all().map(toCollectionSummary),
-    documents: (collection) => documents.all(collection).map(toDocumentRow),
-    removeCollection: writing((name: string) =>
+    createCollection(c) {
+      const row = addCollection.get(c.name, c.ownerId, c.visibility, new Date().toISOString());
+      return row ? toCollectionSummary(summaryOf.get(row.id)!) : null;
+    },
+    collections: (reader) => summaries.all(...readerArgs(reader)).map(toCollectionSummary),
+    findCollection(ownerId, name) {
+      const row = byOwnerName.get(ownerId ?? "", name);
+      return row ? toCollectionSummary(row) : null;
+    },
+    readable: (reader) => readableIds.all(...readerArgs(reader)).map((r) => r.id),
+    updateCollection: writing((id: number, change: Parameters<CorpusTable["updateCollection"]>[1]) =>
       db
         .transaction(() => {
-          const c = collectionId.get(name);
-          if (!c) return null;
-          const n = countDocs.get(c.id)!.n;
-          removeCollection.run(c.id);
+          const c = current.get(id);
+          if (!c) return "missing" as const;
+          const name = change.name ?? c.name;
+          const owner = change.ownerId === undefined ? c.owner_id : change.ownerId;
+          if (nameTaken.get(owner ?? "", name, id)) return "taken" as const;
+          changeCollection.run(name, owner, change.visibility ?? c.visibility, id);
+          return "ok" as const;
+        })
+        .immediate(),
+    ),
+    put: writing((cid: number, docs: Parameters<CorpusTable["put"]>[1]) => put.immediate(cid, docs)),
+    documents: (cid) => documents.all(cid).map(toDocumentRow),
+    removeCollection: writing((id: number) =>
+      db
+        .transaction(() => {
+          if (!collectionExists.get(id)) return null;
+          const n = countDocs.get(id)!.n;
+          removeCollection.run(id);
           return n;
         })
         .immediate(),
     ),
-    removeDocuments: writing((collection: string, docIds: string[]) =>
-      db
-        .transaction(() => {
-          const c = collectionId.get(collection);
-          if (!c) return 0;
-          return docIds.reduce((n, id) => n + removeDoc.run(c.id, id).changes, 0);
-        })
-        .immediate(),
+    removeDocuments: writing((cid: number, docIds: string[]) =>
+      db.transaction(() => docIds.reduce((n, id) => n + removeDoc.run(cid, id).changes, 0)).immediate(),
     ),
-    hasDocuments: () => anyDoc.get() !== null,
+    hasDocuments: (ids) => ids.length > 0 && anyDoc.get(JSON.stringify(ids)) !== null,
     bestPassages(documentId, words, limit) {
       const match = ftsMatch(words);
       const hits = match ? matchingPassages.all(match, documentId, limit) : [];

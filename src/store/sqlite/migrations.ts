@@ -7,6 +7,7 @@ import m0003 from "../../../db/0003_idempotency_keys.sql" with { type: "text" };
 import m0004 from "../../../db/0004_instance_leases.sql" with { type: "text" };
 import m0005 from "../../../db/0005_corpus.sql" with { type: "text" };
 import m0006 from "../../../db/0006_corpus_fts.sql" with { type: "text" };
+import m0007 from "../../../db/0007_collection_owners.sql" with { type: "text" };
 import journal from "../../../db/meta/_journal.json";
 
 /** Migrations in journal order. A test checks every db/*.sql file is listed here. */
@@ -18,6 +19,7 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0004_instance_leases", sql: m0004 },
   { tag: "0005_corpus", sql: m0005 },
   { tag: "0006_corpus_fts", sql: m0006 },
+  { tag: "0007_collection_owners", sql: m0007 },
 ];
 
 export const journalTags: string[] = journal.entries.map((e) => e.tag);

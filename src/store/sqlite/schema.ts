@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** Timestamps are ISO 8601 UTC strings; months are "YYYY-MM" in UTC. */
@@ -180,8 +181,15 @@ export const corpusCollections = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     name: text("name").notNull(),
     createdAt: text("created_at").notNull(),
+    /** the account whose collection it is; null for one the operator shares with no owner */
+    ownerId: text("owner_id").references(() => accounts.id, { onDelete: "cascade" }),
+    /** `private`: the owner's runs only; `shared`: every account's (collections made before owners existed) */
+    visibility: text("visibility", { enum: ["private", "shared"] })
+      .notNull()
+      .default("shared"),
   },
-  (t) => [uniqueIndex("corpus_collections_name_uq").on(t.name)],
+  // Names are unique per owner; the unowned ones among themselves (NULLs are distinct in a plain unique index).
+  (t) => [uniqueIndex("corpus_collections_owner_name_uq").on(sql`coalesce(${t.ownerId}, '')`, t.name)],
 );
 
 export const corpusDocuments = sqliteTable(
@@ -204,6 +212,8 @@ export const corpusDocuments = sqliteTable(
     /** 1 when the text was cut at the per-document cap */
     truncated: integer("truncated").notNull().default(0),
     addedAt: text("added_at").notNull(),
+    /** UTF-8 bytes of the kept text: what the storage allowance counts */
+    bytes: integer("bytes").notNull().default(0),
   },
   (t) => [uniqueIndex("corpus_documents_doc_uq").on(t.collectionId, t.docId)],
 );

@@ -7,6 +7,7 @@ import { RANKING, searchCorpus } from "../../src/corpus/search/search-corpus.ts"
 import { openPostgresStore } from "../../src/store/postgres/open.ts";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";
 import type { Store } from "../../src/store/types.ts";
+import { sharedCollection } from "../corpus/collections-helpers.ts";
 import { freshDatabase, postgresTests } from "../helpers/postgres.ts";
 import { benchOfflineRun } from "./offline-run.ts";
 import { type JudgedQuery, ndcgAt, recallAt } from "./retrieval-metric.ts";
@@ -27,7 +28,7 @@ async function perQuery(store: Store, qs: JudgedQuery[], ranking: CorpusRanking)
   const out: { ndcg: number; recall: number; ms: number }[] = [];
   for (const q of qs) {
     const t0 = performance.now();
-    const hits = await searchCorpus(store, q.text, { limit: 100, ranking });
+    const hits = await searchCorpus(store, q.text, { collections: null, limit: 100, ranking });
     const t = performance.now() - t0;
     const ranked = hits.map((h) => h.docId);
     const rel = new Set(q.relevant);
@@ -64,7 +65,7 @@ async function scifact(): Promise<string> {
   const store = openSqliteStore(join(dir, "rq.db"));
   try {
     const t0 = performance.now();
-    await importPaths(store, [join(DATA, "corpus.jsonl.gz")], { collection: "scifact" });
+    await importPaths(store, [join(DATA, "corpus.jsonl.gz")], { collection: await sharedCollection(store, "scifact") });
     const importMs = performance.now() - t0;
     const qs = await trainingClaims();
     // Speed as a server meets questions: each claim once, on a connection whose caches start empty.
@@ -146,7 +147,7 @@ async function scifactPostgres(): Promise<string> {
   const store = await openPostgresStore(url);
   try {
     const t0 = performance.now();
-    await importPaths(store, [join(DATA, "corpus.jsonl.gz")], { collection: "scifact" });
+    await importPaths(store, [join(DATA, "corpus.jsonl.gz")], { collection: await sharedCollection(store, "scifact") });
     const importMs = performance.now() - t0;
     const qs = await trainingClaims();
     // As a server meets questions: a new connection pool, its snapshot and caches empty at the start.
@@ -186,13 +187,13 @@ async function synthetic(): Promise<string> {
       const file = join(dir, `synthetic-${size}.jsonl`);
       await Bun.write(file, jsonl(syntheticDocs(done, size)));
       const t0 = performance.now();
-      await importPaths(store, [file], { collection: "synthetic" });
+      await importPaths(store, [file], { collection: await sharedCollection(store, "synthetic") });
       importMs += performance.now() - t0;
       done = size;
       const times: number[] = [];
       for (const q of queries) {
         const t1 = performance.now();
-        await searchCorpus(store, q, { limit: 10 });
+        await searchCorpus(store, q, { collections: null, limit: 10 });
         times.push(performance.now() - t1);
       }
       rows.push(

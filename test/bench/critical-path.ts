@@ -62,6 +62,7 @@ export async function benchCriticalPath(runs = 5): Promise<string> {
       let firstAnswer = 0;
       await engine.run("How does base editing work?", {
         signal: AbortSignal.timeout(60_000),
+        reader: { accounts: [] },
         emit: (e: RunEvent) => {
           const t = performance.now() - t0;
           if (e.type === "progress") first[e.stage] ??= t;

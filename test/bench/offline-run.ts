@@ -1,4 +1,5 @@
 import { importPaths } from "../../src/corpus/import/import-paths.ts";
+import { sharedCollection } from "../corpus/collections-helpers.ts";
 import { query } from "../helpers/server.ts";
 import { startCollectionsServer } from "../runs/collections-server.ts";
 
@@ -24,7 +25,9 @@ export async function benchOfflineRun(runs = 100): Promise<string> {
   const t = await startCollectionsServer({ LOG_LEVEL: "silent" });
   try {
     const t0 = performance.now();
-    const imported = await importPaths(t.store, [`${DATA}corpus.jsonl.gz`], { collection: "scifact" });
+    const imported = await importPaths(t.store, [`${DATA}corpus.jsonl.gz`], {
+      collection: await sharedCollection(t.store, "scifact"),
+    });
     const importMs = performance.now() - t0;
 
     // One warm-up run: the first run pays for lazy imports and statement preparation.

@@ -3,8 +3,8 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { searchCorpus } from "../../src/corpus/search/search-corpus.ts";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";
+import { docsOf, searchIn } from "../corpus/collections-helpers.ts";
 import { gz, jsonl, writeTree } from "../corpus/import/import-fixtures.ts";
 import { tinyPdf } from "../fixtures/tiny-pdf.ts";
 import { processLog } from "../helpers/process-log.ts";
@@ -79,7 +79,7 @@ describe("corpus add, list, remove", () => {
     expect([one.code, one.out]).toEqual([0, "removed 1 document from default\n"]);
 
     const store = openSqliteStore(env.DATABASE_PATH);
-    expect((await store.corpus.documents("default")).map((d) => d.docId)).toEqual(["c.txt"]);
+    expect((await docsOf(store, "default")).map((d) => d.docId)).toEqual(["c.txt"]);
     store.close();
 
     const all = await cli(["corpus", "remove", "default"], env);
@@ -145,7 +145,7 @@ describe("corpus add, list, remove", () => {
     const [, , added] = SUMMARY.exec(await new Response(p.stdout).text())!;
 
     const store = openSqliteStore(env.DATABASE_PATH);
-    const docs = await store.corpus.documents("big");
+    const docs = await docsOf(store, "big");
     expect(docs.length).toBe(Number(added!.replaceAll(",", "")));
     expect(docs.length).toBeGreaterThanOrEqual(800);
     expect(docs.length).toBeLessThan(60_000);
@@ -156,7 +156,7 @@ describe("corpus add, list, remove", () => {
       .get()!.n;
     expect(orphans).toBe(0);
     const last = docs.at(-1)!; // doc_id order: any of them
-    const hits = await searchCorpus(store, last.title, { collection: "big", limit: 100 });
+    const hits = await searchIn(store, last.title, { collection: "big", limit: 100 });
     expect(hits.map((h) => h.docId)).toContain(last.docId);
     store.raw.close();
   });

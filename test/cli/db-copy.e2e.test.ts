@@ -6,6 +6,7 @@ import { RANKING, rankerOf } from "../../src/corpus/search/search-corpus.ts";
 import { openPostgresStore } from "../../src/store/postgres/open.ts";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";
 import type { Store } from "../../src/store/types.ts";
+import { docsOf, putInto } from "../corpus/collections-helpers.ts";
 import { freshDatabase, postgresTests } from "../helpers/postgres.ts";
 import { useLongTimeout } from "../setup.ts";
 import { cli } from "./run-cli.ts";
@@ -86,7 +87,7 @@ async function filled(path: string): Promise<{ accountId: string; runId: string 
       { atMs: 5, type: "final", data: { seq: 2, status: "ok" } },
     ],
   );
-  await s.corpus.put("notes", [
+  await putInto(s, "notes", [
     doc("tides", "Tides", ["the moon pulls the sea", "twice a day"]),
     doc("cats", "Cats", ["cats sleep most of the day"]),
     doc("zh", "潮汐", ["月球引力造成潮汐现象"]),
@@ -124,13 +125,13 @@ async function view(s: Store, accountId: string) {
       40,
       { key: "idem", queryHash: "qh", since: new Date("2026-11-04T11:00:00Z") },
     ),
-    collections: (await s.corpus.collections()).map(({ name, documents, passages, chars }) => ({
+    collections: (await s.corpus.collections("all")).map(({ name, documents, passages, chars }) => ({
       name,
       documents,
       passages,
       chars,
     })),
-    documents: (await s.corpus.documents("notes")).map(({ docId, title, chars }) => ({ docId, title, chars })),
+    documents: (await docsOf(s, "notes")).map(({ docId, title, chars }) => ({ docId, title, chars })),
     moon: (await rankerOf(s).rank({ words: ["moon"], ranking: RANKING }, null, 5)).map((h) => h.docId),
     zh: (await rankerOf(s).rank({ words: ["潮汐"], ranking: RANKING }, null, 5)).map((h) => h.docId),
   };
@@ -158,7 +159,7 @@ describe.skipIf(!postgresTests)("db copy --to postgres://", () => {
       // The run the SQLite server left running belongs to no live lease here: the first instance marks it.
       expect(await pg.runs.markInterrupted({ code: "interrupted", message: "m" })).toBe(1);
       // Ids continue after the copied ones: new documents and timelines write as usual.
-      expect(await pg.corpus.put("notes", [doc("new", "New", ["fresh text"])])).toEqual(["added"]);
+      expect(await putInto(pg, "notes", [doc("new", "New", ["fresh text"])])).toEqual(["added"]);
       await pg.runs.finish(
         "r2",
         {

@@ -4,6 +4,7 @@ import { RANKING, rankerOf } from "../../src/corpus/search/search-corpus.ts";
 import { postgresTests } from "../helpers/postgres.ts";
 import { useLongTimeout } from "../setup.ts";
 import { type AnyStore, backends } from "../store/backends.ts";
+import { putInto } from "./collections-helpers.ts";
 import { textDoc as doc } from "./search-helpers.ts";
 
 useLongTimeout();
@@ -40,13 +41,17 @@ describe.skipIf(!postgresTests)("one ranker over both backends", () => {
     for (const backend of backends) {
       const s = await backend.open();
       opened.push(s);
-      await s.corpus.put("notes", notes);
-      await s.corpus.put("papers", papers);
+      await putInto(s, "notes", notes);
+      await putInto(s, "papers", papers);
+      const byName = new Map((await s.corpus.collections("all")).map((c) => [c.id, c.name]));
       const out: string[][] = [];
       for (const feedback of [RANKING.feedback, null])
         for (const [words, collections] of QUERIES) {
           const q: CorpusQuery = { words, ranking: { ...RANKING, feedback } };
-          const hits = await rankerOf(s).rank(q, collections, 10);
+          const ids =
+            collections &&
+            (await s.corpus.readable("all")).filter((id) => byName.get(id) && collections.includes(byName.get(id)!));
+          const hits = await rankerOf(s).rank(q, ids, 10);
           out.push(hits.map((h) => `${h.collection}/${h.docId}`));
         }
       results.push(out);

@@ -1,5 +1,5 @@
 import { openSqliteStore, type SqliteStore } from "../../src/store/sqlite/open.ts";
-import type { CorpusDocumentInput } from "../../src/store/types.ts";
+import type { CollectionSummary, CorpusDocumentInput } from "../../src/store/types.ts";
 
 /** A plain-text document of one passage, as an import would put it. */
 export const textDoc = (docId: string, title: string, body: string): CorpusDocumentInput => ({
@@ -20,9 +20,15 @@ export function storeWith(docs: [string, string, string][], collection = "defaul
   return store;
 }
 
+/** The unowned shared collection `name` of a SQLite store (synchronous there), made when missing. */
+export function sqliteCollection(store: SqliteStore, name: string): CollectionSummary {
+  const found = store.corpus.findCollection(null, name) as CollectionSummary | null;
+  return found ?? (store.corpus.createCollection({ name, ownerId: null, visibility: "shared" }) as CollectionSummary);
+}
+
 export function putDocs(store: SqliteStore, docs: [string, string, string][], collection = "default") {
   store.corpus.put(
-    collection,
+    sqliteCollection(store, collection).id,
     docs.map(([docId, title, body]) => textDoc(docId, title, body)),
   );
 }

@@ -2,11 +2,12 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RANKING, searchCorpus } from "../../src/corpus/search/search-corpus.ts";
+import { RANKING } from "../../src/corpus/search/search-corpus.ts";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";
-import { filler, putDocs, storeWith } from "./search-helpers.ts";
+import { searchIn } from "./collections-helpers.ts";
+import { filler, putDocs, sqliteCollection, storeWith } from "./search-helpers.ts";
 
-const ids = async (...a: Parameters<typeof searchCorpus>) => (await searchCorpus(...a)).map((h) => h.docId);
+const ids = async (...a: Parameters<typeof searchIn>) => (await searchIn(...a)).map((h) => h.docId);
 
 describe("searchCorpus ranking", () => {
   test("words match across inflections (porter stemming)", async () => {
@@ -74,7 +75,7 @@ describe("searchCorpus ranking", () => {
     expect(await ids(s, "walrus", { limit: 3 })).toEqual([]);
     putDocs(s, [["w", "Walrus", "walrus tusks grow all life"]]);
     expect(await ids(s, "walrus", { limit: 3 })).toEqual(["w"]);
-    s.corpus.removeDocuments("default", ["w"]);
+    s.corpus.removeDocuments(sqliteCollection(s, "default").id, ["w"]);
     expect(await ids(s, "walrus", { limit: 3 })).toEqual([]);
   });
 
@@ -86,7 +87,7 @@ describe("searchCorpus ranking", () => {
     expect(await ids(server, "walrus tusks", { limit: 3 })).toEqual(["w1"]);
     putDocs(cli, [["w2", "Walrus tusks", "walrus tusks are long teeth"]]);
     expect((await ids(server, "walrus tusks", { limit: 3 })).sort()).toEqual(["w1", "w2"]);
-    cli.corpus.removeDocuments("default", ["w1"]);
+    cli.corpus.removeDocuments(sqliteCollection(cli, "default").id, ["w1"]);
     expect(await ids(server, "walrus tusks", { limit: 3 })).toEqual(["w2"]);
     server.close();
     cli.close();

@@ -5,6 +5,7 @@ import { type RunningServer, startServer } from "../../src/server/server.ts";
 import { openSqliteStore, type SqliteStore } from "../../src/store/sqlite/open.ts";
 import { splitPassages } from "../../src/text/passages.ts";
 import { createLogger } from "../../src/util/logger.ts";
+import { putInto } from "../corpus/collections-helpers.ts";
 import { keyedClient } from "../helpers/server.ts";
 
 /** A document for a collection, as the importer would keep it. */
@@ -41,7 +42,8 @@ export const BATTERY_NOTES: NoteDoc[] = [
 
 /** Puts the documents into `collection` the way the importer does: passages by splitPassages, one hash per text. */
 export async function fillCollection(store: SqliteStore, collection: string, docs: NoteDoc[]): Promise<void> {
-  await store.corpus.put(
+  await putInto(
+    store,
     collection,
     docs.map((d) => ({
       docId: d.id,

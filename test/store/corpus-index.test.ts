@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
+import { putInto } from "../corpus/collections-helpers.ts";
 import { textDoc as doc } from "../corpus/search-helpers.ts";
 import { useLongTimeout } from "../setup.ts";
 import { type AnyStore, backends } from "./backends.ts";
@@ -13,8 +14,8 @@ for (const backend of backends) {
   const open = async () => {
     const s = await backend.open();
     opened.push(s);
-    await s.corpus.put("notes", [doc("a", "Tide", "tide tide moon"), doc("b", "Cats", "cats sleep")]);
-    await s.corpus.put("papers", [doc("c", "Models", "tide models of the sea")]);
+    await putInto(s, "notes", [doc("a", "Tide", "tide tide moon"), doc("b", "Cats", "cats sleep")]);
+    await putInto(s, "papers", [doc("c", "Models", "tide models of the sea")]);
     return s;
   };
 
@@ -57,10 +58,10 @@ for (const backend of backends) {
       const version = async () => (await s.corpusIndex.collections()).find((c) => c.name === "notes")!.version;
       const before = await version();
       expect(await version()).toBe(before);
-      await s.corpus.put("notes", [doc("d", "Orbit", "orbit period")]);
+      await putInto(s, "notes", [doc("d", "Orbit", "orbit period")]);
       const afterPut = await version();
       expect(afterPut).not.toBe(before);
-      await s.corpus.removeDocuments("notes", ["d"]);
+      await s.corpus.removeDocuments((await s.corpus.findCollection(null, "notes"))!.id, ["d"]);
       expect(await version()).not.toBe(afterPut);
     });
   });

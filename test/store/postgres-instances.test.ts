@@ -6,6 +6,7 @@ import { RANKING, rankerOf } from "../../src/corpus/search/search-corpus.ts";
 import { pgMigrations } from "../../src/store/postgres/migrations.ts";
 import { openPostgresStore, type PostgresStore } from "../../src/store/postgres/open.ts";
 import type { AccountRow, NewRun } from "../../src/store/types.ts";
+import { putInto } from "../corpus/collections-helpers.ts";
 import { freshDatabase, postgresTests } from "../helpers/postgres.ts";
 import { useLongTimeout } from "../setup.ts";
 
@@ -167,9 +168,9 @@ describe.skipIf(!postgresTests)("instances on one PostgreSQL database", () => {
       passages: [`tide ${id}`],
     });
     // The collection exists already: its creation would queue the writers by itself.
-    await stores[0]!.corpus.put("notes", [doc("seed")]);
+    await putInto(stores[0]!, "notes", [doc("seed")]);
     const batch = Array.from({ length: 20 }, (_, i) => doc(`d${i}`));
-    const outcomes = await Promise.all(stores.map((s) => s.corpus.put("notes", batch)));
+    const outcomes = await Promise.all(stores.map((s) => putInto(s, "notes", batch)));
     // One instance added each document; the others found it there unchanged.
     for (let i = 0; i < batch.length; i++)
       expect(outcomes.map((o) => o[i]).sort()).toEqual(["added", "unchanged", "unchanged"]);

@@ -65,7 +65,7 @@ export async function providersForRun(p: SearchProviders, reader: CollectionRead
   if (p.local && p.localOnly)
     throw new AppError(
       "search_failed",
-      "LOCAL_SEARCH=only, but no collection you may read holds documents: upload some on the Documents page, or ask the operator to share a collection",
+      "LOCAL_SEARCH=only, but no collection this caller may read holds documents: upload some on the Documents page, or share some with `research-query corpus add PATH --shared`",
     );
   return { web: p.web, academic: p.academic };
 }

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { searchCorpus } from "../../../src/corpus/search/search-corpus.ts";
 import { tinyPdf } from "../../fixtures/tiny-pdf.ts";
 import { useLongTimeout } from "../../setup.ts";
+import { docsOf } from "../collections-helpers.ts";
 import { encryptedPdf, gz, importer, jsonl, tempDir, writeTree } from "./import-fixtures.ts";
 
 useLongTimeout();
@@ -39,7 +40,7 @@ describe("bad input is reported and skipped; the import goes on", () => {
     expect(messageOf(problems, "blank.md")).toEqual(["no text in the file"]);
     expect(messageOf(problems, "no-such-folder")).toEqual(["no such file or folder"]);
     expect(problems.every((p) => p.skipped)).toBe(true);
-    expect((await store.corpus.documents("test")).map((d) => d.docId)).toEqual(["good.txt"]);
+    expect((await docsOf(store, "test")).map((d) => d.docId)).toEqual(["good.txt"]);
   });
 
   test("nothing already imported is lost when a later import meets bad input", async () => {
@@ -49,7 +50,7 @@ describe("bad input is reported and skipped; the import goes on", () => {
     const second = writeTree(tempDir(), { "a.txt": new Uint8Array([0, 1, 2, 3]), "c.jsonl": "{oops\n" });
     const s = await run([second]);
     expect(s).toMatchObject({ added: 0, skipped: 2, failedPaths: [second] });
-    expect((await store.corpus.documents("test")).map((d) => d.docId)).toEqual(["a.txt", "b.pdf"]);
+    expect((await docsOf(store, "test")).map((d) => d.docId)).toEqual(["a.txt", "b.pdf"]);
   });
 
   test("a 200 MB text file is cut at the cap, reading only what the cap needs", async () => {
@@ -69,7 +70,7 @@ describe("bad input is reported and skipped; the import goes on", () => {
     expect(problems).toEqual([
       { path: file, line: undefined, message: "longer than 2,000,000 characters: cut there", skipped: false },
     ]);
-    const [doc] = await store.corpus.documents("test");
+    const [doc] = await docsOf(store, "test");
     expect(doc!.truncated).toBe(true);
     // Passages drop the line breaks they are split on: a little under the cap, never over.
     expect(doc!.chars).toBeGreaterThan(1_900_000);
@@ -89,8 +90,8 @@ describe("bad input is reported and skipped; the import goes on", () => {
     expect(await run([dir])).toMatchObject({ added: 2, skipped: 0 });
     expect(messageOf(problems, "latin1.txt")).toEqual(["not UTF-8: read as Windows-1252"]);
     expect(messageOf(problems, "damaged.txt")).toEqual(["invalid UTF-8 in 1 place (replaced with U+FFFD)"]);
-    expect((await searchCorpus(store, "crème brûlée", { limit: 1 }))[0]?.docId).toBe("latin1.txt");
-    expect((await searchCorpus(store, "naïve", { limit: 1 }))[0]?.docId).toBe("damaged.txt");
+    expect((await searchCorpus(store, "crème brûlée", { collections: null, limit: 1 }))[0]?.docId).toBe("latin1.txt");
+    expect((await searchCorpus(store, "naïve", { collections: null, limit: 1 }))[0]?.docId).toBe("damaged.txt");
   });
 
   test("JSONL: bad lines are named by line number and skipped; a repeated id keeps the last", async () => {
@@ -121,12 +122,12 @@ describe("bad input is reported and skipped; the import goes on", () => {
         [8, false, 'id "a" repeats line 1: the later one is kept'],
       ],
     );
-    const docs = await store.corpus.documents("test");
+    const docs = await docsOf(store, "test");
     expect(docs.map((d) => [d.docId, d.title])).toEqual([
       ["a", "Second a"],
       ["d", "D"],
     ]);
-    expect((await searchCorpus(store, "sturgeon", { limit: 5 })).map((h) => h.docId)).toEqual(["a"]);
+    expect((await searchCorpus(store, "sturgeon", { collections: null, limit: 5 })).map((h) => h.docId)).toEqual(["a"]);
   });
 
   test("JSONL: an over-long line is skipped, a long text cut; a file of garbage lines is shown in part", async () => {
@@ -160,7 +161,7 @@ describe("bad input is reported and skipped; the import goes on", () => {
     expect(s.added).toBeLessThan(2000);
     expect(problems).toHaveLength(1);
     expect(problems[0]!.message).toMatch(/^could not be read after line \d+ .*: the rest of the file is left out$/);
-    expect((await store.corpus.collections())[0]!.documents).toBe(s.added);
+    expect((await store.corpus.collections("all"))[0]!.documents).toBe(s.added);
   });
 
   test("two files with one base name, given directly: the later one is kept, with a message", async () => {
@@ -171,7 +172,7 @@ describe("bad input is reported and skipped; the import goes on", () => {
     expect(problems.map((p) => p.message)).toEqual([
       `id "notes.txt" repeats ${join(a, "notes.txt")}: the later one is kept`,
     ]);
-    const [doc] = await store.corpus.documents("test");
+    const [doc] = await docsOf(store, "test");
     expect(doc!.path).toBe(join(b, "notes.txt"));
   });
 
@@ -192,6 +193,6 @@ describe("bad input is reported and skipped; the import goes on", () => {
     expect(puts).toBeGreaterThan(1);
     expect(puts).toBeLessThanOrEqual(50);
     expect(s).toMatchObject({ added: 10_000, skipped: 0 });
-    expect((await store.corpus.collections())[0]).toMatchObject({ documents: 10_000, passages: 10_000 });
+    expect((await store.corpus.collections("all"))[0]).toMatchObject({ documents: 10_000, passages: 10_000 });
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { searchCorpus } from "../../../src/corpus/search/search-corpus.ts";
 import { tinyPdf } from "../../fixtures/tiny-pdf.ts";
+import { docsOf, searchIn } from "../collections-helpers.ts";
 import { gz, importer, jsonl, tempDir, writeTree } from "./import-fixtures.ts";
 
 const PROSE =
@@ -53,7 +54,7 @@ describe("importPaths reads each format", () => {
         message: expect.stringContaining("not a format"),
       }),
     ]);
-    const docs = await store.corpus.documents("test");
+    const docs = await docsOf(store, "test");
     expect(docs.map((d) => [d.docId, d.format, d.title])).toEqual([
       ["notes/flywheels.md", "markdown", "Flywheel storage"],
       ["plain.txt", "text", "Pumped hydro basics"],
@@ -63,7 +64,7 @@ describe("importPaths reads each format", () => {
     expect(docs.every((d) => d.path?.startsWith(dir) && !d.truncated && d.url === null)).toBe(true);
 
     // Each is findable through the one search, by words only its text holds.
-    const top = async (q: string) => (await searchCorpus(store, q, { collection: "test", limit: 1 }))[0]?.docId;
+    const top = async (q: string) => (await searchIn(store, q, { collection: "test", limit: 1 }))[0]?.docId;
     expect(await top("abundant materials sodium")).toBe("reports/cells.pdf");
     expect(await top("café valley owners")).toBe("web/notes.html"); // windows-1252 decoded by its <meta>
     expect(await top("vacuum decades rotor")).toBe("notes/flywheels.md");
@@ -74,7 +75,7 @@ describe("importPaths reads each format", () => {
     const dir = writeTree(tempDir(), { "f.md": MD });
     const { store, run } = importer();
     await run([join(dir, "f.md")]);
-    const [doc] = await store.corpus.documents("test");
+    const [doc] = await docsOf(store, "test");
     expect(doc!.docId).toBe("f.md"); // a file given directly: its base name
     const text = (await store.corpus.bestPassages(doc!.id, ["nothing"], 10)).map((p) => p.text).join("\n");
     expect(text).toContain("Flywheels store energy as rotation; see the survey.");
@@ -97,13 +98,15 @@ describe("importPaths reads each format", () => {
     const s = await run([join(dir, "a.jsonl"), join(dir, "b.jsonl.gz")]);
     expect(s).toMatchObject({ added: 3, skipped: 0 });
     expect(problems).toEqual([]);
-    const docs = await store.corpus.documents("test");
+    const docs = await docsOf(store, "test");
     expect(docs.map((d) => [d.docId, d.title, d.url, d.format])).toEqual([
       ["42", "42", null, "jsonl"],
       ["d1", "Solid electrolytes", "https://example.org/d1", "jsonl"],
       ["g1", "Compressed", null, "jsonl"],
     ]);
     // A short text (under splitPassages' 40-character floor) is still one passage, so it is findable.
-    expect((await searchCorpus(store, "gzip streams", { limit: 5 })).map((h) => h.docId)).toEqual(["g1"]);
+    expect((await searchCorpus(store, "gzip streams", { collections: null, limit: 5 })).map((h) => h.docId)).toEqual([
+      "g1",
+    ]);
   });
 });

@@ -6,6 +6,7 @@ import { importPaths } from "../../../src/corpus/import/import-paths.ts";
 import type { ImportOptions, ImportProblem } from "../../../src/corpus/import/import-types.ts";
 import { openSqliteStore } from "../../../src/store/sqlite/open.ts";
 import { pdfFile } from "../../fixtures/tiny-pdf.ts";
+import { sharedCollection } from "../collections-helpers.ts";
 
 /** A fresh folder under the system's temp dir. */
 export const tempDir = (tag = "rq-import-") => mkdtempSync(join(tmpdir(), tag));
@@ -26,8 +27,15 @@ export const gz = (s: string) => gzipSync(Buffer.from(s));
 export function importer() {
   const store = openSqliteStore(join(tempDir("rq-import-db-"), "rq.db"));
   const problems: ImportProblem[] = [];
-  const run = (paths: string[], o: Partial<ImportOptions> = {}) =>
-    importPaths(store, paths, { collection: "test", onProblem: (p) => problems.push(p), ...o });
+  const run = async (paths: string[], o: Partial<Omit<ImportOptions, "collection">> & { collection?: string } = {}) => {
+    const { collection = "test", ...rest } = o;
+    const c = await sharedCollection(store, collection);
+    return await importPaths(store, paths, {
+      collection: { id: c.id, name: c.name },
+      onProblem: (p) => problems.push(p),
+      ...rest,
+    });
+  };
   return { store, problems, run };
 }
 

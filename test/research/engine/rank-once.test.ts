@@ -40,7 +40,7 @@ async function candidates(question: string, providers: SearchProvider[]): Promis
     }
   };
   const engine = createEngine({ llm: null, search: { web: [], academic: providers }, allowPrivate: false });
-  await engine.run(question, { signal: ac.signal, emit }).catch(() => {});
+  await engine.run(question, { signal: ac.signal, emit, reader: { accounts: [] } }).catch(() => {});
   return { urls, found };
 }
 

@@ -9,6 +9,7 @@ import { buildSearchProviders, providersForRun } from "../../../src/research/sea
 import { searchAll } from "../../../src/research/search/run-search.ts";
 import type { SearchHit } from "../../../src/research/search/types.ts";
 import { openSqliteStore, type SqliteStore } from "../../../src/store/sqlite/open.ts";
+import { putInto } from "../../corpus/collections-helpers.ts";
 import { BATTERY_NOTES, closedPort, fillCollection } from "../../runs/collections-server.ts";
 
 let store: SqliteStore, empty: SqliteStore;
@@ -53,13 +54,19 @@ describe("local: references", () => {
   });
 });
 
+/** A reader of the shared collections only (an account with no collection of its own). */
+const shared = { accounts: [] };
+
 describe("local among the providers", () => {
   test("built unless LOCAL_SEARCH=off; only builds nothing else; in every kind of question", async () => {
     const web = { SEARXNG_URL: "http://127.0.0.1:9" };
-    expect(buildSearchProviders(cfg(web), {}, store).local?.name).toBe("local");
+    expect((await providersForRun(buildSearchProviders(cfg(web), {}, store), shared)).local?.name).toBe("local");
     expect(buildSearchProviders(cfg({ ...web, LOCAL_SEARCH: "off" }), {}, store).local).toBeUndefined();
     expect(buildSearchProviders(cfg(web)).local).toBeUndefined();
-    const only = buildSearchProviders(cfg({ ...web, ACADEMIC_PROVIDERS: "openalex", LOCAL_SEARCH: "only" }), {}, store);
+    const only = await providersForRun(
+      buildSearchProviders(cfg({ ...web, ACADEMIC_PROVIDERS: "openalex", LOCAL_SEARCH: "only" }), {}, store),
+      shared,
+    );
     expect([only.web, only.academic, only.local?.name]).toEqual([[], [], "local"]);
     for (const kind of ["academic", "general", "news", "mixed"] as const) {
       const r = await searchAll(["solid-state batteries"], kind, only, { signal: signal() });
@@ -70,16 +77,19 @@ describe("local among the providers", () => {
 
   test("per run: empty collections drop local (auto) or fail at once (only)", async () => {
     const auto = buildSearchProviders(cfg({}), {}, empty);
-    expect((await providersForRun(auto)).local).toBeUndefined();
+    expect((await providersForRun(auto, shared)).local).toBeUndefined();
     const only = buildSearchProviders(cfg({ LOCAL_SEARCH: "only" }), {}, empty);
-    const e = await providersForRun(only).catch((x: unknown) => x);
+    const e = await providersForRun(only, shared).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(AppError);
     expect((e as AppError).code).toBe("search_failed");
-    expect((await providersForRun(buildSearchProviders(cfg({}), {}, store))).local?.name).toBe("local");
+    expect((await providersForRun(buildSearchProviders(cfg({}), {}, store), shared)).local?.name).toBe("local");
   });
 
   test("web failing: local hits carry the run; local finding nothing leaves it search_failed, not no_sources", async () => {
-    const p = buildSearchProviders(cfg({ SEARXNG_URL: `http://127.0.0.1:${closedPort()}` }), {}, store);
+    const p = await providersForRun(
+      buildSearchProviders(cfg({ SEARXNG_URL: `http://127.0.0.1:${closedPort()}` }), {}, store),
+      shared,
+    );
     const found = await searchAll(["dendrites ceramic electrolyte"], "general", p, { signal: signal() });
     expect(found.attempts.find((a) => a.provider === "searxng")!.ok).toBe(false);
     expect(found.lists.flat().length).toBeGreaterThan(0);
@@ -98,7 +108,7 @@ describe("local among the providers", () => {
       snippet: "local",
       provider: "local",
       type: "local",
-      local: { collection: "wiki", docId: "separators", documentId: 1 },
+      local: { collection: "wiki", collectionId: 1, docId: "separators", documentId: 1 },
     };
     const [merged, ...rest] = mergeAndRank([[web], [local]], "separators");
     expect(rest).toEqual([]);
@@ -110,7 +120,7 @@ describe("local among the providers", () => {
 describe("local hits", () => {
   test("the snippet is the best passage without the heading the document's title came from", async () => {
     const s = openSqliteStore(":memory:");
-    await s.corpus.put("notes", [
+    await putInto(s, "notes", [
       {
         docId: "q3.md",
         title: "Q3 review: solid-state cells",
@@ -122,7 +132,8 @@ describe("local hits", () => {
         passages: ["Q3 review: solid-state cells\nDendrites grow through the ceramic electrolyte at high current."],
       },
     ]);
-    const [hit] = await createLocal({ store: s }).search("dendrites electrolyte", { signal: signal(), limit: 5 });
+    const local = (await createLocal({ store: s }).forReader(shared))!;
+    const [hit] = await local.search("dendrites electrolyte", { signal: signal(), limit: 5 });
     expect(hit!.snippet).toBe("Dendrites grow through the ceramic electrolyte at high current.");
     s.close();
   });

@@ -6,7 +6,7 @@ import { createBrave } from "../../../src/research/search/brave.ts";
 import { createCrossref } from "../../../src/research/search/crossref.ts";
 import { mergeAndRank } from "../../../src/research/search/merge.ts";
 import { createOpenAlex } from "../../../src/research/search/openalex.ts";
-import { buildSearchProviders } from "../../../src/research/search/registry.ts";
+import { buildSearchProviders, type RunProviders } from "../../../src/research/search/registry.ts";
 import { type ProviderAttempt, searchAll } from "../../../src/research/search/run-search.ts";
 import { SearchError } from "../../../src/research/search/search-error.ts";
 import { createSearxng } from "../../../src/research/search/searxng.ts";
@@ -14,6 +14,12 @@ import { createTavily } from "../../../src/research/search/tavily.ts";
 import type { SearchProvider } from "../../../src/research/search/types.ts";
 import { FIXTURE_KEYS, fixtureSearchEnv, PROVIDERS, type SearchFixtures } from "../../fixtures/search-servers.ts";
 import { useSearchFixtures } from "../../helpers/search-fixtures.ts";
+
+/** The configured providers as a run without collections searches them. */
+const providers = (c: Parameters<typeof buildSearchProviders>[0]): RunProviders => {
+  const { web, academic } = buildSearchProviders(c);
+  return { web, academic };
+};
 
 let fx: SearchFixtures;
 const PAGE = "http://pages.test";
@@ -28,10 +34,10 @@ const NO_WEB = { SEARXNG_URL: "", BRAVE_API_KEY: "", TAVILY_API_KEY: "" };
 
 describe("registry", () => {
   test("web providers in the order SearXNG, Brave, Tavily; databases as ACADEMIC_PROVIDERS lists them, none turns them off", () => {
-    const p = buildSearchProviders(cfg({ ACADEMIC_PROVIDERS: "crossref,openalex" }));
+    const p = providers(cfg({ ACADEMIC_PROVIDERS: "crossref,openalex" }));
     expect(p.web.map((x) => x.name)).toEqual(["searxng", "brave", "tavily"]);
     expect(p.academic.map((x) => x.name)).toEqual(["crossref", "openalex"]);
-    const q = buildSearchProviders(cfg({ SEARXNG_URL: "", ACADEMIC_PROVIDERS: "none" }));
+    const q = providers(cfg({ SEARXNG_URL: "", ACADEMIC_PROVIDERS: "none" }));
     expect([q.web.map((x) => x.name), q.academic]).toEqual([["brave", "tavily"], []]);
   });
 });
@@ -40,12 +46,10 @@ describe("web fallback chain", () => {
   test("SearXNG failing → Brave answers, Tavily untouched; onProviderDone sees both calls", async () => {
     fx.setMode("searxng", "500");
     const seen: ProviderAttempt[] = [];
-    const { lists, attempts } = await searchAll(
-      ["q"],
-      "general",
-      buildSearchProviders(cfg({ ACADEMIC_PROVIDERS: "none" })),
-      { signal: signal(), onProviderDone: (a) => seen.push(a) },
-    );
+    const { lists, attempts } = await searchAll(["q"], "general", providers(cfg({ ACADEMIC_PROVIDERS: "none" })), {
+      signal: signal(),
+      onProviderDone: (a) => seen.push(a),
+    });
     expect(attempts.map((a) => [a.provider, a.ok, a.error, a.status])).toEqual([
       ["searxng", false, "http_status", 500],
       ["brave", true, undefined, undefined],
@@ -143,10 +147,10 @@ describe("academic providers and kinds", () => {
   });
 
   test("general questions use the web only; academic ones the web and every database, in parallel", async () => {
-    await searchAll(["q"], "general", buildSearchProviders(cfg()), { signal: signal() });
+    await searchAll(["q"], "general", providers(cfg()), { signal: signal() });
     expect(asked()).toEqual(new Set(["searxng"]));
     fx.requests.length = 0;
-    const { lists, attempts } = await searchAll(["q1", "q2"], "academic", buildSearchProviders(cfg()), {
+    const { lists, attempts } = await searchAll(["q1", "q2"], "academic", providers(cfg()), {
       signal: signal(),
     });
     expect(asked()).toEqual(new Set(["searxng", "openalex", "arxiv", "crossref", "semantic_scholar"]));
@@ -159,10 +163,10 @@ describe("academic providers and kinds", () => {
   });
 
   test("without web providers the databases answer general questions; without databases SearXNG searches science", async () => {
-    await searchAll(["q"], "general", buildSearchProviders(cfg(NO_WEB)), { signal: signal() });
+    await searchAll(["q"], "general", providers(cfg(NO_WEB)), { signal: signal() });
     expect(asked()).toEqual(new Set(["openalex", "arxiv", "crossref", "semantic_scholar"]));
     fx.requests.length = 0;
-    await searchAll(["q"], "academic", buildSearchProviders(cfg({ ACADEMIC_PROVIDERS: "none" })), { signal: signal() });
+    await searchAll(["q"], "academic", providers(cfg({ ACADEMIC_PROVIDERS: "none" })), { signal: signal() });
     expect(fx.requests.map((r) => r.url.searchParams.get("categories"))).toEqual(["science"]);
   });
 });
@@ -170,9 +174,7 @@ describe("academic providers and kinds", () => {
 describe("search_failed and aborts", () => {
   test("every provider failing → search_failed naming them", async () => {
     for (const p of PROVIDERS) fx.setMode(p, "500");
-    const e = await searchAll(["q"], "mixed", buildSearchProviders(cfg()), { signal: signal() }).catch(
-      (x: unknown) => x,
-    );
+    const e = await searchAll(["q"], "mixed", providers(cfg()), { signal: signal() }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(AppError);
     expect((e as AppError).code).toBe("search_failed");
     expect((e as AppError).message).toContain("searxng (http_status 500: upstream broke)");
@@ -184,7 +186,7 @@ describe("search_failed and aborts", () => {
     const e = await searchAll(
       ["q"],
       "general",
-      buildSearchProviders(cfg({ ...NO_WEB, SEARXNG_URL: fx.urls.searxng, ACADEMIC_PROVIDERS: "none" })),
+      providers(cfg({ ...NO_WEB, SEARXNG_URL: fx.urls.searxng, ACADEMIC_PROVIDERS: "none" })),
       { signal: signal() },
     ).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(AppError);
@@ -199,7 +201,7 @@ describe("search_failed and aborts", () => {
     fx.setMode("searxng", "blocked");
     fx.setMode("brave", "refused");
     fx.setMode("tavily", "refused");
-    const e = await searchAll(["q"], "general", buildSearchProviders(cfg({ ACADEMIC_PROVIDERS: "none" })), {
+    const e = await searchAll(["q"], "general", providers(cfg({ ACADEMIC_PROVIDERS: "none" })), {
       signal: signal(),
     }).catch((x: unknown) => x);
     const message = (e as AppError).message;
@@ -212,7 +214,7 @@ describe("search_failed and aborts", () => {
   });
 
   test("no provider configured → search_failed naming the variables, before any request", async () => {
-    const e = await searchAll(["q"], "general", buildSearchProviders(cfg({ ...NO_WEB, ACADEMIC_PROVIDERS: "none" })), {
+    const e = await searchAll(["q"], "general", providers(cfg({ ...NO_WEB, ACADEMIC_PROVIDERS: "none" })), {
       signal: signal(),
     }).catch((x: unknown) => x);
     expect(e).toMatchObject({ code: "search_failed" });
@@ -232,7 +234,7 @@ describe("search_failed and aborts", () => {
         return new Promise(() => {});
       },
     };
-    const p = buildSearchProviders(cfg({ ACADEMIC_PROVIDERS: "none" }));
+    const p = providers(cfg({ ACADEMIC_PROVIDERS: "none" }));
     const ac = new AbortController();
     const run = searchAll(["q"], "mixed", { web: p.web, academic: [deaf] }, { signal: ac.signal }).catch(
       (x: unknown) => x,

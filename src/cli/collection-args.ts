@@ -35,6 +35,10 @@ export async function ownerIdsOf(store: Store, emails: readonly string[]): Promi
 export const collectionLabel = (c: Pick<CollectionSummary, "name" | "owner">) =>
   c.owner ? `${c.name} (${c.owner})` : c.name;
 
+/** Who reads a collection, in words. */
+export const readers = (c: Pick<CollectionSummary, "visibility" | "owner">) =>
+  c.visibility === "shared" ? "shared (every account reads it)" : `private to ${c.owner ?? "no account"}`;
+
 /**
  * The operator's collection called NAME: the one of `--owner EMAIL` when given; else the one
  * with no owner, else the only one of that name. Several owners with that name and no

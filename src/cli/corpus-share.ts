@@ -1,18 +1,19 @@
 import { openSignup } from "../auth/signup-limits.ts";
 import type { CollectionSummary, Store } from "../store/types.ts";
-import { collectionLabel, operatorCollection, ownerIdOf, ownerOption } from "./collection-args.ts";
+import { collectionLabel, operatorCollection, ownerIdOf, ownerOption, readers } from "./collection-args.ts";
 import { type CommandInput, EXIT } from "./command.ts";
 import { collectionJson } from "./corpus-list.ts";
-import { readers } from "./import-target.ts";
 import { withStore } from "./with-store.ts";
+
+const missing = (name: string, whose: string) => {
+  process.stderr.write(`no collection named ${name}${whose}\n`);
+  return EXIT.failure;
+};
 
 /** The collection as it now is: JSON with --json, else one line of who reads it. */
 async function report(store: Store, input: CommandInput, id: number, before: string): Promise<number> {
   const c = (await store.corpus.collections("all")).find((x) => x.id === id);
-  if (!c) {
-    process.stderr.write(`${before}: removed meanwhile\n`);
-    return EXIT.failure;
-  }
+  if (!c) return missing(input.args[0]!, " (removed meanwhile)");
   console.log(
     input.options.json
       ? JSON.stringify({ collection: collectionJson(c) })
@@ -22,11 +23,6 @@ async function report(store: Store, input: CommandInput, id: number, before: str
   if (anyone) process.stderr.write(`note: sign-up is open (SIGNUP=open): ${anyone} reads it too\n`);
   return EXIT.ok;
 }
-
-const missing = (name: string, whose: string) => {
-  process.stderr.write(`no collection named ${name}${whose}\n`);
-  return EXIT.failure;
-};
 
 /** `corpus share NAME [--owner EMAIL] [--json]`: every account reads the collection. Sharing it again is not an error. */
 export const corpusShare = (input: CommandInput) =>

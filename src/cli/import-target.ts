@@ -1,10 +1,6 @@
 import type { CollectionSummary, Store } from "../store/types.ts";
-import { collectionLabel, operatorCollection, ownerIdOf } from "./collection-args.ts";
+import { collectionLabel, operatorCollection, ownerIdOf, readers } from "./collection-args.ts";
 import { UsageError } from "./command.ts";
-
-/** Who reads a collection, in words. */
-export const readers = (c: Pick<CollectionSummary, "visibility" | "owner">) =>
-  c.visibility === "shared" ? "shared (every account reads it)" : `private to ${c.owner ?? "no account"}`;
 
 /**
  * The collection to import into. An existing one is found by name and --owner; the flags, when

@@ -7,7 +7,8 @@ import type { Logger } from "../util/logger.ts";
  * One line at start for each shared collection: every account's runs read it (README
  * "Collections for a team"). Threat: an operator's documents quoted to strangers unnoticed —
  * collections made before owners existed became shared, and with sign-up open anyone can make
- * an account, so then each line is a warning saying so and how to stop it.
+ * an account, so then each line is a warning saying so and how to stop it
+ * (docs/decisions/0077-serve-names-shared-collections.md).
  */
 export async function logSharedCollections(
   store: Store,

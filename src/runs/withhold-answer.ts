@@ -33,7 +33,7 @@ export function withholdLines(text: string, ids: Set<string>): { text: string; a
     pieces.push({
       from,
       to,
-      text: withheld ? `${lead}${WITHHELD_LINE} ${groups.map((g) => g.text).join("")}` : line,
+      text: withheld ? `${lead}${WITHHELD_LINE} ${[...new Set(groups.map((g) => g.text))].join("")}` : line,
       withheld,
     });
     if (to < text.length) pieces.push({ from: to, to: to + 1, text: "\n", withheld: false });

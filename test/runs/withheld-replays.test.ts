@@ -7,6 +7,7 @@ import { WITHHELD_LINE } from "../../src/runs/withhold-answer.ts";
 import type { CollectionSummary } from "../../src/store/types.ts";
 import { query } from "../helpers/server.ts";
 import { answerOf, readSse } from "../helpers/sse.ts";
+import { undeclaredFields } from "../helpers/undeclared-fields.ts";
 import { useLongTimeout } from "../setup.ts";
 import { BATTERY_NOTES, type CollectionsServer, startCollectionsServer } from "./collections-server.ts";
 import {
@@ -65,9 +66,10 @@ async function bRunNow(): Promise<{ raw: string; env: any }> {
   return { raw: raw + timeline, env };
 }
 
-/** An envelope's citations hold together: every marker names a listed source, every listed source is cited. */
+/** An envelope as the schema declares it, whose citations hold together: every marker names a listed source, every listed source is cited. */
 function expectCitationsWhole(env: any): void {
   expect(Value.Check(EnvelopeSchema, env)).toBe(true);
+  expect(undeclaredFields(EnvelopeSchema, env)).toEqual([]);
   expect(new Set(markersIn(env.answer))).toEqual(new Set(env.sources.map((s: any) => s.id)));
 }
 

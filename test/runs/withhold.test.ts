@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { Source } from "../../src/research/types.ts";
+import { sourcesText } from "../../src/runs/answer-text.ts";
 import { storedStream } from "../../src/runs/replay.ts";
 import { withheldSource, withhold } from "../../src/runs/withhold.ts";
 import { WITHHELD_LINE, withholdAnswerEntry, withholdLines } from "../../src/runs/withhold-answer.ts";
@@ -151,5 +152,11 @@ describe("a stored run read by an account that may read collection 7 only", () =
       seq: 4,
     });
     expect(text.match(/S3\.md|S4\.md|Secret S3|Secret S4/g)).toBeNull();
+  });
+
+  test('as text under an answer (ask, MCP), a withheld source says why, not "undefined"', () => {
+    expect(sourcesText([withheldSource("S3")])).toBe(
+      "[S3] Withheld document\n     Its collection was removed or is no longer shared with this account.",
+    );
   });
 });

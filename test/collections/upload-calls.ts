@@ -141,6 +141,6 @@ export function startUploadServer(
   });
   const store = openSqliteStore(config.DATABASE_PATH);
   const engine = o.realEngine ? buildEngine(config, logger, undefined, FAST, store) : scriptedEngine();
-  const s = startServer({ config, engine, store, logger, importWorker: o.importWorker });
+  const s = startServer({ config, engine, store, logger, imports: { worker: o.importWorker } });
   return Object.assign(s, { logs, sql: store.raw });
 }

@@ -70,7 +70,8 @@ export async function updateCollection(
     throw new AppError("invalid_request", "send a new name, a visibility, or both");
   if (change.name !== undefined) checkName(change.name);
   const c = await ownCollection(store, caller, at.name, at.owner);
-  const outcome = await store.corpus.updateCollection(c.id, change);
+  // Only these two reach the store, whatever the body parser lets through: an `ownerId` must never hand it over.
+  const outcome = await store.corpus.updateCollection(c.id, { name: change.name, visibility: change.visibility });
   if (outcome === "taken") throw taken(change.name ?? c.name);
   // Removed meanwhile by another request of the owner's: as if it had never been there.
   if (outcome === "missing") throw new AppError("collection_not_found", "the collection was removed meanwhile");

@@ -28,6 +28,18 @@ describe("account B and account A's collections", () => {
     await expectPrivateToOthers(a, b, "hr", "reviews/q3 salaries.md", HR_NOTES);
   });
 
+  test("a PATCH body's fields beyond name and visibility change nothing: no hand-over to another account", async () => {
+    const r = await call(a, "PATCH", at("hr"), {
+      visibility: "private",
+      ownerId: b.id,
+      owner_id: b.id,
+      owner: b.email,
+    });
+    expect([r.status, r.body.collection.owner, r.body.collection.mine]).toEqual([200, a.email, true]);
+    expect((await srv.deps.store.corpus.findCollection(a.id, "hr"))?.ownerId).toBe(a.id);
+    expect(await srv.deps.store.corpus.findCollection(b.id, "hr")).toBeNull();
+  });
+
   test("a shared collection reaches every account, read-only for all but its owner", async () => {
     await expectSharedReadOnly(a, b, "handbook", "welcome.md");
   });

@@ -150,4 +150,21 @@ describe("what an upload refuses, before anything is stored", () => {
     await answered(srv, path(), 400, from);
     nothingStored();
   });
+
+  test("a body that stops arriving: 400 upload_incomplete once it has been silent for the body timeout", async () => {
+    const slow = startUploadServer({}, { bodyTimeoutMs: 200 });
+    try {
+      const m = await member(slow.url, "s");
+      await call(m, "POST", "/api/console/collections", { name: "notes" });
+      const part = `--XX\r\nContent-Disposition: form-data; name="files"; filename="slow.md"\r\n\r\nthe first bytes`;
+      const head = `POST ${at("notes")}/documents HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${m.c.cookie}\r\nContent-Type: multipart/form-data; boundary=XX\r\nContent-Length: 100000\r\n\r\n`;
+      // The head and a first piece, then nothing: the answer comes without the connection closing.
+      const status = await rawRequest(slow.url, head, (send) => send(part));
+      expect(status).toBe("HTTP/1.1 400 Bad Request");
+      expect(slow.logs.some((l) => l.includes('"status":400'))).toBe(true);
+      expect(leftovers(slow)).toEqual({ rows: 0, documents: 0, spooled: 0 });
+    } finally {
+      await slow.stop(100);
+    }
+  });
 });

@@ -120,7 +120,7 @@ export async function rawRequest(
  */
 export function startUploadServer(
   env: Record<string, string> = {},
-  o: { importWorker?: Partial<WorkerHostOptions>; realEngine?: boolean } = {},
+  o: { importWorker?: Partial<WorkerHostOptions>; realEngine?: boolean; bodyTimeoutMs?: number } = {},
 ): TestServer {
   const config = loadConfig(
     {
@@ -141,6 +141,13 @@ export function startUploadServer(
   });
   const store = openSqliteStore(config.DATABASE_PATH);
   const engine = o.realEngine ? buildEngine(config, logger, undefined, FAST, store) : scriptedEngine();
-  const s = startServer({ config, engine, store, logger, imports: { worker: o.importWorker } });
+  const s = startServer({
+    config,
+    engine,
+    store,
+    logger,
+    imports: { worker: o.importWorker },
+    bodyTimeoutMs: o.bodyTimeoutMs,
+  });
   return Object.assign(s, { logs, sql: store.raw });
 }

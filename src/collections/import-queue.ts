@@ -74,7 +74,14 @@ export function startImportQueue(o: ImportQueueOptions): ImportQueue {
     }
     spool.sweep(await store.uploads.spools());
   };
-  const sweeping = () => sweep().catch((e) => logger.error("upload_sweep_failed", { error: String(e) }));
+  // One sweep at a time: a slow database must not stack them up.
+  let swept: Promise<void> | null = null;
+  const sweeping = () =>
+    (swept ??= sweep()
+      .catch((e) => logger.error("upload_sweep_failed", { error: String(e) }))
+      .finally(() => {
+        swept = null;
+      }));
   const timer = setInterval(sweeping, o.sweepMs ?? SWEEP_MS);
   timer.unref();
 
@@ -93,6 +100,8 @@ export function startImportQueue(o: ImportQueueOptions): ImportQueue {
     while (!stopping) {
       kicked = false;
       const row = await next();
+      // Taken as the server stops: left `indexing`, for the next start (as a file cut short).
+      if (stopping) break;
       if (row) {
         await importOne(row, { store, config: o.config, logger, spool, host });
         continue;
@@ -114,6 +123,7 @@ export function startImportQueue(o: ImportQueueOptions): ImportQueue {
       host.halt();
       wake?.();
       await loop;
+      await swept;
       spool.close();
     },
   };

@@ -34,13 +34,15 @@ const quoted = (s: string) =>
  * (README "Configuration": UPLOAD_MAX_*). Threats: a body too large for memory or disk (told
  * by Content-Length before a byte is read, else counted as it streams: a chunked 2 GB body is
  * cut at the limit), a flood of small files, names that climb out of a folder, and a body that
- * stalls or breaks off. Any refusal removes what was spooled: nothing of the upload is kept.
+ * stalls or breaks off. `room`: the bytes the storage allowance has left, told as they
+ * arrive (the queueing checks it again, exactly). Any refusal removes what was spooled: nothing
+ * of the upload is kept.
  */
 export async function receiveUpload(
   request: Request,
   spool: Spool,
   limits: UploadLimits,
-  idleMs: number,
+  o: { idleMs: number; room: number },
 ): Promise<ReceivedFile[]> {
   const boundary = boundaryOf(request.headers.get("content-type"));
   if (!boundary)
@@ -53,7 +55,8 @@ export async function receiveUpload(
   const files: ReceivedFile[] = [];
   let current: { file: ReceivedFile; handle: FileHandle } | null = null;
   let total = 0;
-  const bytes = timedBytes(request.body, idleMs, (n) => {
+  let inFiles = 0;
+  const bytes = timedBytes(request.body, o.idleMs, (n) => {
     total += n;
     if (total > limits.UPLOAD_MAX_REQUEST_BYTES)
       throw tooLarge("the upload", limits.UPLOAD_MAX_REQUEST_BYTES, "UPLOAD_MAX_REQUEST_BYTES");
@@ -77,8 +80,15 @@ export async function receiveUpload(
         current = { file, handle: await open(spool.path(file.spool), "wx") };
       } else if (ev.type === "data" && current) {
         current.file.bytes += ev.bytes.byteLength;
+        inFiles += ev.bytes.byteLength;
         if (current.file.bytes > limits.UPLOAD_MAX_FILE_BYTES)
           throw tooLarge(quoted(current.file.docId), limits.UPLOAD_MAX_FILE_BYTES, "UPLOAD_MAX_FILE_BYTES");
+        // Past the storage allowance's room: stopped now rather than refused once it has all arrived.
+        if (inFiles > o.room)
+          throw new AppError(
+            "storage_quota_exceeded",
+            `the files are larger than the ${(o.room / 1048576).toFixed(1)} MiB your plan has left (files being imported count at their size): nothing was stored; remove documents or ask for a larger plan`,
+          );
         await current.handle.write(ev.bytes);
       } else if (ev.type === "end" && current) {
         await current.handle.close();

@@ -75,18 +75,18 @@ export function uploadRoutes(deps: UploadDeps) {
       const at = collectionAt(params, request);
       const collection = await ownCollection(deps.store, account, at.name, at.owner);
       // Already over (a smaller plan since): refused before a byte is read, as the queueing would.
-      if (
-        !withinAllowance(
-          await deps.store.uploads.storageUse(account.id),
-          storageAllowanceFor(deps.config, account.plan),
-        )
-      )
+      const allowance = storageAllowanceFor(deps.config, account.plan);
+      const use = await deps.store.uploads.storageUse(account.id);
+      if (!withinAllowance(use, allowance))
         throw new AppError(
           "storage_quota_exceeded",
           "your collections hold more than your plan keeps: nothing was stored; remove documents or ask for a larger plan",
         );
       const spool = deps.imports.spool;
-      const files = await receiveUpload(request, spool, deps.config, deps.bodyTimeoutMs ?? BODY_TIMEOUT_S * 1000);
+      const files = await receiveUpload(request, spool, deps.config, {
+        idleMs: deps.bodyTimeoutMs ?? BODY_TIMEOUT_S * 1000,
+        room: allowance.bytes - use.bytes,
+      });
       await deps.imports.ready;
       const rows = await enqueueUpload(deps.store, deps.config, spool, {
         account,

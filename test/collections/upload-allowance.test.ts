@@ -110,4 +110,30 @@ describe("the storage allowance of a plan", () => {
     expect([r.status, codeOf(r)]).toEqual([413, "storage_quota_exceeded"]);
     expect((await storage(m)).documents).toEqual({ limit: 3, used: 4, remaining: 0 });
   });
+
+  test("a body past the allowance's room is stopped as it arrives, not read to its end", async () => {
+    const m = await pro();
+    let sent = 0;
+    const data = "b".repeat(64 * 1024);
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(
+          new TextEncoder().encode('--XX\r\nContent-Disposition: form-data; name="files"; filename="huge.txt"\r\n\r\n'),
+        );
+      },
+      pull(c) {
+        if (sent > 2 * 1024 ** 3) return c.close();
+        sent += data.length;
+        c.enqueue(new TextEncoder().encode(data));
+      },
+    });
+    const res = await fetch(`${srv.url}${at("notes")}/documents`, {
+      method: "POST",
+      body,
+      headers: { cookie: m.c.cookie!, "content-type": "multipart/form-data; boundary=XX" },
+    });
+    expect([res.status, ((await res.json()) as any).errors[0].code]).toEqual([413, "storage_quota_exceeded"]);
+    expect(sent).toBeLessThan(50 * 1024 * 1024);
+    expect(leftovers(srv).spooled).toBe(0);
+  });
 });

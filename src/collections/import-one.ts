@@ -1,7 +1,7 @@
 import type { Config } from "../config/schema.ts";
 import { type StorageAllowance, storageAllowanceFor, withinAllowance } from "../corpus/storage-allowance.ts";
 import { passageBytes } from "../store/corpus-rows.ts";
-import type { CorpusDocumentInput, Store, UploadRow } from "../store/types.ts";
+import type { CorpusDocumentInput, StorageUse, Store, UploadRow } from "../store/types.ts";
 import type { Logger } from "../util/logger.ts";
 import { isDiskFull } from "./enqueue-upload.ts";
 import { formatNamed } from "./file-name.ts";
@@ -26,6 +26,9 @@ const clip = (s: string) => (s.length > MAX_REASON ? `${s.slice(0, MAX_REASON - 
 const count = (n: number, what: string) => `${n.toLocaleString("en")} ${what}${n === 1 ? "" : "s"}`;
 const problemText = (p: JobProblem) => (p.line ? `line ${p.line}: ${p.message}` : p.message);
 
+/** Batches stored between two readings of the owner's storage use. */
+const REREAD_BATCHES = 20;
+
 /** Bytes a .jsonl.gz may expand to: 100 times its size (at least 64 MiB), never over 8 × UPLOAD_MAX_FILE_BYTES. */
 const gzipLimit = (bytes: number, cfg: Config) =>
   Math.min(Math.max(bytes * 100, 64 * 1048576), cfg.UPLOAD_MAX_FILE_BYTES * 8);
@@ -49,22 +52,35 @@ function verdict(row: UploadRow, outcome: JobOutcome, stored: number): string | 
   return `${count(outcome.documents, "document")} stored; ${count(left.length, "record")} left out: ${named}${more}`;
 }
 
-/** Stores a batch of the job's documents, within the owner's allowance; throws the refusal's reason. */
+/**
+ * Stores a batch of the job's documents, within the owner's allowance; throws the refusal's
+ * reason. The owner's use is read from the store at the first batch and whenever the running
+ * estimate (what this job stored added to it, a replaced document counted as new) says a batch
+ * would not fit, and every REREAD_BATCHES batches: a 100,000-record file is not 2,000 reads of
+ * the whole account, and a refusal is always decided on a fresh reading.
+ */
 function storer(c: ImportContext, row: UploadRow, allowance: StorageAllowance | null, written: Set<string>) {
+  let use: StorageUse | null = null;
+  let batches = 0;
   return async (docs: CorpusDocumentInput[]) => {
+    // Read afresh every REREAD_BATCHES too: what another import of the owner's stores meanwhile counts.
+    if (batches++ % REREAD_BATCHES === 0) use = null;
+    const bytes = docs.reduce((n, d) => n + passageBytes(d.passages), 0);
     if (allowance && row.ownerId) {
       // This file's own reservation (its upload size, one document) gives way to what it stores.
-      const use = await c.store.uploads.storageUse(row.ownerId);
-      const after = {
-        documents: use.documents - 1 + docs.length,
-        bytes: use.bytes - row.bytes + docs.reduce((n, d) => n + passageBytes(d.passages), 0),
-      };
-      if (!withinAllowance(after, allowance))
-        throw new Error("the plan's storage allowance is used up: the rest was not stored");
+      const fits = (u: StorageUse) =>
+        withinAllowance({ documents: u.documents - 1 + docs.length, bytes: u.bytes - row.bytes + bytes }, allowance);
+      if (!use || !fits(use)) use = await c.store.uploads.storageUse(row.ownerId);
+      if (!fits(use)) throw new Error("the plan's storage allowance is used up: the rest was not stored");
     }
     try {
       const outcomes = await c.store.corpus.put(row.collectionId, docs);
       for (const d of docs) written.add(d.docId);
+      if (use)
+        use = {
+          documents: use.documents + outcomes.filter((o) => o === "added").length,
+          bytes: use.bytes + bytes,
+        };
       return outcomes;
     } catch (e) {
       if (isDiskFull(e))

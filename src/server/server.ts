@@ -1,4 +1,6 @@
 import { LoginThrottle, loginAttemptsFor } from "../auth/login-throttle.ts";
+import { type ImportQueueOptions, startImportQueue } from "../collections/import-queue.ts";
+import { openSpool } from "../collections/spool.ts";
 import type { Config } from "../config/schema.ts";
 import { AppError } from "../contract/errors.ts";
 import { Metrics } from "../metrics/registry.ts";
@@ -32,6 +34,8 @@ export interface StartOptions {
   lease?: LeaseTimings;
   /** Starts each run's deadline (default: setTimeout); tests pass it on cue. */
   runDeadline?: DeadlineTimer;
+  /** The upload import queue's settings beyond the configuration's; tests replace its worker, timers, sweeps. */
+  imports?: Pick<ImportQueueOptions, "worker" | "sweepMs">;
 }
 
 export interface RunningServer {
@@ -61,9 +65,20 @@ export function startServer(opts: StartOptions): RunningServer {
     leaseTaken: lease.taken,
     deadlineTimer: opts.runDeadline,
   });
+  // Uploaded files are imported in the background by the instance that received them.
+  const imports = startImportQueue({
+    store,
+    config: opts.config,
+    logger,
+    instanceId: lease.id,
+    leaseTaken: lease.taken,
+    spool: openSpool(opts.config),
+    ...opts.imports,
+  });
   const deps: AppDeps = {
     config: opts.config,
     store,
+    imports,
     runs,
     logger,
     metrics,
@@ -83,6 +98,7 @@ export function startServer(opts: StartOptions): RunningServer {
     });
   } catch (e) {
     // A server that never listened holds no lease (its heartbeat would keep the process alive).
+    void imports.stop();
     void lease.release();
     throw e;
   }
@@ -98,6 +114,7 @@ export function startServer(opts: StartOptions): RunningServer {
     deps,
     async stop(graceMs = 10_000) {
       await drain(server, runs, graceMs);
+      await imports.stop();
       await lease.release();
       await store.close();
     },

@@ -93,6 +93,23 @@ describe("the single executable", () => {
       const metrics = await (await fetch(`${base}/metrics`)).text();
       expect(metrics).toMatch(/rq_document_parses_total\{outcome="ok",where="worker"\} [1-9]/);
       expect(metrics).not.toContain('where="inline"');
+      // An upload is imported by the import worker the binary carries (it has no inline fallback).
+      await fetch(`${base}/api/console/collections`, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json" },
+        body: JSON.stringify({ name: "notes" }),
+      });
+      const fd = new FormData();
+      fd.append("files", new File([tinyPdf(["Uploaded into the binary."], "Binary upload") as BlobPart], "up.pdf"));
+      const docsAt = `${base}/api/console/collections/notes/documents`;
+      expect((await fetch(docsAt, { method: "POST", body: fd, headers: { cookie } })).status).toBe(202);
+      let doc: { status: string; title: string } | undefined;
+      do {
+        await Bun.sleep(20);
+        doc = ((await (await fetch(docsAt, { headers: { cookie } })).json()) as { documents: (typeof doc)[] })
+          .documents[0];
+      } while (doc?.status === "queued" || doc?.status === "indexing");
+      expect(doc).toMatchObject({ status: "ready", title: "Binary upload" });
     } finally {
       p.kill("SIGTERM");
       await p.exited;

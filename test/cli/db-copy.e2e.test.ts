@@ -92,6 +92,17 @@ async function filled(path: string): Promise<{ accountId: string; runId: string 
     doc("cats", "Cats", ["cats sleep most of the day"]),
     doc("zh", "潮汐", ["月球引力造成潮汐现象"]),
   ]);
+  // A file uploaded and not yet imported: its row is copied (its spooled file is not).
+  const mine = (await s.corpus.createCollection({ name: "mine", ownerId: accountId, visibility: "private" }))!;
+  const upload = {
+    collectionId: mine.id,
+    docId: "q3.pdf",
+    format: "pdf",
+    bytes: 1234,
+    spool: "f.pdf",
+    instanceId: "old",
+  };
+  await s.uploads.enqueue(mine.id, accountId, [upload], () => true);
   s.close();
   return { accountId, runId: "r1" };
 }
@@ -134,6 +145,10 @@ async function view(s: Store, accountId: string) {
     documents: (await docsOf(s, "notes")).map(({ docId, title, chars }) => ({ docId, title, chars })),
     moon: (await rankerOf(s).rank({ words: ["moon"], ranking: RANKING }, null, 5)).map((h) => h.docId),
     zh: (await rankerOf(s).rank({ words: ["潮汐"], ranking: RANKING }, null, 5)).map((h) => h.docId),
+    uploads: (await s.uploads.inFlight((await s.corpus.findCollection(accountId, "mine"))!.id)).map(
+      ({ id: _, createdAt: _c, ...row }) => row,
+    ),
+    storage: await s.uploads.storageUse(accountId),
   };
 }
 
@@ -160,6 +175,14 @@ describe.skipIf(!postgresTests)("db copy --to postgres://", () => {
       expect(await pg.runs.markInterrupted({ code: "interrupted", message: "m" })).toBe(1);
       // Ids continue after the copied ones: new documents and timelines write as usual.
       expect(await putInto(pg, "notes", [doc("new", "New", ["fresh text"])])).toEqual(["added"]);
+      expect(before.uploads.map((u) => [u.docId, u.status, u.ownerId])).toEqual([["q3.pdf", "queued", accountId]]);
+      // The copied file's instance is not live here: the first instance with its spool takes it over.
+      expect((await pg.uploads.orphans()).map((u) => u.docId)).toEqual(["q3.pdf"]);
+      const cid = (await pg.corpus.findCollection(accountId, "mine"))!.id;
+      const next = { collectionId: cid, docId: "q4.md", format: "markdown", bytes: 1, spool: "g.md", instanceId: "x" };
+      expect(await pg.uploads.enqueue(cid, accountId, [next], () => true)).toMatchObject({
+        queued: [{ docId: "q4.md" }],
+      });
       await pg.runs.finish(
         "r2",
         {

@@ -1,6 +1,7 @@
 import type { RunTimeline as Run } from "../../../contract/console.ts";
 import type { Source } from "../../../contract/envelope.ts";
 import { api } from "../api.ts";
+import { documentHref } from "../doc-links.ts";
 import { fmtDate, h, hostOf, mount, svg } from "../dom.ts";
 import { renderMarkdown } from "../markdown.ts";
 
@@ -56,17 +57,20 @@ function timeline(run: Run): SVGElement {
 
 /**
  * A source's title and where it is from. A web page or paper links out; a document of the
- * service's own collections does not (its `local:` reference leads nowhere in a browser, and
- * its own URL may be an intranet address): it names its collection and document instead.
+ * service's own collections links to its page in the app (title, collection, the passage the
+ * answer quoted marked), never to its `local:` reference, which leads nowhere in a browser, nor
+ * to its own URL, which may be a path on the server or an intranet address.
  */
 function sourceItem(s: Source): HTMLElement {
   const head = h("strong", {}, `[${s.id}] `);
-  if (s.type === "local")
+  if (s.type === "local") {
+    // A run recorded before sources named their collection has nothing to link to.
+    const href = s.collection && s.doc_id ? documentHref({ name: s.collection, docId: s.doc_id }, s.snippet) : null;
     return h(
       "li",
       { id: `src-${s.id}`, class: "local" },
       head,
-      h("span", { class: "title" }, s.title),
+      href ? h("a", { href, "data-link": true }, s.title) : h("span", { class: "title" }, s.title),
       h(
         "span",
         { class: "muted" },
@@ -75,6 +79,7 @@ function sourceItem(s: Source): HTMLElement {
         " · local",
       ),
     );
+  }
   return h(
     "li",
     { id: `src-${s.id}` },

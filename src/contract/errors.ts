@@ -25,7 +25,7 @@ export const ERRORS = {
     status: 403,
     kind: "refusal",
     description:
-      "A POST or DELETE outside the query endpoints from another site: Sec-Fetch-Site: cross-site, or an Origin (null included) that is not the server's",
+      "A write (POST, PATCH, PUT, DELETE) outside the query endpoints from another site: Sec-Fetch-Site: cross-site, or an Origin (null included) that is not the server's",
   },
   invalid_request: {
     status: 400,
@@ -56,6 +56,28 @@ export const ERRORS = {
     status: 404,
     kind: "refusal",
     description: "No such run on this account (the Console; a Last-Event-ID naming no run of the key's account)",
+  },
+  collection_not_found: {
+    status: 404,
+    kind: "refusal",
+    description:
+      "No collection of that name the account may read — or, for a change, none of its own (another account's private collection answers the same)",
+  },
+  collection_exists: { status: 409, kind: "refusal", description: "The account already has a collection of that name" },
+  collection_ambiguous: {
+    status: 409,
+    kind: "refusal",
+    description: "Several owners share a collection of that name: pick one with ?owner=EMAIL",
+  },
+  invalid_collection_name: {
+    status: 400,
+    kind: "refusal",
+    description: "Not a collection name (1–64 letters, digits, '.', '_' or '-'); the message names the problem",
+  },
+  document_not_found: {
+    status: 404,
+    kind: "refusal",
+    description: "No document of that doc_id in the collection",
   },
   idempotency_key_reused: {
     status: 422,

@@ -81,7 +81,7 @@ export function sessionOp(
   responses: Record<string, Response>,
   more: Partial<Operation> = {},
 ): Operation {
-  const refused = { 401: err(["unauthorized"]), 403: err(["CROSS_SITE_REQUEST"], " (POST and DELETE)") };
+  const refused = { 401: err(["unauthorized"]), 403: err(["CROSS_SITE_REQUEST"], " (POST, PATCH and DELETE)") };
   return publicOp(operationId, tag, summary, { ...responses, ...refused }, { security: COOKIE_AUTH, ...more });
 }
 

@@ -35,6 +35,10 @@ export function openApiDocument(serverUrl: string, paths: ApiPaths): OpenApiDocu
     tags: [
       { name: "Query", description: "The API: a question in, an answer with sources out (API key)" },
       { name: "Console", description: "Keys, usage and run timelines (session cookie)" },
+      {
+        name: "Collections",
+        description: "The caller's collections and every shared one, and their documents (session cookie)",
+      },
       { name: "Accounts", description: "The web client's accounts and sign-in (under /api/v1/, not part of the API)" },
       {
         name: "Web client runs",

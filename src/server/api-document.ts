@@ -1,6 +1,8 @@
 import { AUTH_OPERATIONS } from "../auth/auth-routes.ts";
 import { OIDC_OPERATIONS } from "../auth/oidc/oidc-routes.ts";
 import { SESSION_OPERATIONS } from "../auth/session-route.ts";
+import { COLLECTION_OPERATIONS } from "../collections/collection-routes.ts";
+import { DOCUMENT_OPERATIONS } from "../collections/document-routes.ts";
 import { CONSOLE_OPERATIONS } from "../console/console-routes.ts";
 import { type OpenApiDocument, openApiDocument } from "../contract/openapi.ts";
 import type { ApiPaths } from "../contract/openapi-operations.ts";
@@ -18,6 +20,8 @@ export function apiPaths(): ApiPaths {
     ...QUERY_OPERATIONS,
     ...KEY_OPERATIONS,
     ...CONSOLE_OPERATIONS,
+    ...COLLECTION_OPERATIONS,
+    ...DOCUMENT_OPERATIONS,
     ...AUTH_OPERATIONS,
     ...SESSION_OPERATIONS,
     ...OIDC_OPERATIONS,

@@ -1,6 +1,8 @@
 import { Elysia } from "elysia";
 import { authRoutes } from "../auth/auth-routes.ts";
 import { oidcRoutes } from "../auth/oidc/oidc-routes.ts";
+import { collectionRoutes } from "../collections/collection-routes.ts";
+import { documentRoutes } from "../collections/document-routes.ts";
 import { consoleRoutes } from "../console/console-routes.ts";
 import { AppError } from "../contract/errors.ts";
 import { setClientIp } from "../http/client-ip.ts";
@@ -35,6 +37,8 @@ export function mainApp(deps: AppDeps) {
     .use(oidcRoutes(deps))
     .use(keyRoutes(deps))
     .use(consoleRoutes(deps))
+    .use(collectionRoutes(deps))
+    .use(documentRoutes(deps))
     .use(researchRoutes(deps));
 }
 

@@ -63,16 +63,32 @@ describe("the error table", () => {
     }
   });
 
-  test("the only additions are idempotency_key_reused (422), the sign-up refusals, client_closed (a run failure code) and MCP's server_unreachable", () => {
+  test("the only additions are idempotency_key_reused (422), the sign-up refusals, the collections' refusals, client_closed (a run failure code) and MCP's server_unreachable", () => {
     expect(ERROR_CODES.filter((c) => !(c in LEGACY_STATUS))).toEqual([
       "too_many_signups",
       "signup_not_allowed",
+      "collection_not_found",
+      "collection_exists",
+      "collection_ambiguous",
+      "invalid_collection_name",
+      "document_not_found",
       "idempotency_key_reused",
       "client_closed",
       "server_unreachable",
     ]);
     expect(errorKind("server_unreachable")).toBe("client");
     expect(errorStatus("idempotency_key_reused")).toBe(422);
+    expect(
+      (
+        [
+          "collection_not_found",
+          "collection_exists",
+          "collection_ambiguous",
+          "invalid_collection_name",
+          "document_not_found",
+        ] as const
+      ).map(errorStatus),
+    ).toEqual([404, 409, 409, 400, 404]);
     expect(RUN_FAILURE_CODES.has("client_closed")).toBe(true);
     expect(errorStatus("client_closed")).toBe(500);
   });

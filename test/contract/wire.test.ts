@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { AppError, RUN_FAILURE_CODES } from "../../src/contract/errors.ts";
 import { StreamEventSchema, StreamMessageSchema } from "../../src/contract/events.ts";
-import { NAMED_SCHEMAS, type SchemaName } from "../../src/contract/openapi-schemas.ts";
 import type { Engine } from "../../src/research/types.ts";
 import { apiDocument } from "../../src/server/api-document.ts";
+import { conforms } from "../helpers/documented-answer.ts";
 import { Client, query, startTestServer, type TestServer } from "../helpers/server.ts";
 import { readSseMessages } from "../helpers/sse-messages.ts";
 import { undeclaredFields } from "../helpers/undeclared-fields.ts";
@@ -57,25 +56,6 @@ beforeAll(() => {
   user = new Client(srv.url);
 });
 afterAll(() => srv?.stop(100));
-
-/** The schema the document names for this answer, as the TypeBox schema behind the name. */
-function documented(path: string, method: string, status: number): TSchema {
-  const r = doc.paths[path]?.[method]?.responses[String(status)];
-  if (!r) throw new Error(`${method.toUpperCase()} ${path} ${status} is not documented`);
-  const ref = (r.content?.["application/json"] as { schema?: { $ref?: string } } | undefined)?.schema?.$ref;
-  if (!ref) throw new Error(`${method.toUpperCase()} ${path} ${status} documents no named JSON schema`);
-  return NAMED_SCHEMAS[ref.split("/").pop() as SchemaName];
-}
-
-/** Checks an answer against its documented schema; returns its body. */
-async function conforms(res: Response, path: string, method: string, status: number): Promise<any> {
-  expect([path, res.status]).toEqual([path, status]);
-  const body = await res.json();
-  const schema = documented(path, method, status);
-  const errors = [...Value.Errors(schema, body)].map((e) => `${e.path}: ${e.message}`);
-  expect([path, status, errors, undeclaredFields(schema, body)]).toEqual([path, status, [], []]);
-  return body;
-}
 
 describe("the running service answers what the contract says", () => {
   test("health, providers, accounts", async () => {

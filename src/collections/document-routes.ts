@@ -1,0 +1,104 @@
+import { Elysia } from "elysia";
+import { requireAccount } from "../auth/session-cookie.ts";
+import { AppError } from "../contract/errors.ts";
+import { type ApiPaths, err, json as jsonAnswer, sessionOp } from "../contract/openapi-operations.ts";
+import { json } from "../http/responses.ts";
+import type { Store } from "../store/types.ts";
+import { listDocuments, removeDocument } from "./document-list.ts";
+import { documentPage, fromParam } from "./document-page.ts";
+import { ownCollection, readableCollection } from "./find-collection.ts";
+import {
+  collectionAt,
+  DOC_ID_PARAM,
+  FROM_PARAM,
+  NAME_PARAM,
+  NO_STORE,
+  OWNER_PARAM,
+  queryValue,
+  segment,
+} from "./route-params.ts";
+
+// Each route's OpenAPI operation, beside it: its summary and answers are this one object.
+const NOT_READABLE = err(
+  ["collection_not_found"],
+  " (none the caller may read: another's private one answers the same)",
+);
+const LIST_DOCUMENTS = sessionOp(
+  "listDocuments",
+  "Collections",
+  "The documents of a collection the caller may read, each with its status",
+  {
+    200: jsonAnswer("DocumentList", "by doc_id"),
+    400: err(["invalid_request"], " (a path segment that is not valid percent-encoding)"),
+    404: NOT_READABLE,
+    409: err(["collection_ambiguous"]),
+  },
+  { parameters: [NAME_PARAM, OWNER_PARAM] },
+);
+const GET_DOCUMENT = sessionOp(
+  "getDocument",
+  "Collections",
+  "A document's text in passages (the web app's document page)",
+  {
+    200: jsonAnswer("DocumentPage", "the document and up to 100 passages from ?from="),
+    400: err(["invalid_request"], " (from is not a passage number; a path segment that is not valid percent-encoding)"),
+    404: err(["collection_not_found", "document_not_found"]),
+    409: err(["collection_ambiguous"]),
+  },
+  { parameters: [NAME_PARAM, DOC_ID_PARAM, OWNER_PARAM, FROM_PARAM] },
+);
+const REMOVE_DOCUMENT = sessionOp(
+  "removeDocument",
+  "Collections",
+  "Remove one document of one of the caller's collections",
+  {
+    200: jsonAnswer("RemovedDocument", "removed"),
+    400: err(["invalid_request"], " (a path segment that is not valid percent-encoding)"),
+    404: err(["collection_not_found", "document_not_found"], " (the caller's own collections only)"),
+  },
+  { parameters: [NAME_PARAM, DOC_ID_PARAM, OWNER_PARAM] },
+);
+export const DOCUMENT_OPERATIONS: ApiPaths = {
+  "/api/console/collections/{name}/documents": { get: LIST_DOCUMENTS },
+  "/api/console/collections/{name}/documents/{doc_id}": { get: GET_DOCUMENT, delete: REMOVE_DOCUMENT },
+};
+
+/** A collection's documents in the Console (README "Collections for a team"): session cookie only. */
+export function documentRoutes(deps: { store: Store }) {
+  return new Elysia({ name: "document-routes" })
+    .get(
+      "/api/console/collections/:name/documents",
+      async ({ request, params }) => {
+        const acc = await requireAccount(deps.store, request);
+        const at = collectionAt(params, request);
+        const c = await readableCollection(deps.store, acc, at.name, at.owner);
+        return json({ documents: await listDocuments(deps.store, c) }, 200, NO_STORE);
+      },
+      { detail: LIST_DOCUMENTS },
+    )
+    .get(
+      "/api/console/collections/:name/documents/:doc_id",
+      async ({ request, params }) => {
+        const acc = await requireAccount(deps.store, request);
+        const at = collectionAt(params, request);
+        const docId = segment(params.doc_id, "doc_id");
+        const from = fromParam(queryValue(request, "from"));
+        const c = await readableCollection(deps.store, acc, at.name, at.owner);
+        return json(await documentPage(deps.store, c, docId, from), 200, NO_STORE);
+      },
+      { detail: GET_DOCUMENT },
+    )
+    .delete(
+      "/api/console/collections/:name/documents/:doc_id",
+      async ({ request, params }) => {
+        const acc = await requireAccount(deps.store, request);
+        const at = collectionAt(params, request);
+        const docId = segment(params.doc_id, "doc_id");
+        const c = await ownCollection(deps.store, acc, at.name, at.owner);
+        if (!(await removeDocument(deps.store, c, docId)))
+          throw new AppError("document_not_found", `no document ${JSON.stringify(docId)} in this collection`);
+        return json({ doc_id: docId }, 200, NO_STORE);
+      },
+      { detail: REMOVE_DOCUMENT },
+    );
+}

@@ -75,6 +75,13 @@ describe.if(run)("local sources in Chromium", () => {
     await expectLocalItems(page);
     expect(await page.getByText("notes: read from collection").count()).toBeGreaterThan(0);
     await page.screenshot({ path: join(SHOTS, "timeline-local.png"), fullPage: true });
+
+    // The operator's shared collection: its document's page, the passage the answer quoted marked.
+    await page.locator("#src-S1 a").click();
+    await page.locator("mark").waitFor();
+    expect(await page.locator("main").textContent()).toContain("Collection notes · owner: the operator");
+    expect(await page.locator(".passage.quoted").count()).toBe(1);
+    expect((await page.locator("mark").textContent())!.length).toBeGreaterThan(40);
     expect(problems).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import type { Collection, DocumentItem } from "../../../contract/collections.ts";
 import { api } from "../api.ts";
 import { type CollectionAddress, collectionApi, documentApi, documentHref } from "../doc-links.ts";
 import { h, mount } from "../dom.ts";
@@ -5,7 +6,6 @@ import { collectionSettings } from "./collection-settings.ts";
 import { dropZone } from "./drop-zone.ts";
 import { fmtBytes, ownerLabel, STATUS_LABEL, visibilityLabel } from "./labels.ts";
 import { uploader } from "./uploader.ts";
-import type { Collection, DocumentItem } from "./wire.ts";
 
 /** Between two reads of the documents' statuses while files are indexed. */
 const POLL_MS = 1000;

@@ -1,9 +1,9 @@
+import type { Collection } from "../../../contract/collections.ts";
 import { api } from "../api.ts";
 import { type CollectionAddress, collectionApi, collectionHref } from "../doc-links.ts";
 import { h } from "../dom.ts";
 import { navigate } from "../router.ts";
 import { NAME_HINT, NAME_PATTERN } from "./documents-page.ts";
-import type { Collection } from "./wire.ts";
 
 /** Runs a change; a refusal is shown in `alert` instead of escaping as an unhandled rejection. */
 async function attempt(alert: HTMLElement, change: () => Promise<void>): Promise<void> {

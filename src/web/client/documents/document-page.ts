@@ -1,23 +1,31 @@
+import type { DocumentPage } from "../../../contract/collections.ts";
 import { ApiError, api, type Me } from "../api.ts";
 import { type CollectionAddress, collectionHref, documentApi, quoteOf } from "../doc-links.ts";
 import { h, mount } from "../dom.ts";
 import { findQuote, flat, type QuoteSpot } from "../quote-mark.ts";
 import { ownerLabel } from "./labels.ts";
-import type { DocumentPage } from "./wire.ts";
 
 type Passage = DocumentPage["passages"][number];
 
-/** One passage as a paragraph; the quoted one with the quote inside a <mark>. */
-function passage(p: Passage, i: number, spot: QuoteSpot | null): HTMLElement {
+/**
+ * The text shown of a passage: the first begins with the document's title, which the page's
+ * heading already shows. Quotes are found in the whole text, so the mark is moved with it.
+ */
+function shown(p: Passage, title: string): { text: string; cut: number } {
   const t = flat(p.text);
+  const head = flat(title);
+  const cut = p.seq === 0 && head && t.startsWith(`${head} `) ? head.length + 1 : 0;
+  return { text: t.slice(cut), cut };
+}
+
+/** One passage as a paragraph; the quoted one with the quote inside a <mark>. */
+function passage(p: Passage, title: string, i: number, spot: QuoteSpot | null): HTMLElement {
+  const { text: t, cut } = shown(p, title);
   if (spot?.index !== i) return h("p", { class: "passage" }, t);
-  return h(
-    "p",
-    { class: "passage quoted" },
-    t.slice(0, spot.start),
-    h("mark", {}, t.slice(spot.start, spot.end)),
-    t.slice(spot.end),
-  );
+  const start = Math.max(0, spot.start - cut);
+  const end = Math.max(start, spot.end - cut);
+  if (spot?.index !== i) return h("p", { class: "passage" }, t);
+  return h("p", { class: "passage quoted" }, t.slice(0, start), h("mark", {}, t.slice(start, end)), t.slice(end));
 }
 
 function missing(e: unknown): void {
@@ -69,18 +77,17 @@ export async function documentPage(me: Me, at: CollectionAddress, docId: string)
 
   const mine = doc.owner !== null && doc.owner.toLowerCase() === me.email.toLowerCase();
   const back = collectionHref({ name: doc.collection, owner: mine ? null : doc.owner });
-  const list = h("article", { class: "passages" }, ...passages.map((p, i) => passage(p, i, spot)));
+  const list = h("article", { class: "passages" }, ...passages.map((p, i) => passage(p, doc.title, i, spot)));
   const moreButton = h("button", { type: "button", class: "secondary" }, "Show more passages");
   moreButton.addEventListener("click", async () => {
     if (next === null) return;
     moreButton.disabled = true;
     const more = await read(next);
-    list.append(...more.passages.map((p) => passage(p, -1, null)));
+    list.append(...more.passages.map((p) => passage(p, doc.title, -1, null)));
     next = more.next;
     moreButton.disabled = false;
-    moreButton.hidden = next === null;
+    if (next === null) moreButton.remove();
   });
-  moreButton.hidden = next === null;
   mount(
     h(
       "p",
@@ -102,7 +109,7 @@ export async function documentPage(me: Me, at: CollectionAddress, docId: string)
     ),
     quote && !spot ? h("p", { class: "note" }, "The quoted passage is no longer in this document.") : null,
     list,
-    moreButton,
+    next === null ? null : moreButton,
   );
   // After the router focuses <main> (which scrolls to it): the quote is what the reader came for.
   requestAnimationFrame(() => document.querySelector(".passage.quoted")?.scrollIntoView({ block: "center" }));

@@ -1,15 +1,16 @@
+import type { Collection, Visibility } from "../../../contract/collections.ts";
 import { ApiError, api } from "../api.ts";
 import { collectionHref } from "../doc-links.ts";
 import { h, mount } from "../dom.ts";
 import { navigate } from "../router.ts";
 import { fmtBytes, ownerLabel, visibilityLabel } from "./labels.ts";
-import type { Collection, Visibility } from "./wire.ts";
 
 /** The server's rule for a collection's name, so the form says what is wrong before sending. */
 export const NAME_PATTERN = "[A-Za-z0-9][A-Za-z0-9._\\-]{0,63}";
 export const NAME_HINT = "1–64 letters, digits, “.”, “_” or “-”, starting with a letter or digit.";
 
-function createForm(): HTMLFormElement {
+/** `taken`: the caller's own names; one of those is refused here, before a 409 from the server. */
+function createForm(taken: Set<string>): HTMLFormElement {
   const alert = h("div", { role: "alert" });
   const name = h("input", {
     name: "name",
@@ -44,6 +45,9 @@ function createForm(): HTMLFormElement {
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const visibility = (new FormData(form).get("visibility") as Visibility | null) ?? "private";
+    const exists = () =>
+      alert.replaceChildren(h("p", { class: "alert" }, `You already have a collection named ${name.value}.`));
+    if (taken.has(name.value)) return exists();
     try {
       await api("POST", "/api/console/collections", { name: name.value, visibility });
       navigate(collectionHref({ name: name.value }));
@@ -106,6 +110,6 @@ export async function documentsPage(): Promise<void> {
     h("h2", {}, "Shared with everyone"),
     others.length ? table(others) : h("p", { class: "muted" }, "No one else has shared a collection."),
     h("h2", {}, "New collection"),
-    createForm(),
+    createForm(new Set(own.map((c) => c.name))),
   );
 }

@@ -1,4 +1,4 @@
-import type { Collection, DocumentStatus } from "./wire.ts";
+import type { Collection, DocumentItem } from "../../../contract/collections.ts";
 
 /** Bytes as people read them: 0 B, 950 B, 1.2 kB, 3.4 MB (powers of 1,000, as disks are sold). */
 export function fmtBytes(n: number): string {
@@ -23,7 +23,7 @@ export function visibilityLabel(c: Pick<Collection, "visibility" | "mine">): str
   return c.mine ? "Shared" : "Shared (read-only)";
 }
 
-export const STATUS_LABEL: Record<DocumentStatus, string> = {
+export const STATUS_LABEL: Record<DocumentItem["status"], string> = {
   queued: "Queued",
   indexing: "Indexing",
   ready: "Ready",

@@ -1,11 +1,11 @@
+import type { DocumentItem } from "../../../contract/collections.ts";
 import { h } from "../dom.ts";
 import { type SendResult, sendFile } from "./send-file.ts";
-import type { DocumentItem, DocumentStatus } from "./wire.ts";
 
 /** Files sent at once: enough to keep the line busy, few enough that each bar moves. */
 const PARALLEL = 2;
 
-type RowStatus = "waiting" | "uploading" | DocumentStatus;
+type RowStatus = "waiting" | "uploading" | DocumentItem["status"];
 
 const LABEL: Record<RowStatus, string> = {
   waiting: "Waiting",
@@ -109,7 +109,7 @@ export function uploader(o: UploaderOptions): { list: HTMLElement; add(files: It
     row.set("uploading");
     try {
       const r = await sendFile(o.url, row.file, (a, b) => row.sent(a, b));
-      const doc = (r.body as { documents?: { doc_id: string; status: DocumentStatus; error?: string }[] } | null)
+      const doc = (r.body as { documents?: Pick<DocumentItem, "doc_id" | "status" | "error">[] } | null)
         ?.documents?.[0];
       if (r.status !== 202 || !doc) return row.set("failed", refusal(r));
       row.docId = doc.doc_id;

@@ -6,15 +6,18 @@
  *                                                               for each of TARGETS (.exe added for Windows)
  *   bun src/build/build.ts --outfile PATH                     → this machine's binary at PATH
  *
- * The parse worker is a second entrypoint so the binary carries it (src/research/read/parse-pool.ts
- * loads it from the embedded file system). A compiled binary reads no .env or bunfig.toml from the
+ * The parse worker and the upload import worker are entrypoints too, so the binary carries them
+ * (src/research/read/parse-pool.ts and src/collections/worker-host.ts load them from the embedded
+ * file system). A compiled binary reads no .env or bunfig.toml from the
  * directory it is started in: its configuration comes from the environment only.
  */
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 
 const ROOT = join(import.meta.dir, "../..");
-const ENTRYPOINTS = ["src/cli/main.ts", "src/research/read/parse-worker.ts"].map((p) => join(ROOT, p));
+const ENTRYPOINTS = ["src/cli/main.ts", "src/research/read/parse-worker.ts", "src/collections/import-worker.ts"].map(
+  (p) => join(ROOT, p),
+);
 const NAME = "research-query";
 const TARGETS: Bun.Build.CompileTarget[] = [
   "bun-linux-x64",

@@ -26,14 +26,14 @@ const toWire = (c: CollectionSummary, caller: Account, status: CollectionStatus)
 });
 
 /** One collection as the Console shows it to the caller. */
-export function collectionAnswer(c: CollectionSummary, caller: Account): Collection {
-  return toWire(c, caller, collectionStatuses([c]).get(c.id)!);
+export async function collectionAnswer(store: Store, c: CollectionSummary, caller: Account): Promise<Collection> {
+  return toWire(c, caller, (await collectionStatuses(store, [c])).get(c.id)!);
 }
 
 /** The caller's own collections and every shared one, by name then owner. */
 export async function listCollections(store: Store, caller: Account): Promise<Collection[]> {
   const all = await store.corpus.collections({ accounts: [caller.id] });
-  const statuses = collectionStatuses(all);
+  const statuses = await collectionStatuses(store, all);
   return all.map((c) => toWire(c, caller, statuses.get(c.id)!));
 }
 
@@ -53,7 +53,7 @@ export async function createCollection(
     visibility: body.visibility ?? "private",
   });
   if (!made) throw taken(body.name);
-  return collectionAnswer(made, caller);
+  return await collectionAnswer(store, made, caller);
 }
 
 /**
@@ -77,7 +77,7 @@ export async function updateCollection(
   if (outcome === "missing") throw new AppError("collection_not_found", "the collection was removed meanwhile");
   const now = await store.corpus.findCollection(caller.id, change.name ?? c.name);
   if (!now) throw new AppError("collection_not_found", "the collection was removed meanwhile");
-  return collectionAnswer(now, caller);
+  return await collectionAnswer(store, now, caller);
 }
 
 /** Removes the caller's collection with its documents; how many documents went with it. */

@@ -1,5 +1,5 @@
 import type { CollectionStatus, DocumentItem } from "../contract/collections.ts";
-import type { CollectionSummary, CorpusDocumentRow, Store } from "../store/types.ts";
+import type { CollectionSummary, CorpusDocumentRow, Store, UploadRow } from "../store/types.ts";
 
 /**
  * The documents of a collection as the Console shows them, with their status (README
@@ -20,9 +20,31 @@ const item = (d: CorpusDocumentRow): DocumentItem => ({
   added_at: d.addedAt,
 });
 
-/** The collection's documents by doc_id, each with its status. */
+/**
+ * A file on its way in: titled by its name until read, no characters yet. A stored document it
+ * would replace keeps its title and size here, and stays searched until the new one is stored.
+ */
+const inFlightItem = (u: UploadRow, stored: DocumentItem | undefined): DocumentItem => ({
+  doc_id: u.docId,
+  title: stored?.title ?? u.docId,
+  status: u.status,
+  ...(u.error !== null && { error: u.error }),
+  chars: stored?.chars ?? 0,
+});
+
+/**
+ * The collection's documents by doc_id, each with its status: one entry per doc_id, a file on
+ * its way in (the latest uploaded of that name) shown over the stored document it replaces.
+ */
 export async function listDocuments(store: Store, collection: CollectionSummary): Promise<DocumentItem[]> {
-  return (await store.corpus.documents(collection.id)).map(item);
+  const stored = (await store.corpus.documents(collection.id)).map(item);
+  const rows = await store.uploads.inFlight(collection.id);
+  if (!rows.length) return stored;
+  const kept = new Map(stored.map((d) => [d.doc_id, d]));
+  const byId = new Map(kept);
+  // Oldest first: the later of two rows of one name (one indexing, one queued behind it) is shown.
+  for (const u of rows) byId.set(u.docId, inFlightItem(u, kept.get(u.docId)));
+  return [...byId.values()].sort((a, b) => (a.doc_id < b.doc_id ? -1 : a.doc_id > b.doc_id ? 1 : 0));
 }
 
 /** One stored document of the collection by its doc_id, or null. */
@@ -35,15 +57,23 @@ export async function storedDocument(
 }
 
 /**
- * Each collection's status, by the store's id: `indexing` while any of its documents is
- * queued or being indexed, else `ready`. With documents only ever stored whole, every
- * collection in the store is ready.
+ * Each collection's status, by the store's id: `indexing` while any of its files is queued or
+ * being indexed, else `ready` (a failed file does not keep it indexing).
  */
-export function collectionStatuses(collections: CollectionSummary[]): Map<number, CollectionStatus> {
-  return new Map(collections.map((c) => [c.id, "ready"]));
+export async function collectionStatuses(
+  store: Store,
+  collections: CollectionSummary[],
+): Promise<Map<number, CollectionStatus>> {
+  const busy = new Set(await store.uploads.busy(collections.map((c) => c.id)));
+  return new Map(collections.map((c) => [c.id, busy.has(c.id) ? "indexing" : "ready"]));
 }
 
-/** Removes one document of the collection; false when it has none of that doc_id. */
+/**
+ * Removes one document of the collection, stored or on its way in (queued, indexing, failed);
+ * false when it has none of that doc_id. A file being indexed is cancelled: its documents go
+ * when its import ends (src/collections/import-one.ts); its spooled file is swept.
+ */
 export async function removeDocument(store: Store, collection: CollectionSummary, docId: string): Promise<boolean> {
-  return (await store.corpus.removeDocuments(collection.id, [docId])) > 0;
+  const rows = await store.uploads.remove(collection.id, docId);
+  return (await store.corpus.removeDocuments(collection.id, [docId])) > 0 || rows.length > 0;
 }

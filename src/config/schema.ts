@@ -58,6 +58,36 @@ export const ConfigSchema = T.Object({
   PLAN_RUNS_FREE: T.Integer({ minimum: 0, default: 3, description: "monthly research runs, free plan" }),
   PLAN_RUNS_PRO: T.Integer({ minimum: 0, default: 40, description: "monthly research runs, pro plan" }),
   PLAN_RUNS_RESEARCHER: T.Integer({ minimum: 0, default: 100, description: "monthly research runs, researcher plan" }),
+  PLAN_DOCS_FREE: T.Integer({
+    minimum: 0,
+    default: 1000,
+    description: "documents an account may keep in its collections, free plan",
+  }),
+  PLAN_DOCS_PRO: T.Integer({
+    minimum: 0,
+    default: 10000,
+    description: "documents an account may keep in its collections, pro plan",
+  }),
+  PLAN_DOCS_RESEARCHER: T.Integer({
+    minimum: 0,
+    default: 100000,
+    description: "documents an account may keep in its collections, researcher plan",
+  }),
+  PLAN_BYTES_FREE: T.Integer({
+    minimum: 0,
+    default: 52428800,
+    description: "bytes of text an account may keep in its collections, free plan (50 MiB)",
+  }),
+  PLAN_BYTES_PRO: T.Integer({
+    minimum: 0,
+    default: 1073741824,
+    description: "bytes of text an account may keep in its collections, pro plan (1 GiB)",
+  }),
+  PLAN_BYTES_RESEARCHER: T.Integer({
+    minimum: 0,
+    default: 10737418240,
+    description: "bytes of text an account may keep in its collections, researcher plan (10 GiB)",
+  }),
   GROQ_API_KEY: T.Optional(T.String({ minLength: 1, description: "Groq API key (the LLM through groq-sdk)" })),
   GROQ_BASE_URL: T.Optional(
     T.String({ pattern: "^https?://", description: "Groq API address (groq-sdk default when unset)" }),
@@ -173,6 +203,36 @@ export const ConfigSchema = T.Object({
     maximum: 1_000_000,
     default: 10,
     description: "sign-ups one client address may make per hour (a burst of this many, then one every 60/N minutes)",
+  }),
+  UPLOAD_MAX_FILE_BYTES: T.Integer({
+    minimum: 1,
+    default: 104857600,
+    description: "largest file one upload to a collection may carry, in bytes (100 MiB)",
+  }),
+  UPLOAD_MAX_REQUEST_BYTES: T.Integer({
+    minimum: 1,
+    default: 268435456,
+    description: "largest upload request body, all its files together, in bytes (256 MiB)",
+  }),
+  UPLOAD_MAX_FILES: T.Integer({
+    minimum: 1,
+    maximum: 100000,
+    default: 1000,
+    description: "most files one upload request may carry",
+  }),
+  UPLOAD_DIR: T.Optional(
+    T.String({
+      minLength: 1,
+      description:
+        "where uploaded files wait to be imported; default: uploads/ beside DATABASE_PATH (./data/uploads with PostgreSQL, a temporary folder for :memory:)",
+    }),
+  ),
+  IMPORT_MEMORY_MB: T.Integer({
+    minimum: 16,
+    maximum: 1048576,
+    default: 1024,
+    description:
+      "memory an import may take above the server's own before its worker is stopped and the file fails (a PDF or gzip bomb)",
   }),
   LOG_LEVEL: T.Union(
     [T.Literal("debug"), T.Literal("info"), T.Literal("warn"), T.Literal("error"), T.Literal("silent")],

@@ -1,6 +1,7 @@
 import type { Account } from "../auth/accounts.ts";
 import type { Config } from "../config/schema.ts";
 import type { Usage, UsageDay } from "../contract/console.ts";
+import { storageReport } from "../corpus/storage-allowance.ts";
 import { allowanceFor } from "../runs/allowance.ts";
 import type { Store } from "../store/types.ts";
 import { monthBounds, periodOf } from "../util/time.ts";
@@ -33,6 +34,7 @@ export async function usageReport(store: Store, cfg: Config, account: Account, n
     plan: account.plan,
     period: { start: start.toISOString(), end: end.toISOString() },
     allowance: { limit, used, remaining: Math.max(0, limit - used) },
+    storage: await storageReport(store, cfg, account),
     totals,
     per_day,
     recent,

@@ -107,6 +107,17 @@ export const RecentRunSchema = T.Object(
   { description: "an accepted call" },
 );
 
+/** One measure of the storage allowance. */
+const StorageMeasure = (description: string) =>
+  T.Object(
+    {
+      limit: T.Integer({ minimum: 0 }),
+      used: T.Integer({ minimum: 0 }),
+      remaining: T.Integer({ minimum: 0 }),
+    },
+    { description },
+  );
+
 /** GET /api/console/usage. A call is an accepted call (a run); refusals are not counted. */
 export const UsageSchema = T.Object(
   {
@@ -122,6 +133,16 @@ export const UsageSchema = T.Object(
         remaining: T.Integer({ minimum: 0 }),
       },
       { description: "research runs of the plan this month" },
+    ),
+    storage: T.Object(
+      {
+        documents: StorageMeasure("documents kept in the account's own collections"),
+        bytes: StorageMeasure("bytes of text kept in the account's own collections (UTF-8)"),
+      },
+      {
+        description:
+          "extra: the plan's storage allowance for the account's own collections; files still being imported count at their upload size",
+      },
     ),
     totals: T.Object(
       {

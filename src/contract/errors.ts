@@ -114,6 +114,46 @@ export const ERRORS = {
     kind: "refusal",
     description: "The email's domain is not allowed to sign in (in /signin?error=)",
   },
+  upload_too_large: {
+    status: 413,
+    kind: "refusal",
+    description:
+      "An upload's body is over UPLOAD_MAX_REQUEST_BYTES or one of its files over UPLOAD_MAX_FILE_BYTES (told by Content-Length before reading, else as the bytes arrive); nothing was stored",
+  },
+  too_many_files: {
+    status: 413,
+    kind: "refusal",
+    description: "An upload carries more than UPLOAD_MAX_FILES files; nothing was stored",
+  },
+  invalid_file_name: {
+    status: 400,
+    kind: "refusal",
+    description:
+      'A file\'s name cannot be a doc_id (empty, over 255 bytes, "/" or "\\", "." or "..", control characters) or is given twice; nothing was stored',
+  },
+  unsupported_format: {
+    status: 400,
+    kind: "refusal",
+    description:
+      "A file's name ends in none of the formats collections import (.pdf, .html, .htm, .md, .markdown, .txt, .jsonl, .jsonl.gz); nothing was stored",
+  },
+  upload_incomplete: {
+    status: 400,
+    kind: "refusal",
+    description:
+      "The upload's body ended before its closing boundary (a cut connection) or stopped arriving for the body timeout; nothing was stored",
+  },
+  storage_quota_exceeded: {
+    status: 413,
+    kind: "refusal",
+    description:
+      "The upload would take the account's collections past its plan's documents or bytes (PLAN_DOCS_*, PLAN_BYTES_*); nothing was stored",
+  },
+  insufficient_storage: {
+    status: 507,
+    kind: "refusal",
+    description: "The server's disk is full: the upload could not be kept; nothing was stored",
+  },
   search_failed: { status: 500, kind: "run", description: "No search provider answered" },
   no_sources: { status: 500, kind: "run", description: "Nothing usable was found or read" },
   llm_failed: { status: 500, kind: "run", description: "The writer's model failed after retries" },

@@ -41,6 +41,7 @@ import { EnvelopeSchema, EnvelopeUsageSchema, SourceSchema, WriterSchema } from 
 import { ErrorBodySchema, ErrorItemSchema } from "./errors.ts";
 import { AnswerDeltaSchema, ProgressSchema, StageSchema, StreamEventSchema, StreamMessageSchema } from "./events.ts";
 import { QueryBodySchema } from "./query.ts";
+import { UploadAcceptedSchema, UploadBodySchema, UploadedFileSchema } from "./uploads.ts";
 
 /**
  * The named schemas of the OpenAPI document (components.schemas), generated from the
@@ -92,6 +93,9 @@ export const NAMED_SCHEMAS = {
   DocumentList: DocumentListSchema,
   RemovedDocument: RemovedDocumentSchema,
   DocumentPage: DocumentPageSchema,
+  UploadBody: UploadBodySchema,
+  UploadedFile: UploadedFileSchema,
+  UploadAccepted: UploadAcceptedSchema,
   Plan: PlanSchema,
   Credentials: CredentialsSchema,
   Me: MeSchema,

@@ -3,6 +3,7 @@ import { authRoutes } from "../auth/auth-routes.ts";
 import { oidcRoutes } from "../auth/oidc/oidc-routes.ts";
 import { collectionRoutes } from "../collections/collection-routes.ts";
 import { documentRoutes } from "../collections/document-routes.ts";
+import { uploadRoutes } from "../collections/upload-routes.ts";
 import { consoleRoutes } from "../console/console-routes.ts";
 import { AppError } from "../contract/errors.ts";
 import { setClientIp } from "../http/client-ip.ts";
@@ -39,6 +40,7 @@ export function mainApp(deps: AppDeps) {
     .use(consoleRoutes(deps))
     .use(collectionRoutes(deps))
     .use(documentRoutes(deps))
+    .use(uploadRoutes(deps))
     .use(researchRoutes(deps));
 }
 

@@ -1,4 +1,5 @@
 import { sessionAccount } from "../auth/session-cookie.ts";
+import { UPLOAD_PATH } from "../collections/upload-routes.ts";
 import { AppError } from "../contract/errors.ts";
 import { parseJsonObject, readRequestBody } from "../http/request-body.ts";
 import type { Store } from "../store/types.ts";
@@ -23,6 +24,9 @@ export async function gateBody(store: Store, request: Request, path: string, bod
   if (method === "GET" || method === "HEAD" || method === "OPTIONS" || OWN_BODY.has(path)) return request;
   if (path.startsWith("/api/console/") && !(await sessionAccount(store, request)))
     throw new AppError("unauthorized", "sign in first: this endpoint needs the session cookie");
+  // An upload's multipart body is streamed to disk by its route (src/collections/upload-intake.ts), after
+  // this session check and the cross-site one: never read into memory here.
+  if (method === "POST" && UPLOAD_PATH.test(path)) return request;
   const text = request.body ? await readRequestBody(request, bodyTimeoutMs) : "";
   if (!text.trim()) return new Request(request.url, { method, headers: withoutBodyHeaders(request.headers) });
   if (!JSON_TYPE.test(request.headers.get("content-type") ?? ""))

@@ -1,4 +1,5 @@
 import type { AuthDeps } from "../auth/auth-routes.ts";
+import type { UploadDeps } from "../collections/upload-routes.ts";
 import type { Metrics } from "../metrics/registry.ts";
 import type { RunHttp } from "../runs/run-response.ts";
 
@@ -7,6 +8,6 @@ import type { RunHttp } from "../runs/run-response.ts";
  * declare only the part they use (AuthDeps, RunHttp, `{ store }`…), so no feature imports the
  * server; this is their union. Tests build it with their own engine and config.
  */
-export interface AppDeps extends AuthDeps, RunHttp {
+export interface AppDeps extends AuthDeps, RunHttp, UploadDeps {
   metrics: Metrics;
 }

@@ -1,4 +1,7 @@
 import { LoginThrottle, loginAttemptsFor } from "../auth/login-throttle.ts";
+import { startImportQueue } from "../collections/import-queue.ts";
+import { openSpool } from "../collections/spool.ts";
+import type { WorkerHostOptions } from "../collections/worker-host.ts";
 import type { Config } from "../config/schema.ts";
 import { AppError } from "../contract/errors.ts";
 import { Metrics } from "../metrics/registry.ts";
@@ -32,6 +35,8 @@ export interface StartOptions {
   lease?: LeaseTimings;
   /** Starts each run's deadline (default: setTimeout); tests pass it on cue. */
   runDeadline?: DeadlineTimer;
+  /** The upload import worker's settings beyond the configuration's; tests replace its timers. */
+  importWorker?: Partial<WorkerHostOptions>;
 }
 
 export interface RunningServer {
@@ -61,9 +66,20 @@ export function startServer(opts: StartOptions): RunningServer {
     leaseTaken: lease.taken,
     deadlineTimer: opts.runDeadline,
   });
+  // Uploaded files are imported in the background by the instance that received them.
+  const imports = startImportQueue({
+    store,
+    config: opts.config,
+    logger,
+    instanceId: lease.id,
+    leaseTaken: lease.taken,
+    spool: openSpool(opts.config),
+    worker: opts.importWorker,
+  });
   const deps: AppDeps = {
     config: opts.config,
     store,
+    imports,
     runs,
     logger,
     metrics,
@@ -83,6 +99,7 @@ export function startServer(opts: StartOptions): RunningServer {
     });
   } catch (e) {
     // A server that never listened holds no lease (its heartbeat would keep the process alive).
+    void imports.stop();
     void lease.release();
     throw e;
   }
@@ -98,6 +115,7 @@ export function startServer(opts: StartOptions): RunningServer {
     deps,
     async stop(graceMs = 10_000) {
       await drain(server, runs, graceMs);
+      await imports.stop();
       await lease.release();
       await store.close();
     },

@@ -382,6 +382,85 @@ export interface CorpusTable {
   bestPassages(documentId: number, words: string[], limit: number): Awaitable<CorpusPassage[]>;
 }
 
+export type UploadStatus = "queued" | "indexing" | "failed";
+
+/** A file uploaded to a collection on its way in (README "Collections for a team"). */
+export interface UploadRow {
+  id: number;
+  collectionId: number;
+  /** The file's name: its document's doc_id (a JSONL file's records keep their own). */
+  docId: string;
+  format: string;
+  /** The file's size as uploaded. */
+  bytes: number;
+  /** Its folder in the spool (UPLOAD_DIR); null once failed. */
+  spool: string | null;
+  /** The instance that received it and imports it. */
+  instanceId: string | null;
+  /** The collection's owner (whose storage allowance it counts against). */
+  ownerId: string | null;
+  status: UploadStatus;
+  error: string | null;
+  createdAt: string;
+}
+
+export type NewUpload = Pick<UploadRow, "collectionId" | "docId" | "format" | "bytes" | "instanceId"> & {
+  spool: string;
+};
+
+/**
+ * What an account keeps in its own collections: its stored documents, plus the files still on
+ * their way in, each at its upload size (one document, unless it replaces a stored one).
+ */
+export interface StorageUse {
+  documents: number;
+  bytes: number;
+}
+
+export type EnqueueOutcome = { queued: UploadRow[]; superseded: string[] } | "over" | "missing";
+
+/**
+ * The upload queue (src/collections/import-queue.ts): rows of `corpus_uploads`. The rules
+ * (allowance, order, who imports) are the caller's; these are their reads and writes.
+ */
+export interface UploadsTable {
+  /**
+   * In one transaction, serialised per owner: supersedes the rows of the same doc_ids still
+   * queued or failed (their spools are returned to delete), adds the files `queued`, then
+   * asks `fits` with the owner's storage use counting them; false rolls it all back ("over").
+   * "missing": the collection is gone.
+   */
+  enqueue(
+    collectionId: number,
+    ownerId: string,
+    files: NewUpload[],
+    fits: (use: StorageUse) => boolean,
+  ): Awaitable<EnqueueOutcome>;
+  storageUse(ownerId: string): Awaitable<StorageUse>;
+  /**
+   * The next file this instance received to import, marked `indexing`: the first queued of each
+   * collection in turn, never one of a collection with another file `indexing` (so one
+   * collection's files are imported in upload order, whichever instance received them).
+   */
+  claim(instanceId: string): Awaitable<UploadRow | null>;
+  /** Removes an imported file's row; false when it was gone (removed while it was imported). */
+  finish(id: number): Awaitable<boolean>;
+  /** Marks a file failed with the reason; its spool is forgotten (deleted by the caller). */
+  fail(id: number, error: string): Awaitable<void>;
+  /** The rows of a collection, oldest first. */
+  inFlight(collectionId: number): Awaitable<UploadRow[]>;
+  /** Which of these collections have a file queued or indexing. */
+  busy(collectionIds: number[]): Awaitable<number[]>;
+  /** Rows queued or indexing under an instance whose lease is not live (a crash, a stop mid-import). */
+  orphans(): Awaitable<UploadRow[]>;
+  /** Takes an orphan over as `queued` under this instance; false when another took it first. */
+  adopt(id: number, instanceId: string): Awaitable<boolean>;
+  /** Removes a collection's rows of this doc_id, whatever their status; returns them. */
+  remove(collectionId: number, docId: string): Awaitable<UploadRow[]>;
+  /** Every spool folder a row still names (the sweep keeps them). */
+  spools(): Awaitable<string[]>;
+}
+
 export interface Store {
   readonly backend: "sqlite" | "postgres";
   accounts: AccountsTable;
@@ -393,6 +472,8 @@ export interface Store {
   identities: IdentitiesTable;
   instances: InstancesTable;
   corpus: CorpusTable;
+  /** Files uploaded to collections, until imported. */
+  uploads: UploadsTable;
   /** The collections' index as the ranker reads it (src/corpus/search ranks). */
   corpusIndex: CorpusIndex;
   /** Shared sign-in counters; null where the process's memory serves (SQLite). */

@@ -1,4 +1,4 @@
-import type { CorpusDocumentInput, CorpusPutOutcome, Store } from "../../store/types.ts";
+import type { CorpusDocumentInput, CorpusPutOutcome, CorpusTable } from "../../store/types.ts";
 import { splitPassages } from "../../text/passages.ts";
 import type { ImportProblem, ReadDocument } from "./import-types.ts";
 
@@ -12,6 +12,11 @@ interface Pending {
   root: number;
   /** A later record with the same doc_id in this import: its outcome is not counted again. */
   repeat: boolean;
+}
+
+/** Where documents are written: the store, or an upload's import worker handing them to it (src/collections/). */
+export interface DocumentSink {
+  corpus: Pick<CorpusTable, "put">;
 }
 
 /** Where the earlier record with an id came from, as seen from the later one. */
@@ -37,7 +42,7 @@ export class BatchWriter {
   private readonly seen = new Map<string, ReadDocument>();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: DocumentSink,
     private readonly collectionId: number,
     private readonly counted: (outcome: CorpusPutOutcome, root: number) => void,
     private readonly report: (p: ImportProblem) => void,

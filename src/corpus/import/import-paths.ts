@@ -1,5 +1,4 @@
-import type { Store } from "../../store/types.ts";
-import { BatchWriter } from "./batch-writer.ts";
+import { BatchWriter, type DocumentSink } from "./batch-writer.ts";
 import { formatOf, KNOWN_ENDINGS } from "./formats.ts";
 import type { ImportOptions, ImportSummary } from "./import-types.ts";
 import { ProblemLog } from "./problem-log.ts";
@@ -18,7 +17,7 @@ export type { ImportProblem, ImportProgress, ImportSummary } from "./import-type
  * one replaced. Whatever cannot be read is reported through `onProblem` and the import goes
  * on. Once `signal` aborts, the documents read so far are written and nothing more is read.
  */
-export async function importPaths(store: Store, paths: string[], o: ImportOptions): Promise<ImportSummary> {
+export async function importPaths(store: DocumentSink, paths: string[], o: ImportOptions): Promise<ImportSummary> {
   const started = performance.now();
   const maxChars = o.maxChars ?? MAX_DOC_CHARS;
   const summary: ImportSummary = {

@@ -6,7 +6,9 @@ import { insertDocuments } from "./corpus-index.ts";
  * Tables copied column for column (the two schemas mirror each other), parents before
  * children. Leases (`instances`) are not copied: they belong to running processes, and the
  * runs a stopped SQLite server left `running` are marked interrupted by the first instance
- * on PostgreSQL, as they would be on SQLite.
+ * on PostgreSQL, as they would be on SQLite. Files on their way into a collection
+ * (`corpus_uploads`) are copied as they stand: the first instance that finds their spooled
+ * files (the same UPLOAD_DIR) imports them, any other marks them failed (upload them again).
  */
 const PLAIN = [
   "accounts",
@@ -19,6 +21,7 @@ const PLAIN = [
   "run_events",
   "idempotency_keys",
   "corpus_collections",
+  "corpus_uploads",
 ] as const;
 /** Collections' documents and passages get their full-text vectors written with them. */
 const CORPUS = ["corpus_documents", "corpus_passages"] as const;
@@ -30,6 +33,7 @@ const SEQUENCES = [
   ["corpus_collections", "id"],
   ["corpus_documents", "id"],
   ["corpus_passages", "id"],
+  ["corpus_uploads", "id"],
 ] as const;
 
 const BATCH = 500;

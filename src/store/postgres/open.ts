@@ -16,6 +16,7 @@ import { pgRuns } from "./runs.ts";
 import { pgSessions } from "./sessions.ts";
 import { pgSettings } from "./settings.ts";
 import { pgSignupBuckets } from "./signup-buckets.ts";
+import { pgUploads } from "./uploads.ts";
 
 /** The PostgreSQL store; `raw` is the connection pool, for tests and the bench only. */
 export type PostgresStore = Store & { readonly raw: SQL };
@@ -47,6 +48,7 @@ export async function openPostgresStore(url: string, o: { max?: number } = {}): 
     identities: pgIdentities(sql, accounts),
     instances: pgInstances(sql),
     corpus: pgCorpus(sql),
+    uploads: pgUploads(sql),
     corpusIndex: pgCorpusIndex(sql),
     loginAttempts: pgLoginAttempts(sql),
     signupBuckets: pgSignupBuckets(sql),

@@ -295,3 +295,27 @@ export const signupBuckets = pgTable(
   },
   (t) => [index("signup_buckets_at_idx").on(t.at)],
 );
+
+/** Uploaded files on their way in, as on SQLite (src/store/sqlite/schema.ts). */
+export const corpusUploads = pgTable(
+  "corpus_uploads",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    collectionId: integer("collection_id")
+      .notNull()
+      .references(() => corpusCollections.id, { onDelete: "cascade" }),
+    docId: text("doc_id").notNull(),
+    format: text("format").notNull(),
+    bytes: bigint("bytes", { mode: "number" }).notNull(),
+    spool: text("spool"),
+    instanceId: text("instance_id"),
+    status: text("status", { enum: ["queued", "indexing", "failed"] }).notNull(),
+    error: text("error"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    index("corpus_uploads_doc_idx").on(t.collectionId, t.docId),
+    index("corpus_uploads_status_idx").on(t.status, t.instanceId),
+  ],
+);

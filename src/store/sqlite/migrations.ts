@@ -8,6 +8,7 @@ import m0004 from "../../../db/0004_instance_leases.sql" with { type: "text" };
 import m0005 from "../../../db/0005_corpus.sql" with { type: "text" };
 import m0006 from "../../../db/0006_corpus_fts.sql" with { type: "text" };
 import m0007 from "../../../db/0007_collection_owners.sql" with { type: "text" };
+import m0008 from "../../../db/0008_corpus_uploads.sql" with { type: "text" };
 import journal from "../../../db/meta/_journal.json";
 
 /** Migrations in journal order. A test checks every db/*.sql file is listed here. */
@@ -20,6 +21,7 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0005_corpus", sql: m0005 },
   { tag: "0006_corpus_fts", sql: m0006 },
   { tag: "0007_collection_owners", sql: m0007 },
+  { tag: "0008_corpus_uploads", sql: m0008 },
 ];
 
 export const journalTags: string[] = journal.entries.map((e) => e.tag);

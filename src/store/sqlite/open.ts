@@ -15,6 +15,7 @@ import { sqliteRunEvents } from "./run-events.ts";
 import { sqliteRuns } from "./runs.ts";
 import { sqliteSessions } from "./sessions.ts";
 import { sqliteSettings } from "./settings.ts";
+import { sqliteUploads } from "./uploads.ts";
 
 /** The SQLite store; `raw` is the connection, for tests and the bench only. */
 export type SqliteStore = Store & { readonly raw: Database };
@@ -47,6 +48,7 @@ export function openSqliteStore(path: string): SqliteStore {
     identities: sqliteIdentities(db, accounts),
     instances: sqliteInstances(db),
     corpus: sqliteCorpus(db, corpusIndex.changed),
+    uploads: sqliteUploads(db),
     corpusIndex,
     // One host: the process's memory counts sign-in attempts (src/auth/attempts.ts).
     loginAttempts: null,

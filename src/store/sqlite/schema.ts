@@ -230,3 +230,36 @@ export const corpusPassages = sqliteTable(
   },
   (t) => [index("corpus_passages_doc_idx").on(t.documentId, t.seq)],
 );
+
+/**
+ * Files uploaded to a collection on their way in (README "Collections for a team"): each waits
+ * in the spool folder (UPLOAD_DIR/`spool`) of the instance that received it (`instance_id`),
+ * which imports it; `queued`, then `indexing`, then the row goes (its documents are stored)
+ * or stays `failed` with the reason (and no file). An instance whose lease lapses leaves its
+ * rows to whichever instance finds their files (docs/decisions/0085-uploads-imported-in-the-background.md).
+ */
+export const corpusUploads = sqliteTable(
+  "corpus_uploads",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    collectionId: integer("collection_id")
+      .notNull()
+      .references(() => corpusCollections.id, { onDelete: "cascade" }),
+    /** the file's name: its document's doc_id (a JSONL file's records keep their own ids) */
+    docId: text("doc_id").notNull(),
+    format: text("format").notNull(),
+    /** the file's size as uploaded: what it holds of the storage allowance until imported */
+    bytes: integer("bytes").notNull(),
+    /** its folder under UPLOAD_DIR; null once failed (the file is gone) */
+    spool: text("spool"),
+    instanceId: text("instance_id"),
+    status: text("status", { enum: ["queued", "indexing", "failed"] }).notNull(),
+    error: text("error"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    index("corpus_uploads_doc_idx").on(t.collectionId, t.docId),
+    index("corpus_uploads_status_idx").on(t.status, t.instanceId),
+  ],
+);

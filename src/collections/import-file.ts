@@ -1,0 +1,101 @@
+import { closeSync, openSync, readSync, rmSync } from "node:fs";
+import { basename } from "node:path";
+import { importPaths } from "../corpus/import/import-paths.ts";
+import type { CorpusDocumentInput, CorpusPutOutcome } from "../store/types.ts";
+import { formatMismatch } from "./format-sniff.ts";
+import { gunzipCapped } from "./gunzip-capped.ts";
+import type { ImportJob, JobOutcome, JobProblem } from "./import-messages.ts";
+
+/** Documents handed to the store in one go at most: each is one transaction on the server's thread, kept short. */
+const PUT_DOCS = 50;
+const PUT_CHARS = 250_000;
+
+const stem = (name: string) => name.replace(/\.[^.]+$/, "");
+
+function head(path: string, n = 4096): Uint8Array {
+  const fd = openSync(path, "r");
+  try {
+    const buf = new Uint8Array(n);
+    return buf.subarray(0, readSync(fd, buf, 0, n, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Documents in runs of at most PUT_DOCS documents and PUT_CHARS characters (a larger document alone). */
+function* runs(docs: CorpusDocumentInput[]): Generator<CorpusDocumentInput[]> {
+  let run: CorpusDocumentInput[] = [];
+  let chars = 0;
+  for (const d of docs) {
+    const n = d.passages.reduce((a, p) => a + p.length, 0);
+    if (run.length && (run.length >= PUT_DOCS || chars + n > PUT_CHARS)) {
+      yield run;
+      run = [];
+      chars = 0;
+    }
+    run.push(d);
+    chars += n;
+  }
+  if (run.length) yield run;
+}
+
+/**
+ * Imports one spooled file with the importer `corpus add` uses (src/corpus/import: the same
+ * formats, caps and messages), handing its documents to `put` (the server stores them and
+ * answers). Runs in the import worker, never on the server's thread. First the file's bytes
+ * are checked against the format its name claims; a .jsonl.gz is first expanded to a spooled
+ * .jsonl, at most `gzipLimit` bytes (a gzip bomb stops there). A document uploaded as a file
+ * keeps the name it was uploaded under as doc_id (and title, when it has none of its own).
+ */
+export async function importFile(
+  job: ImportJob,
+  put: (docs: CorpusDocumentInput[]) => Promise<CorpusPutOutcome[]>,
+): Promise<JobOutcome> {
+  const mismatch = formatMismatch(head(job.path), job.format);
+  if (mismatch) return { type: "failed", reason: mismatch };
+  const problems: JobProblem[] = [];
+  let path = job.path;
+  let expanded: string | null = null;
+  if (job.format === "jsonl.gz") {
+    expanded = `${job.path}.jsonl`;
+    const gz = await gunzipCapped(job.path, expanded, job.gzipLimit);
+    if (gz.tooLarge) {
+      rmSync(expanded, { force: true });
+      return { type: "failed", reason: gz.tooLarge };
+    }
+    if (gz.damaged) problems.push({ message: gz.damaged, skipped: true });
+    path = expanded;
+  }
+  const spooledStem = stem(basename(path));
+  const asUploaded = (d: CorpusDocumentInput): CorpusDocumentInput =>
+    d.format === "jsonl"
+      ? { ...d, path: job.docId }
+      : {
+          ...d,
+          docId: job.docId,
+          path: job.docId,
+          title: d.title === spooledStem ? stem(job.docId) : d.title,
+        };
+  const sink = {
+    corpus: {
+      async put(_collection: number, docs: CorpusDocumentInput[]) {
+        const out: CorpusPutOutcome[] = [];
+        for (const run of runs(docs.map(asUploaded))) out.push(...(await put(run)));
+        return out;
+      },
+    },
+  };
+  try {
+    const summary = await importPaths(sink, [path], {
+      collection: { id: 0, name: "" },
+      maxChars: job.maxChars,
+      onProblem: (p) => problems.push({ line: p.line, message: p.message, skipped: p.skipped }),
+    });
+    return { type: "done", documents: summary.added + summary.replaced + summary.unchanged, problems };
+  } catch (e) {
+    // The server refused a batch (the disk is full, the allowance is used up, the collection was removed).
+    return { type: "failed", reason: (e as Error).message };
+  } finally {
+    if (expanded) rmSync(expanded, { force: true });
+  }
+}

@@ -1,0 +1,132 @@
+import type { Config } from "../config/schema.ts";
+import { type StorageAllowance, storageAllowanceFor, withinAllowance } from "../corpus/storage-allowance.ts";
+import { passageBytes } from "../store/corpus-rows.ts";
+import type { CorpusDocumentInput, Store, UploadRow } from "../store/types.ts";
+import type { Logger } from "../util/logger.ts";
+import { isDiskFull } from "./enqueue-upload.ts";
+import { formatNamed } from "./file-name.ts";
+import type { JobOutcome, JobProblem } from "./import-messages.ts";
+import type { Spool } from "./spool.ts";
+import type { WorkerHost } from "./worker-host.ts";
+
+export interface ImportContext {
+  store: Store;
+  config: Config;
+  logger: Logger;
+  spool: Spool;
+  host: WorkerHost;
+}
+
+/** A reason is kept to this many characters (a JSONL file's problems are summarised, not listed). */
+const MAX_REASON = 600;
+/** Problems of a JSONL file named in its reason; the rest are counted. */
+const NAMED_PROBLEMS = 3;
+
+const clip = (s: string) => (s.length > MAX_REASON ? `${s.slice(0, MAX_REASON - 1)}…` : s);
+const count = (n: number, what: string) => `${n.toLocaleString("en")} ${what}${n === 1 ? "" : "s"}`;
+const problemText = (p: JobProblem) => (p.line ? `line ${p.line}: ${p.message}` : p.message);
+
+/** Bytes a .jsonl.gz may expand to: 100 times its size (at least 64 MiB), never over 8 × UPLOAD_MAX_FILE_BYTES. */
+const gzipLimit = (bytes: number, cfg: Config) =>
+  Math.min(Math.max(bytes * 100, 64 * 1048576), cfg.UPLOAD_MAX_FILE_BYTES * 8);
+
+/**
+ * How a finished job leaves its row: null when it is imported (the row goes), else the reason it
+ * failed. A file of one document fails when it gave none; a JSONL file fails when any record was
+ * left out, the reason counting what was stored (README "Collections for a team").
+ */
+function verdict(row: UploadRow, outcome: JobOutcome, stored: number): string | null {
+  if (outcome.type === "failed")
+    return stored && row.format.startsWith("jsonl")
+      ? `${count(stored, "document")} stored, then: ${outcome.reason}`
+      : outcome.reason;
+  const left = outcome.problems.filter((p) => p.skipped);
+  if (!row.format.startsWith("jsonl"))
+    return outcome.documents ? null : (left[0]?.message ?? "nothing in it could be read");
+  if (!left.length) return outcome.documents ? null : "no document in the file (no line with an id and a text)";
+  const named = left.slice(0, NAMED_PROBLEMS).map(problemText).join("; ");
+  const more = left.length > NAMED_PROBLEMS ? `; ${left.length - NAMED_PROBLEMS} more` : "";
+  return `${count(outcome.documents, "document")} stored; ${count(left.length, "record")} left out: ${named}${more}`;
+}
+
+/** Stores a batch of the job's documents, within the owner's allowance; throws the refusal's reason. */
+function storer(c: ImportContext, row: UploadRow, allowance: StorageAllowance | null, written: Set<string>) {
+  return async (docs: CorpusDocumentInput[]) => {
+    if (allowance && row.ownerId) {
+      // This file's own reservation (its upload size, one document) gives way to what it stores.
+      const use = await c.store.uploads.storageUse(row.ownerId);
+      const after = {
+        documents: use.documents - 1 + docs.length,
+        bytes: use.bytes - row.bytes + docs.reduce((n, d) => n + passageBytes(d.passages), 0),
+      };
+      if (!withinAllowance(after, allowance))
+        throw new Error("the plan's storage allowance is used up: the rest was not stored");
+    }
+    try {
+      const outcomes = await c.store.corpus.put(row.collectionId, docs);
+      for (const d of docs) written.add(d.docId);
+      return outcomes;
+    } catch (e) {
+      if (isDiskFull(e))
+        throw new Error("the server's database is full (disk full): not stored; upload it again later");
+      if (/collection was removed/.test((e as Error).message)) throw new Error("the collection was removed");
+      throw e;
+    }
+  };
+}
+
+/**
+ * Imports one claimed file on the worker and settles its row: removed when imported, `failed`
+ * with the reason otherwise, left `indexing` when the server stops meanwhile (taken up again
+ * later). A row removed while its file was imported (the document was deleted) takes the
+ * documents it stored with it.
+ */
+export async function importOne(row: UploadRow, c: ImportContext): Promise<void> {
+  const t0 = performance.now();
+  const written = new Set<string>();
+  let reason: string | null = "the uploaded file is gone from the server's spool: upload it again";
+  let keep = false;
+  try {
+    const format = formatNamed(row.format);
+    if (row.spool && format && c.spool.exists(row.spool)) {
+      const owner = row.ownerId ? await c.store.accounts.byId(row.ownerId) : null;
+      const allowance = owner ? storageAllowanceFor(c.config, owner.plan) : null;
+      const job = {
+        path: c.spool.path(row.spool),
+        docId: row.docId,
+        format,
+        gzipLimit: gzipLimit(row.bytes, c.config),
+      };
+      const outcome = await c.host.run(job, storer(c, row, allowance, written));
+      // Stopped by a shutdown: the row stays `indexing` with its file, for the next start.
+      keep = outcome.type === "stopped";
+      if (outcome.type === "stopped") return;
+      reason = verdict(row, outcome, written.size);
+    }
+    if (reason === null) {
+      if (!(await c.store.uploads.finish(row.id)) && written.size)
+        await c.store.corpus.removeDocuments(row.collectionId, [...written]);
+    } else await settleFailed(c, row, clip(reason));
+    c.logger.info("upload_imported", {
+      status: reason === null ? "ready" : "failed",
+      documents: written.size,
+      bytes: row.bytes,
+      ms: Math.round(performance.now() - t0),
+    });
+  } catch (e) {
+    c.logger.error("upload_import_failed", { error: String(e) });
+    await settleFailed(c, row, "the import failed on the server (see its log)");
+  } finally {
+    if (row.spool && !keep) c.spool.remove(row.spool);
+  }
+}
+
+/** Marks the row failed; on a full disk the reason is shortened once (a longer one may need a new page). */
+async function settleFailed(c: ImportContext, row: UploadRow, reason: string): Promise<void> {
+  try {
+    await c.store.uploads.fail(row.id, reason);
+  } catch (e) {
+    c.logger.error("upload_fail_unrecorded", { error: String(e) });
+    await Promise.resolve(c.store.uploads.fail(row.id, "failed")).catch(() => {});
+  }
+}

@@ -1,10 +1,12 @@
 import type { Collection, DocumentItem } from "../../../contract/collections.ts";
+import type { Usage } from "../../../contract/console.ts";
 import { api } from "../api.ts";
 import { type CollectionAddress, collectionApi, documentApi, documentHref } from "../doc-links.ts";
 import { h, mount } from "../dom.ts";
 import { collectionSettings } from "./collection-settings.ts";
 import { dropZone } from "./drop-zone.ts";
 import { fmtBytes, ownerLabel, STATUS_LABEL, visibilityLabel } from "./labels.ts";
+import { storageLine } from "./storage-line.ts";
 import { uploader } from "./uploader.ts";
 
 /** Between two reads of the documents' statuses while files are indexed. */
@@ -85,10 +87,29 @@ export async function collectionPage(at: CollectionAddress): Promise<void> {
     );
   const listDocuments = async () =>
     (await api<{ documents: DocumentItem[] }>("GET", collectionApi(at, "/documents"))).documents;
+  // The counts, size and storage above the list follow it as files are indexed or removed.
+  const summary = h("p", { class: "muted" });
+  const storage = h("div", {});
+  const refreshHeader = async () => {
+    const [now, usage] = await Promise.all([
+      findCollection(at),
+      c.mine ? api<Usage>("GET", "/api/console/usage") : null,
+    ]);
+    if (now)
+      summary.textContent = `Owner: ${ownerLabel(now)} · ${visibilityLabel(now)} · ${now.documents} documents · ${fmtBytes(now.bytes)}`;
+    if (usage) storage.replaceChildren(storageLine(usage));
+  };
   const docsBox = h("div", {});
-  const showDocs = (docs: DocumentItem[]) => docsBox.replaceChildren(documentsTable(docs, at, c.mine, reload));
+  let shown = "";
+  const showDocs = (docs: DocumentItem[]) => {
+    docsBox.replaceChildren(documentsTable(docs, at, c.mine, reload));
+    const now = JSON.stringify(docs.map((d) => [d.doc_id, d.status]));
+    if (shown && now !== shown) void refreshHeader().catch(() => {});
+    shown = now;
+  };
   const reload = () => void listDocuments().then(showDocs);
   showDocs(await listDocuments());
+  await refreshHeader();
 
   let uploads: HTMLElement | null = null;
   if (c.mine) {
@@ -102,6 +123,7 @@ export async function collectionPage(at: CollectionAddress): Promise<void> {
       "section",
       { "aria-labelledby": "upload-title" },
       h("h2", { id: "upload-title" }, "Upload"),
+      storage,
       dropZone((files) => up.add(files)),
       up.list,
     );
@@ -109,11 +131,7 @@ export async function collectionPage(at: CollectionAddress): Promise<void> {
   mount(
     h("p", { class: "crumbs" }, h("a", { href: "/documents", "data-link": true }, "Documents"), " › "),
     h("h1", {}, c.name),
-    h(
-      "p",
-      { class: "muted" },
-      `Owner: ${ownerLabel(c)} · ${visibilityLabel(c)} · ${c.documents} documents · ${fmtBytes(c.bytes)}`,
-    ),
+    summary,
     c.mine
       ? null
       : h("p", { class: "note" }, "A shared collection of another account: you can read it, not change it."),

@@ -64,7 +64,6 @@ function renamePart(c: Collection, at: CollectionAddress, alert: HTMLElement): H
 }
 
 function deletePart(c: Collection, at: CollectionAddress, alert: HTMLElement): HTMLElement {
-  const n = c.documents === 1 ? "its 1 document" : `its ${c.documents} documents`;
   return h(
     "button",
     {
@@ -72,7 +71,7 @@ function deletePart(c: Collection, at: CollectionAddress, alert: HTMLElement): H
       class: "danger",
       onclick: () =>
         attempt(alert, async () => {
-          if (!confirm(`Delete ${c.name} and ${n}? This cannot be undone.`)) return;
+          if (!confirm(`Delete ${c.name} and every document in it? This cannot be undone.`)) return;
           await api("DELETE", collectionApi(at));
           navigate("/documents", true);
         }),

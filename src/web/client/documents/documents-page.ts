@@ -1,9 +1,11 @@
 import type { Collection, Visibility } from "../../../contract/collections.ts";
+import type { Usage } from "../../../contract/console.ts";
 import { ApiError, api } from "../api.ts";
 import { collectionHref } from "../doc-links.ts";
 import { h, mount } from "../dom.ts";
 import { navigate } from "../router.ts";
 import { fmtBytes, ownerLabel, visibilityLabel } from "./labels.ts";
+import { storageLine } from "./storage-line.ts";
 
 /** The server's rule for a collection's name, so the form says what is wrong before sending. */
 export const NAME_PATTERN = "[A-Za-z0-9][A-Za-z0-9._\\-]{0,63}";
@@ -94,7 +96,10 @@ function table(collections: Collection[]): HTMLElement {
 
 /** Documents: the collections the caller may read (own first), and a form to make one. */
 export async function documentsPage(): Promise<void> {
-  const { collections } = await api<{ collections: Collection[] }>("GET", "/api/console/collections");
+  const [{ collections }, usage] = await Promise.all([
+    api<{ collections: Collection[] }>("GET", "/api/console/collections"),
+    api<Usage>("GET", "/api/console/usage"),
+  ]);
   const own = collections.filter((c) => c.mine);
   const others = collections.filter((c) => !c.mine);
   mount(
@@ -105,6 +110,7 @@ export async function documentsPage(): Promise<void> {
       "Your runs search your own collections and the shared ones. Upload files to a collection of yours; ",
       "a private collection is searched only by your runs.",
     ),
+    storageLine(usage),
     h("h2", {}, "Your collections"),
     own.length ? table(own) : h("p", { class: "muted" }, "None yet: create one below."),
     h("h2", {}, "Shared with everyone"),

@@ -1,11 +1,12 @@
 import type { DocumentItem } from "../../../contract/collections.ts";
+import type { UploadedFile } from "../../../contract/uploads.ts";
 import { h } from "../dom.ts";
 import { type SendResult, sendFile } from "./send-file.ts";
 
 /** Files sent at once: enough to keep the line busy, few enough that each bar moves. */
 const PARALLEL = 2;
 
-type RowStatus = "waiting" | "uploading" | DocumentItem["status"];
+type RowStatus = "waiting" | "uploading" | DocumentItem["status"] | "removed";
 
 const LABEL: Record<RowStatus, string> = {
   waiting: "Waiting",
@@ -14,7 +15,11 @@ const LABEL: Record<RowStatus, string> = {
   indexing: "Indexing",
   ready: "Ready",
   failed: "Failed",
+  removed: "Removed",
 };
+
+/** A JSONL file's records become documents of their own ids: the file's name is none of them. */
+const isJsonl = (name: string) => /\.jsonl(\.gz)?$/i.test(name);
 
 /** One file's line: its name, a bar, and what is happening to it. */
 class UploadRow {
@@ -35,7 +40,7 @@ class UploadRow {
     this.status = status;
     this.el.dataset.status = status;
     if (status === "queued" || status === "indexing") this.bar.removeAttribute("value");
-    if (status === "ready" || status === "failed") this.bar.value = 100;
+    if (status === "ready" || status === "failed" || status === "removed") this.bar.value = 100;
     this.state.textContent = detail ? `${LABEL[status]}: ${detail}` : LABEL[status];
   }
 
@@ -95,7 +100,13 @@ export function uploader(o: UploaderOptions): { list: HTMLElement; add(files: It
         const byId = new Map(docs.map((d) => [d.doc_id, d]));
         for (const r of rows.filter((x) => x.pending)) {
           const d = byId.get(r.docId!);
-          if (!d) r.set("failed", "it is no longer in the collection");
+          // Gone from the list: a JSONL file imported (its records are listed by their own
+          // ids), or a file removed while it waited.
+          if (!d)
+            r.set(
+              isJsonl(r.file.name) ? "ready" : "removed",
+              isJsonl(r.file.name) ? "its records are listed below" : undefined,
+            );
           else if (d.status !== r.status) r.set(d.status, d.error);
         }
         o.onDocuments(docs);
@@ -109,11 +120,10 @@ export function uploader(o: UploaderOptions): { list: HTMLElement; add(files: It
     row.set("uploading");
     try {
       const r = await sendFile(o.url, row.file, (a, b) => row.sent(a, b));
-      const doc = (r.body as { documents?: Pick<DocumentItem, "doc_id" | "status" | "error">[] } | null)
-        ?.documents?.[0];
+      const doc = (r.body as { documents?: UploadedFile[] } | null)?.documents?.[0];
       if (r.status !== 202 || !doc) return row.set("failed", refusal(r));
       row.docId = doc.doc_id;
-      row.set(doc.status, doc.error);
+      row.set(doc.status);
     } catch (e) {
       row.set("failed", (e as Error).message);
     }

@@ -26,6 +26,17 @@ export function signupPolicy(config: Pick<Config, "SIGNUP" | "SIGNUP_DOMAINS">):
 }
 
 /**
+ * Who can make an account through the API with no operator involved, in words ("anyone who
+ * signs up", "anyone with an address at acme.com who signs up"), or null when sign-up is
+ * closed: what a shared collection is read by beyond the accounts there are now.
+ */
+export function openSignup(config: Pick<Config, "SIGNUP" | "SIGNUP_DOMAINS">): string | null {
+  if (config.SIGNUP === "closed") return null;
+  const domains = parseAllowedDomains(config.SIGNUP_DOMAINS);
+  return domains.length ? `anyone with an address at ${domains.join(", ")} who signs up` : "anyone who signs up";
+}
+
+/**
  * SIGNUP_PER_HOUR per client as a token bucket: a burst of N, then one every 60/N minutes.
  * Threat: one client making accounts by the dozen (60 in 5 s), and probing which emails
  * have accounts through email_taken — a refused sign-up costs a token too. In memory, like

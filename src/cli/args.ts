@@ -1,11 +1,14 @@
 import { parseArgs } from "node:util";
-import { type Command, type OptionSpec, UsageError } from "./command.ts";
+import { type Command, type OptionSpec, type OptionValue, UsageError } from "./command.ts";
 
 export interface ParsedArgs {
-  options: Record<string, string | true | undefined>;
+  options: Record<string, OptionValue>;
   args: string[];
   help: boolean;
 }
+
+/** A flag as usage writes it: `--name NAME`, `--json`. */
+export const flagUsage = (name: string, o: OptionSpec) => `--${name}${o.value ? ` ${o.value}` : ""}`;
 
 /** Edit distance, to suggest the flag or command a typo meant. */
 function distance(a: string, b: string): number {
@@ -29,7 +32,8 @@ export function didYouMean(given: string, known: readonly string[], show = (k: s
  * Checks `argv` (the words after the command's name) against the command's flags and positionals.
  * Node's tokenizer splits the words (--x=v, -abc, a lone -, --); every judgement is ours, so each
  * mistake is named: an unknown flag, a flag without its value, a value given to a switch, a flag
- * given twice, a value outside its choices, a missing or extra argument. `--` ends the flags.
+ * given twice (unless it is repeatable), a value outside its choices, a missing or extra argument.
+ * `--` ends the flags.
  */
 export function parseCommandArgs(cmd: Command, argv: string[]): ParsedArgs {
   const specs: Readonly<Record<string, OptionSpec>> = cmd.options;
@@ -60,7 +64,8 @@ export function parseCommandArgs(cmd: Command, argv: string[]): ParsedArgs {
         `unknown option ${t.rawName}${didYouMean(t.name, Object.keys(cmd.options), (k) => `--${k}`)}`,
         cmd,
       );
-    if (options[t.name] !== undefined) throw new UsageError(`${t.rawName} given twice`, cmd);
+    const before = options[t.name];
+    if (before !== undefined && !spec.repeatable) throw new UsageError(`${t.rawName} given twice`, cmd);
     if (spec.type === "boolean") {
       if (t.value !== undefined) throw new UsageError(`${t.rawName} takes no value`, cmd);
       options[t.name] = true;
@@ -71,8 +76,10 @@ export function parseCommandArgs(cmd: Command, argv: string[]): ParsedArgs {
       throw new UsageError(`${t.rawName} needs a value${spec.value ? ` (${spec.value})` : ""}`, cmd);
     if (spec.choices && !spec.choices.includes(t.value))
       throw new UsageError(`${t.rawName} must be one of ${spec.choices.join(", ")}, not "${t.value}"`, cmd);
-    options[t.name] = t.value;
+    options[t.name] = spec.repeatable ? [...((before as readonly string[] | undefined) ?? []), t.value] : t.value;
   }
+  for (const [name, spec] of Object.entries(specs))
+    if (spec.required && options[name] === undefined) throw new UsageError(`missing ${flagUsage(name, spec)}`, cmd);
   checkPositionals(cmd, args);
   return { options, args, help: false };
 }

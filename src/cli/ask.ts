@@ -1,7 +1,8 @@
 import { answerText, errorsText } from "../runs/answer-text.ts";
-import { openLocalRuns } from "../runs/local-runs.ts";
 import { createLogger } from "../util/logger.ts";
+import { ownerOptions } from "./collection-args.ts";
 import { type CommandInput, EXIT, UsageError } from "./command.ts";
+import { openLocalRunsAs } from "./local-owners.ts";
 import { clearStatus, rewriteStatus } from "./terminal.ts";
 
 /** Progress on stderr: one rewritten line on a terminal, plain lines otherwise. */
@@ -17,15 +18,19 @@ async function readQuestion(arg: string): Promise<string> {
   return (await Bun.stdin.text()).trim();
 }
 
-/** `ask QUESTION|- [--json]`: one run in the terminal through the run service; no server, no key, no account. */
-export async function askCommand({ cfg, options, args }: CommandInput): Promise<number> {
+/**
+ * `ask QUESTION|- [--json] [--owner EMAIL]...`: one run in the terminal through the run service; no
+ * server, no key, no account. It reads the shared collections and the private ones of each --owner.
+ */
+export async function askCommand(input: CommandInput): Promise<number> {
+  const { cfg, options, args } = input;
   const question = await readQuestion(args[0]!);
   if (!question) throw new UsageError(args[0] === "-" ? "no question on standard input" : "the question is empty");
   const logger = createLogger(cfg.LOG_LEVEL === "info" ? "warn" : cfg.LOG_LEVEL);
-  const { runs, close } = await openLocalRuns(cfg, logger);
+  const { runs, close, owners } = await openLocalRunsAs(cfg, logger, ownerOptions(input));
   const interrupt = new AbortController();
   process.once("SIGINT", () => interrupt.abort("interrupted"));
-  const env = await runs.run(runs.local(question), {
+  const env = await runs.run(runs.local(question, owners), {
     signal: interrupt.signal,
     onEvent: (e) => {
       if (e.event === "progress" && e.data.message !== "Run accepted") printProgress(e.data.stage, e.data.message);

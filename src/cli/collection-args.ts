@@ -1,13 +1,43 @@
-import { normalizeEmail } from "../auth/email.ts";
+import { findAccountByEmail } from "../auth/accounts.ts";
 import type { CollectionSummary, Store } from "../store/types.ts";
-import { UsageError } from "./command.ts";
+import { type CommandInput, UsageError } from "./command.ts";
+
+/** `--owner EMAIL` of a command acting on one collection (given once). */
+export const ownerOption = (input: CommandInput): string | undefined =>
+  typeof input.options.owner === "string" ? input.options.owner : undefined;
+
+/** Every `--owner EMAIL` of a command that reads collections (repeatable), without repeats. */
+export function ownerOptions(input: CommandInput): string[] {
+  const v = input.options.owner;
+  return [...new Set(typeof v === "string" ? [v] : Array.isArray(v) ? v : [])];
+}
+
+/** The usage error for addresses no account has: every one of them named. */
+export const unknownEmails = (emails: readonly string[]) =>
+  new UsageError(`no account has the email ${emails.join(", ")}`);
 
 /** The account id of `--owner EMAIL`, or a usage error naming the address no account has. */
 export async function ownerIdOf(store: Store, email: string): Promise<string> {
-  const account = await store.accounts.byEmail(normalizeEmail(email));
-  if (!account) throw new UsageError(`no account has the email ${email}`);
+  const account = await findAccountByEmail(store, email);
+  if (!account) throw unknownEmails([email]);
   return account.id;
 }
+
+/** The account ids of several `--owner EMAIL`, or one usage error naming every address no account has. */
+export async function ownerIdsOf(store: Store, emails: readonly string[]): Promise<string[]> {
+  const found = await Promise.all(emails.map((e) => findAccountByEmail(store, e)));
+  const unknown = emails.filter((_, i) => !found[i]);
+  if (unknown.length) throw unknownEmails(unknown);
+  return found.map((a) => a!.id);
+}
+
+/** How a collection is named to the operator: `notes` with no owner, `notes (alice@example.com)`. */
+export const collectionLabel = (c: Pick<CollectionSummary, "name" | "owner">) =>
+  c.owner ? `${c.name} (${c.owner})` : c.name;
+
+/** Who reads a collection, in words. */
+export const readers = (c: Pick<CollectionSummary, "visibility" | "owner">) =>
+  c.visibility === "shared" ? "shared (every account reads it)" : `private to ${c.owner ?? "no account"}`;
 
 /**
  * The operator's collection called NAME: the one of `--owner EMAIL` when given; else the one

@@ -36,12 +36,19 @@ export interface OptionSpec {
   /** Shown after a string flag in usage: --name NAME. */
   value?: string;
   choices?: readonly string[];
+  /** A flag the command cannot run without: usage shows it without brackets. */
+  required?: true;
+  /** A string flag that may be given more than once: its values in order (`--owner A --owner B`). */
+  repeatable?: true;
 }
 
-/** Flag values by long name (true for a boolean given), positionals in declared order. */
+/** A flag's value: its string, true for a switch given, every value of a repeatable flag. */
+export type OptionValue = string | true | readonly string[] | undefined;
+
+/** Flag values by long name, positionals in declared order. */
 export interface CommandInput {
   cfg: Config;
-  options: Readonly<Record<string, string | true | undefined>>;
+  options: Readonly<Record<string, OptionValue>>;
   args: readonly string[];
 }
 

@@ -5,6 +5,18 @@ import type { Command } from "./command.ts";
 // Handlers load on use: `--help` or a usage error never loads the engine or the store.
 const json = (help: string) => ({ type: "boolean" as const, help });
 const EMAIL = { name: "EMAIL", help: "the account's email" };
+const NAME = { name: "NAME", help: "the collection" };
+const READ_AS = {
+  type: "string" as const,
+  value: "EMAIL",
+  repeatable: true as const,
+  help: "read this account's private collections too (the shared ones are always read)",
+};
+const ONE_OWNER = {
+  type: "string" as const,
+  value: "EMAIL",
+  help: "the collection of this account (where several have that name)",
+};
 
 /**
  * Every command of the CLI. Adding one is adding an entry: its flags and positionals are checked
@@ -28,10 +40,15 @@ export const COMMANDS: readonly Command[] = [
     help: `One research run in the terminal, through the same run service as the API: progress on stderr,
 the answer and its numbered sources on stdout. Needs no server, key or account, and records nothing.
 The question is one argument (quote it), or - to read it from standard input to its end; a question
-is never read from standard input without the -.`,
+is never read from standard input without the -. Beside the web it searches the shared collections
+of the database, and the private ones of each account --owner names.`,
     positionals: [{ name: "QUESTION|-", help: "the question in quotes, or - to read it from standard input" }],
-    options: { json: json("print the run's envelope as JSON (as POST /api/query answers), whatever its status") },
-    exits: "For ask, 1 means the run ended with status error (--json still prints its envelope).",
+    options: {
+      json: json("print the run's envelope as JSON (as POST /api/query answers), whatever its status"),
+      owner: READ_AS,
+    },
+    exits:
+      "For ask, 1 means the run ended with status error (--json still prints its envelope); 2 also an --owner no account has.",
     run: async (input) => (await import("./ask.ts")).askCommand(input),
   },
   {
@@ -49,7 +66,8 @@ is never read from standard input without the -.`,
 Cursor, VS Code or Zed. Its tools:
 ${toolsHelp()}
 Local mode (default) runs the engine on this machine with this machine's configuration, like ask:
-no server, no key, nothing recorded. With --server URL each research call is one call of that
+no server, no key, nothing recorded; it reads the shared collections and the private ones of each
+account --owner names. With --server URL each research call is one call of that
 server's POST /api/query/stream with the key in RQ_API_KEY: counted against the account's
 allowance and shown in its Console. Logs go to stderr; stdout carries only protocol messages.`,
     positionals: [],
@@ -59,8 +77,10 @@ allowance and shown in its Console. Logs go to stderr; stdout carries only proto
         value: "URL",
         help: "a research-query server to run research on (the key in RQ_API_KEY)",
       },
+      owner: { ...READ_AS, help: `${READ_AS.help}; local mode only (with --server the key's account decides)` },
     },
-    exits: "For mcp, 0 means the client closed standard input (or SIGINT/SIGTERM): the server stopped.",
+    exits:
+      "For mcp, 0 means the client closed standard input (or SIGINT/SIGTERM): the server stopped; 2 also an --owner no account has, or --owner with --server.",
     run: async (input) => (await import("./mcp.ts")).mcpCommand(input),
   },
   {
@@ -107,7 +127,10 @@ then search beside the web. PDF, HTML, Markdown and text files are one document 
 path relative to the folder given (a file given directly: its name); a .jsonl or .jsonl.gz file holds
 one document a line, {id, title, text, url?}. An unchanged document is left alone, a changed one
 replaced. What cannot be read (binary, encrypted PDF, a bad JSONL line…) is named on stderr and
-skipped; each document is cut at 2,000,000 characters. Progress goes to stderr, the summary to stdout.`,
+skipped; each document is cut at 2,000,000 characters. Progress goes to stderr, the summary to stdout.
+A new collection needs --owner EMAIL (private to that account) or --shared (every account reads it);
+adding to an existing one needs neither, and a flag that disagrees with how it is shared imports
+nothing (corpus share and corpus unshare change that).`,
     positionals: [{ name: "PATH", help: "files or folders to import", variadic: true }],
     options: {
       collection: { type: "string", value: "NAME", help: "the collection to import into (default: default)" },
@@ -116,20 +139,22 @@ skipped; each document is cut at 2,000,000 characters. Progress goes to stderr, 
         value: "EMAIL",
         help: "the account whose collection it is (a new one is private to it)",
       },
-      shared: { type: "boolean", help: "a new collection every account reads (with no --owner: owned by no one)" },
+      shared: { type: "boolean", help: "a collection every account reads (with no --owner: owned by no one)" },
     },
     exits:
-      "For corpus add, 1 means nothing could be imported from any PATH; 130 (Ctrl-C) stops after the batch being written, every document written whole.",
+      "For corpus add, 1 means nothing could be imported from any PATH; 2 also a new collection without --owner or --shared, or a flag that disagrees with the collection's visibility (nothing imported); 130 (Ctrl-C) stops after the batch being written, every document written whole.",
     run: async (input) => (await import("./corpus-add.ts")).corpusAdd(input),
   },
   {
     name: "corpus list",
-    summary: "the collections (documents, passages, size), or one collection's documents",
+    summary: "every collection (owner, visibility, documents, passages, size), or one collection's documents",
     positionals: [],
     options: {
       collection: { type: "string", value: "NAME", help: "list this collection's documents instead" },
       owner: { type: "string", value: "EMAIL", help: "with --collection: the collection of this account" },
-      json: json("print {collections: [...]}, or with --collection {collection, documents: [...]}, as JSON"),
+      json: json(
+        "print {collections: [{name, owner, visibility, ...}]}, or with --collection {collection, documents: [...]}, as JSON",
+      ),
     },
     exits: "For corpus list, 1 means that there is no collection of that name.",
     run: async (input) => (await import("./corpus-list.ts")).corpusList(input),
@@ -138,7 +163,7 @@ skipped; each document is cut at 2,000,000 characters. Progress goes to stderr, 
     name: "corpus remove",
     summary: "remove a collection, or only the documents named from it",
     positionals: [
-      { name: "NAME", help: "the collection" },
+      NAME,
       {
         name: "DOC_ID",
         help: "documents to remove (as corpus list shows them); none: the whole collection",
@@ -147,12 +172,36 @@ skipped; each document is cut at 2,000,000 characters. Progress goes to stderr, 
       },
     ],
     options: {
-      owner: { type: "string", value: "EMAIL", help: "the collection of this account (where several have that name)" },
+      owner: ONE_OWNER,
       json: json("print {collection, removed, missing} as JSON"),
     },
     exits:
       "For corpus remove, 1 means that the collection or one of the documents named is not there (the others are removed).",
     run: async (input) => (await import("./corpus-remove.ts")).corpusRemove(input),
+  },
+  {
+    name: "corpus share",
+    summary: "let every account's runs read a collection",
+    help: `Makes a collection shared: every account's runs search it (and, with sign-up open, those of
+anyone who signs up: a note says so). Sharing a shared collection again changes nothing.`,
+    positionals: [NAME],
+    options: { owner: ONE_OWNER, json: json("print {collection: {name, owner, visibility, ...}} as JSON") },
+    exits: "For corpus share, 1 means that there is no collection of that name.",
+    run: async (input) => (await import("./corpus-share.ts")).corpusShare(input),
+  },
+  {
+    name: "corpus unshare",
+    summary: "make a collection private to one account (--owner EMAIL is required)",
+    help: `Makes a collection private: only the runs of the account --owner names search it. That account's
+own collection of that name, else the one with no owner, which becomes that account's.`,
+    positionals: [NAME],
+    options: {
+      owner: { type: "string", value: "EMAIL", required: true, help: "the account it becomes private to" },
+      json: json("print {collection: {name, owner, visibility, ...}} as JSON"),
+    },
+    exits:
+      "For corpus unshare, 1 means that neither that account nor the operator (no owner) has a collection of that name, or that the account already has a private one of that name beside one with no owner (nothing changed).",
+    run: async (input) => (await import("./corpus-share.ts")).corpusUnshare(input),
   },
   {
     name: "corpus search",
@@ -163,12 +212,8 @@ skipped; each document is cut at 2,000,000 characters. Progress goes to stderr, 
       "a bad line is reported on stderr with its number and skipped.",
     positionals: [{ name: "QUERY", help: "the question, or - for JSONL queries on stdin" }],
     options: {
-      collection: { type: "string", value: "NAME", help: "search this collection only (default: all it may read)" },
-      owner: {
-        type: "string",
-        value: "EMAIL",
-        help: "read this account's private collections too (default: shared only)",
-      },
+      collection: { type: "string", value: "NAME", help: "search only the collections of this name it reads" },
+      owner: READ_AS,
       limit: { type: "string", value: "N", help: "results per query (default 10; 100 with -)" },
       json: json("print {results: [{doc_id, collection, title, url?, score, snippet}]} as JSON"),
     },

@@ -1,7 +1,8 @@
 import { collectionNameProblem, DEFAULT_COLLECTION } from "../corpus/import/collection-name.ts";
 import { type ImportProblem, type ImportProgress, importPaths } from "../corpus/import/import-paths.ts";
-import { operatorCollection, ownerIdOf } from "./collection-args.ts";
+import { ownerOption } from "./collection-args.ts";
 import { type CommandInput, EXIT, UsageError } from "./command.ts";
+import { importTarget } from "./import-target.ts";
 import { clearStatus, rewriteStatus } from "./terminal.ts";
 import { withStore } from "./with-store.ts";
 
@@ -42,11 +43,12 @@ function printProblem(p: ImportProblem): void {
 }
 
 /**
- * `corpus add PATH... [--collection NAME]`: imports files and folders. Exit 0 when anything was
+ * `corpus add PATH... [--collection NAME] [--owner EMAIL] [--shared]`: imports files and folders. Exit 0 when anything was
  * imported (or all was already there, unchanged), 1 when every path failed, 130 on Ctrl-C
  * (after the batch being written: no document is left half-written).
  */
-export async function corpusAdd({ cfg, options, args }: CommandInput): Promise<number> {
+export async function corpusAdd(input: CommandInput): Promise<number> {
+  const { cfg, options, args } = input;
   const collection = typeof options.collection === "string" ? options.collection : DEFAULT_COLLECTION;
   const bad = collectionNameProblem(collection);
   if (bad) throw new UsageError(bad);
@@ -59,22 +61,12 @@ export async function corpusAdd({ cfg, options, args }: CommandInput): Promise<n
   process.once("SIGINT", onSigint);
   try {
     return await withStore(cfg, async (store) => {
-      const owner = typeof options.owner === "string" ? options.owner : undefined;
-      const shared = options.shared === true;
-      let target = shared && !owner ? await store.corpus.findCollection(null, collection) : null;
-      target ??= await operatorCollection(store, collection, owner);
-      if (!target) {
-        if (!owner && !shared)
-          throw new UsageError(
-            `${collection} is a new collection: say whose it is with --owner EMAIL (private to that account) or --shared (every account reads it)`,
-          );
-        target = await store.corpus.createCollection({
-          name: collection,
-          ownerId: owner ? await ownerIdOf(store, owner) : null,
-          visibility: shared ? "shared" : "private",
-        });
-        if (!target) throw new UsageError(`${collection} was just made by another import: run the command again`);
-      }
+      const { collection: target, made } = await importTarget(
+        store,
+        collection,
+        ownerOption(input),
+        options.shared === true,
+      );
       const s = await importPaths(store, [...args], {
         collection: { id: target.id, name: target.name },
         signal: interrupt.signal,
@@ -83,6 +75,11 @@ export async function corpusAdd({ cfg, options, args }: CommandInput): Promise<n
       });
       clearStatus();
       const docs = s.added + s.replaced + s.unchanged;
+      // A collection made for a mistyped path is not left behind, empty.
+      if (made && !(await store.corpus.hasDocuments([target.id]))) {
+        await store.corpus.removeCollection(target.id);
+        process.stderr.write(`${collection} not kept: nothing was imported into it\n`);
+      }
       const rate = docs && s.seconds > 0 ? ` (${num(docs / s.seconds)} documents/s)` : "";
       process.stdout.write(
         `${collection}: ${num(s.added)} added, ${num(s.replaced)} replaced, ${num(s.unchanged)} unchanged, ${num(s.skipped)} skipped in ${s.seconds.toFixed(1)} s${rate}\n`,

@@ -1,5 +1,5 @@
 import type { CollectionSummary, CorpusDocumentRow } from "../store/types.ts";
-import { operatorCollection } from "./collection-args.ts";
+import { operatorCollection, ownerOption } from "./collection-args.ts";
 import type { CommandInput } from "./command.ts";
 import { EXIT } from "./command.ts";
 import { columns } from "./terminal.ts";
@@ -8,11 +8,15 @@ import { withStore } from "./with-store.ts";
 const num = (n: number) => n.toLocaleString("en");
 const day = (t: string | null) => (t ? t.slice(0, 10) : "-");
 
-const collectionJson = (c: CollectionSummary) => ({
+/** A collection as `--json` prints it (corpus list, share, unshare). */
+export const collectionJson = (c: CollectionSummary) => ({
   name: c.name,
+  owner: c.owner,
+  visibility: c.visibility,
   documents: c.documents,
   passages: c.passages,
   chars: c.chars,
+  bytes: c.bytes,
   created_at: c.createdAt,
   updated_at: c.updatedAt,
 });
@@ -30,9 +34,13 @@ const documentJson = (d: CorpusDocumentRow) => ({
 
 const short = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-/** `corpus list [--collection NAME] [--json]`: the collections, or one collection's documents. */
-export const corpusList = ({ cfg, options }: CommandInput) =>
-  withStore(cfg, async (store) => {
+/**
+ * `corpus list [--collection NAME [--owner EMAIL]] [--json]`: every collection, whoever owns it
+ * and whoever reads it (the operator sees all), or one collection's documents.
+ */
+export const corpusList = (input: CommandInput) =>
+  withStore(input.cfg, async (store) => {
+    const options = input.options;
     const all = await store.corpus.collections("all");
     const name = options.collection;
     if (typeof name !== "string") {
@@ -41,15 +49,24 @@ export const corpusList = ({ cfg, options }: CommandInput) =>
       else
         console.log(
           columns([
-            ["NAME", "DOCUMENTS", "PASSAGES", "CHARS", "UPDATED"],
-            ...all.map((c) => [c.name, num(c.documents), num(c.passages), num(c.chars), day(c.updatedAt)]),
+            ["NAME", "OWNER", "VISIBILITY", "DOCUMENTS", "PASSAGES", "CHARS", "UPDATED"],
+            ...all.map((c) => [
+              c.name,
+              c.owner ?? "-",
+              c.visibility,
+              num(c.documents),
+              num(c.passages),
+              num(c.chars),
+              day(c.updatedAt),
+            ]),
           ]),
         );
       return EXIT.ok;
     }
-    const one = await operatorCollection(store, name, typeof options.owner === "string" ? options.owner : undefined);
+    const owner = ownerOption(input);
+    const one = await operatorCollection(store, name, owner);
     if (!one) {
-      process.stderr.write(`no collection named ${name}\n`);
+      process.stderr.write(`no collection named ${name}${owner ? ` of ${owner}` : ""}\n`);
       return EXIT.failure;
     }
     const docs = await store.corpus.documents(one.id);

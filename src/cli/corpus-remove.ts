@@ -1,4 +1,4 @@
-import { operatorCollection } from "./collection-args.ts";
+import { operatorCollection, ownerOption } from "./collection-args.ts";
 import type { CommandInput } from "./command.ts";
 import { EXIT } from "./command.ts";
 import { withStore } from "./with-store.ts";
@@ -10,13 +10,15 @@ const docs = (n: number) => `${n} document${n === 1 ? "" : "s"}`;
  * A collection or document that is not there is named on stderr and the exit is 1 (the others
  * named are still removed).
  */
-export const corpusRemove = ({ cfg, options, args }: CommandInput) =>
-  withStore(cfg, async (store) => {
-    const [name, ...ids] = args as [string, ...string[]];
+export const corpusRemove = (input: CommandInput) =>
+  withStore(input.cfg, async (store) => {
+    const options = input.options;
+    const [name, ...ids] = input.args as [string, ...string[]];
     const out = (r: object, text: string) => console.log(options.json ? JSON.stringify(r) : text);
-    const c = await operatorCollection(store, name, typeof options.owner === "string" ? options.owner : undefined);
+    const owner = ownerOption(input);
+    const c = await operatorCollection(store, name, owner);
     if (!c) {
-      process.stderr.write(`no collection named ${name}\n`);
+      process.stderr.write(`no collection named ${name}${owner ? ` of ${owner}` : ""}\n`);
       return EXIT.failure;
     }
     if (!ids.length) {

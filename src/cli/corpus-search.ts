@@ -2,7 +2,7 @@ import { streamLines } from "../corpus/import/jsonl-lines.ts";
 import { corpusQuery, searchCorpus } from "../corpus/search/search-corpus.ts";
 import type { Store } from "../store/types.ts";
 import { collapse } from "../util/collapse.ts";
-import { operatorCollection, ownerIdOf } from "./collection-args.ts";
+import { ownerIdsOf, ownerOptions } from "./collection-args.ts";
 import { type CommandInput, EXIT, UsageError } from "./command.ts";
 import { withStore } from "./with-store.ts";
 
@@ -19,19 +19,17 @@ function limitOf(input: CommandInput, batch: boolean): number {
 }
 
 /**
- * The collections a search reads, as a run of `ask` would: the shared ones and those of
- * `--owner EMAIL`; `--collection NAME` keeps one of them.
+ * The collections a search reads, as a run of `ask` would: the shared ones and the private ones
+ * of each `--owner EMAIL`; `--collection NAME` keeps those of that name among them.
  */
 async function scopeOf(store: Store, input: CommandInput): Promise<number[]> {
-  const owner = typeof input.options.owner === "string" ? input.options.owner : undefined;
-  const readable = await store.corpus.readable({ accounts: owner ? [await ownerIdOf(store, owner)] : [] });
+  const reader = { accounts: await ownerIdsOf(store, ownerOptions(input)) };
   const name = input.options.collection;
-  if (typeof name !== "string") return readable;
-  const c = await operatorCollection(store, name, owner);
-  return c && readable.includes(c.id) ? [c.id] : [];
+  if (typeof name !== "string") return await store.corpus.readable(reader);
+  return (await store.corpus.collections(reader)).filter((c) => c.name === name).map((c) => c.id);
 }
 
-/** `corpus search QUERY|- [--collection NAME] [--owner EMAIL] [--limit N] [--json]`. */
+/** `corpus search QUERY|- [--collection NAME] [--owner EMAIL]... [--limit N] [--json]`. */
 export const corpusSearch = (input: CommandInput) =>
   withStore(input.cfg, async (store) => {
     const query = input.args[0]!;

@@ -1,10 +1,8 @@
 import { ConfigSchema } from "../config/schema.ts";
-import { type Command, EXIT_HELP, type OptionSpec } from "./command.ts";
+import { flagUsage } from "./args.ts";
+import { type Command, EXIT_HELP } from "./command.ts";
 
 const BIN = "research-query";
-
-/** A flag as usage writes it: `--name NAME`, `--json`. */
-const flagWord = (name: string, o: OptionSpec) => `--${name}${o.value ? ` ${o.value}` : ""}`;
 
 /** `research-query key list EMAIL [--json]`, from the command's table entry. */
 export function usageLine(cmd: Command): string {
@@ -12,7 +10,9 @@ export function usageLine(cmd: Command): string {
     const word = p.variadic ? `${p.name}...` : p.name;
     return p.optional ? `[${word}]` : word;
   });
-  const opts = Object.entries(cmd.options).map(([name, o]) => `[${flagWord(name, o)}]`);
+  const opts = Object.entries(cmd.options).map(
+    ([name, o]) => `${o.required ? flagUsage(name, o) : `[${flagUsage(name, o)}]`}${o.repeatable ? "..." : ""}`,
+  );
   return [BIN, cmd.name, ...pos, ...opts].join(" ");
 }
 
@@ -41,8 +41,8 @@ export function commandHelp(cmd: Command): string {
   const parts = [`usage: ${usageLine(cmd)}`, about];
   if (cmd.positionals.length) parts.push(`Arguments:\n${table(cmd.positionals.map((p) => [p.name, p.help]))}`);
   const opts: [string, string][] = Object.entries(cmd.options).map(([name, o]) => [
-    flagWord(name, o),
-    o.help + (o.choices ? ` (${o.choices.join(", ")})` : ""),
+    flagUsage(name, o),
+    o.help + (o.choices ? ` (${o.choices.join(", ")})` : "") + (o.repeatable ? " (may be given more than once)" : ""),
   ]);
   opts.push(["-h, --help", "this text"]);
   parts.push(`Options:\n${table(opts)}`);

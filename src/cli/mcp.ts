@@ -2,8 +2,10 @@ import { localBackend } from "../mcp/local-backend.ts";
 import { createMcpServer } from "../mcp/mcp-server.ts";
 import { remoteBackend } from "../mcp/remote-backend.ts";
 import { LineTransport } from "../mcp/stdio-transport.ts";
-import { createLogger } from "../util/logger.ts";
+import { createLogger, type Logger } from "../util/logger.ts";
+import { ownerOptions } from "./collection-args.ts";
 import { type CommandInput, EXIT, UsageError } from "./command.ts";
+import { openLocalRunsAs } from "./local-owners.ts";
 import { VERSION } from "./version.ts";
 
 /** Standard output carries the protocol alone: whatever a library prints goes to stderr. */
@@ -27,21 +29,32 @@ function serverBase(raw: string): string {
   return url.href;
 }
 
+async function localOf(cfg: CommandInput["cfg"], logger: Logger, emails: string[]) {
+  const local = await openLocalRunsAs(cfg, logger, emails);
+  return localBackend(cfg, local, local.owners);
+}
+
 /**
- * `mcp [--server URL]`: an MCP server on stdin/stdout (README "MCP server: research from AI agents") until the client
+ * `mcp [--server URL] [--owner EMAIL]...`: an MCP server on stdin/stdout (README "MCP server: research from AI agents") until the client
  * closes standard input or the process is told to stop. Local mode runs the engine here as
  * `ask` does; with --server each research call is one call of that server's stream API with
  * the key in RQ_API_KEY.
  */
-export async function mcpCommand({ cfg, options }: CommandInput): Promise<number> {
+export async function mcpCommand(input: CommandInput): Promise<number> {
+  const { cfg, options } = input;
   const server = typeof options.server === "string" ? serverBase(options.server) : undefined;
+  const owners = ownerOptions(input);
+  if (server && owners.length)
+    throw new UsageError(
+      "--owner is for local mode: with --server, the key's account decides which collections are read",
+    );
   keepStdoutForProtocol();
   const logger = createLogger(cfg.LOG_LEVEL, (line) => process.stderr.write(`${line}\n`));
   const apiKey = process.env.RQ_API_KEY?.trim() || undefined;
   if (server && !apiKey) logger.warn("mcp_no_key", { hint: "set RQ_API_KEY: the server refuses calls without a key" });
   const backend = server
     ? remoteBackend({ base: server, apiKey, userAgent: `research-query-mcp/${VERSION}` })
-    : await localBackend(cfg, logger);
+    : await localOf(cfg, logger, owners);
   const mcp = createMcpServer(backend, VERSION, logger);
   const closed = new Promise<void>((resolve) => {
     mcp.onclose = resolve;

@@ -2,6 +2,7 @@ import type { Config } from "../config/schema.ts";
 import { Metrics } from "../metrics/registry.ts";
 import { buildEngine } from "../research/build-engine.ts";
 import { startServer } from "../server/server.ts";
+import { logSharedCollections } from "../server/shared-collections-notice.ts";
 import { openStore } from "../store/open.ts";
 import { createLogger } from "../util/logger.ts";
 
@@ -30,4 +31,7 @@ export async function serveCommand(cfg: Config): Promise<void> {
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
+  await logSharedCollections(store, cfg, logger).catch((e: unknown) =>
+    logger.error("shared_collections_unread", { error: String(e) }),
+  );
 }

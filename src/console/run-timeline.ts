@@ -1,9 +1,13 @@
 import type { RunTimeline } from "../contract/console.ts";
+import { readRun } from "../runs/withhold.ts";
 import type { Store } from "../store/types.ts";
 
-/** The timeline of one run of this account (README "The API"), or null: `at_ms` counts from acceptance. */
+/**
+ * The timeline of one run of this account (README "The API"), or null: `at_ms` counts from
+ * acceptance. Read as the replays read it: what its reader may no longer read is withheld.
+ */
 export async function runTimeline(store: Store, accountId: string, runId: string): Promise<RunTimeline | null> {
-  const found = await store.runs.withEvents(accountId, runId);
+  const found = await readRun(store, accountId, runId);
   if (!found) return null;
   const { run: r, events } = found;
   return {

@@ -37,6 +37,18 @@ export const SourceSchema = T.Object(
           "only on local sources: the document's id in its collection (a JSONL record's id, or the file's path relative to the folder it was added from)",
       }),
     ),
+    owner: T.Optional(
+      T.Union([T.String(), T.Null()], {
+        description:
+          "only on local sources: the email of the collection's owner, null for a collection with no owner; with `collection` and `doc_id` it names the document in the app (names are unique per owner)",
+      }),
+    ),
+    withheld: T.Optional(
+      T.Literal(true, {
+        description:
+          "only on a local source of an earlier run whose collection this account can no longer read (made private, handed over or removed): title, url and snippet are placeholders, collection, doc_id and owner are left out, and the answer's lines that cited it are withheld too",
+      }),
+    ),
     read: T.Optional(
       T.Union([T.Literal("page"), T.Literal("abstract")], {
         description: "extra field: the answer drew on the full text (page) or the database's abstract",

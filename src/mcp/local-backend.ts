@@ -1,7 +1,6 @@
 import type { Config } from "../config/schema.ts";
 import { readUrl } from "../research/read/read-url.ts";
-import { openLocalRuns } from "../runs/local-runs.ts";
-import type { Logger } from "../util/logger.ts";
+import type { LocalRuns } from "../runs/local-runs.ts";
 import type { LocalBackend } from "./backend.ts";
 
 /** A page read by `extract` gets as long as the CLI's `extract`: 20 s to fetch, 30 s in all. */
@@ -10,15 +9,15 @@ const EXTRACT_TOTAL_MS = 30_000;
 
 /**
  * The engine in this process with this machine's configuration, as `ask` runs it: no
- * server, no account, nothing recorded. A cancelled `research` stops its run: nobody else
+ * server, no account, nothing recorded; runs read the shared collections and the private
+ * ones of `owners` (account ids). A cancelled `research` stops its run: nobody else
  * can ever read it, so finishing it would only spend the model's tokens.
  */
-export async function localBackend(cfg: Config, logger: Logger): Promise<LocalBackend> {
-  const { runs, close } = await openLocalRuns(cfg, logger);
+export function localBackend(cfg: Config, { runs, close }: LocalRuns, owners: string[]): LocalBackend {
   return {
     mode: "local",
     research: (question, call) =>
-      runs.run(runs.local(question), {
+      runs.run(runs.local(question, owners), {
         signal: call.signal,
         onEvent: (e) => {
           if (e.event === "progress") call.onProgress({ stage: e.data.stage, message: e.data.message });

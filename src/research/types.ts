@@ -1,9 +1,17 @@
-import type { Source } from "../contract/envelope.ts";
+import type { Source as WireSource } from "../contract/envelope.ts";
 import type { Stage } from "../contract/events.ts";
 import type { CollectionReader } from "../store/types.ts";
 
 // The wire types the engine produces are the contract's (src/contract/).
-export type { Source, SourceType } from "../contract/envelope.ts";
+export type { SourceType } from "../contract/envelope.ts";
+
+/**
+ * A source as the engine produces it: the contract's, and on a local one the store's id of
+ * its collection (`collection_id`), which the run's record keeps so that later reads can
+ * withhold what their reader may no longer read; no caller is ever sent it
+ * (docs/decisions/0090-earlier-runs-withhold-what-their-reader-cannot-read.md).
+ */
+export type Source = WireSource & { collection_id?: number };
 
 /**
  * What the engine tells the service while it works. The service forwards these as

@@ -1,7 +1,11 @@
 import type { Envelope, Source } from "../contract/envelope.ts";
 
-/** Where a source is: its address, the venue of a paper, the collection and document of a local one. */
+/**
+ * Where a source is: its address, the venue of a paper, the collection and document of a
+ * local one; for one withheld from an earlier run (src/runs/withhold.ts), why.
+ */
 function whereFrom(s: Source): string {
+  if (s.withheld) return s.snippet;
   if (s.type === "local") return `${s.collection} · ${s.doc_id}${s.url.startsWith("local:") ? "" : `  (${s.url})`}`;
   return `${s.url}${s.type === "academic" ? `  (${[s.venue, s.published_at].filter(Boolean).join(", ")})` : ""}`;
 }

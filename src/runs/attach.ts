@@ -5,6 +5,7 @@ import { awaitedFollow, type Follow, liveFollow, storedFollow } from "./follow.t
 import { mirroredFollow } from "./mirror.ts";
 import type { RunRegistry } from "./registry.ts";
 import { storedStream } from "./replay.ts";
+import { readRun } from "./withhold.ts";
 
 export const INTERRUPTED: ErrorItem = {
   code: "interrupted",
@@ -40,7 +41,7 @@ export function attacher(deps: AttachDeps) {
       await Bun.sleep(POLL_MS);
       const live = registry.get(first.id);
       if (live) return liveFollow(first.id, live);
-      last = (await store.runs.withEvents(accountId, first.id)) ?? last;
+      last = (await readRun(store, accountId, first.id)) ?? last;
       if (last.run.status !== "running") return stored(last.run, last.events);
       if (Date.now() > giveUpAt) return stored({ ...last.run, status: "error", errors: [INTERRUPTED] }, last.events);
     }
@@ -49,7 +50,8 @@ export function attacher(deps: AttachDeps) {
   return async (accountId: string, runId: string): Promise<Follow | null> => {
     const live = registry.get(runId);
     if (live) return live.accountId === accountId ? liveFollow(runId, live) : null;
-    const found = await store.runs.withEvents(accountId, runId);
+    // Read as its reader may see it now: what it may no longer read is withheld (withhold.ts).
+    const found = await readRun(store, accountId, runId);
     if (!found) return null;
     if (found.run.status !== "running") return stored(found.run, found.events);
     const ended = awaitRun(accountId, found.run);

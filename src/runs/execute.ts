@@ -1,8 +1,10 @@
-import type { Envelope } from "../contract/envelope.ts";
+import type { Envelope, Source } from "../contract/envelope.ts";
 import { type ErrorItem, isAppError, RUN_FAILURE_CODES } from "../contract/errors.ts";
 import type { StreamEvent } from "../contract/events.ts";
 import type { Engine, RunEvent } from "../research/types.ts";
 import type { Logger } from "../util/logger.ts";
+import { wireAndRecord, wireSource } from "./recorded-local.ts";
+import type { TimelineAs } from "./run-log.ts";
 
 /** A run that passed admission (or a local one, `ask`): what it asks and how it's labelled. */
 export interface AdmittedRun {
@@ -40,18 +42,25 @@ export interface ExecuteDeps {
   logger: Logger;
 }
 
+/** How a run ended: the envelope its callers get, and its sources as the record keeps them (src/runs/recorded-local.ts). */
+export interface Executed {
+  envelope: Envelope;
+  recordedSources: Source[];
+}
+
 /**
  * A run's life, the one place it exists: the engine under the run's deadline, its events
- * forwarded to `onEvent`, and always an envelope at the end, never a throw. Only the
- * deadline and `stop` (shutdown, or Ctrl-C for `ask`) end it early: a caller that goes
- * away does not, the run outlives its connection (README "Safe retries").
+ * forwarded to `onEvent` (with how the timeline keeps them when that differs from what is
+ * sent), and always an envelope at the end, never a throw. Only the deadline and `stop`
+ * (shutdown, or Ctrl-C for `ask`) end it early: a caller that goes away does not, the run
+ * outlives its connection (README "Safe retries").
  */
 export async function executeRun(
   deps: ExecuteDeps,
   run: AdmittedRun,
-  onEvent: (e: StreamEvent) => void,
+  onEvent: (e: StreamEvent, record?: TimelineAs) => void,
   stop: AbortController,
-): Promise<Envelope> {
+): Promise<Executed> {
   const at = () => Math.round(performance.now() - run.startedAt);
   let finished = false;
   const cancelDeadline = (deps.deadlineTimer ?? wallClockDeadline)(
@@ -73,18 +82,15 @@ export async function executeRun(
         onEvent({ event: "answer", data: { delta: ev.delta } });
         return;
       }
-      if (ev.type === "source") {
-        onEvent({ event: "source", data: ev.source });
-        return;
-      }
-      const { type: _, ...data } = ev;
-      onEvent({ event: "progress", data });
+      const { event, as } = wireAndRecord(ev);
+      onEvent(event, as);
     } catch (e) {
       deps.logger.warn("run_event_failed", { request_id: run.id, error: String(e) });
     }
   };
 
   let envelope: Envelope;
+  let recordedSources: Source[] = [];
   try {
     const r = await Promise.race([
       deps.engine.run(run.query, {
@@ -95,11 +101,12 @@ export async function executeRun(
       }),
       aborted,
     ]);
+    recordedSources = r.sources;
     envelope = {
       request_id: run.id,
       status: "ok",
       answer: r.answer,
-      sources: r.sources,
+      sources: r.sources.map(wireSource),
       usage: { latency_ms: at(), tokens_in: r.tokens_in, tokens_out: r.tokens_out },
       errors: [],
       writer: r.writer,
@@ -120,7 +127,7 @@ export async function executeRun(
   }
   finished = true;
   stop.abort("finished"); // stops any upstream work the engine left behind
-  return envelope;
+  return { envelope, recordedSources };
 }
 
 function toRunError(e: unknown, signal: AbortSignal, requestId: string, logger: Logger): ErrorItem {

@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { findAccountByEmail } from "../auth/accounts.ts";
 import type { Config } from "../config/schema.ts";
 import { buildEngine } from "../research/build-engine.ts";
 import { openStore } from "../store/open.ts";
@@ -28,6 +29,11 @@ async function collectionsStore(cfg: Config): Promise<Store | undefined> {
 
 export interface LocalRuns {
   runs: RunService;
+  /**
+   * The account ids of these emails, whose private collections a run may then read (pass them
+   * to `runs.local`); `unknown` lists the emails no account has (all of them without a database).
+   */
+  accountIds(emails: readonly string[]): Promise<{ ids: string[]; unknown: string[] }>;
   /** Closes the collections' database, if one was opened. */
   close(): Promise<void>;
 }
@@ -42,6 +48,15 @@ export async function openLocalRuns(cfg: Config, logger: Logger): Promise<LocalR
   const engine = buildEngine(cfg, logger, undefined, undefined, collections);
   return {
     runs: createRunService({ store: noStore, engine, config: cfg, logger }),
+    async accountIds(emails) {
+      const found = await Promise.all(
+        emails.map(async (e) => (collections ? await findAccountByEmail(collections, e) : null)),
+      );
+      return {
+        ids: found.flatMap((a) => (a ? [a.id] : [])),
+        unknown: emails.filter((_, i) => !found[i]),
+      };
+    },
     close: async () => {
       await collections?.close();
     },

@@ -1,5 +1,5 @@
 import type { Config } from "../config/schema.ts";
-import type { Envelope, Writer } from "../contract/envelope.ts";
+import type { Envelope, Source, Writer } from "../contract/envelope.ts";
 import type { StreamEvent } from "../contract/events.ts";
 import type { Metrics } from "../metrics/registry.ts";
 import type { Engine } from "../research/types.ts";
@@ -38,13 +38,14 @@ export function runToEnd(deps: RunToEndDeps) {
     // The first event leaves before the engine starts, so each caller of a burst hears "accepted" at once.
     await new Promise<void>((r) => setImmediate(r));
     let envelope: Envelope;
+    let recordedSources: Source[] = [];
     try {
-      envelope = await executeRun(
+      ({ envelope, recordedSources } = await executeRun(
         { engine: deps.engine, runTimeoutMs: config.RUN_TIMEOUT_MS, deadlineTimer: deps.deadlineTimer, writer, logger },
         run,
-        (e) => log.push(e),
+        (e, as) => log.push(e, as),
         live.stop,
-      );
+      ));
       deps.metrics?.runs.inc({ status: envelope.status, code: envelope.errors[0]?.code ?? "none" });
       deps.metrics?.runSeconds.observe(envelope.usage.latency_ms / 1000);
     } catch (e) {
@@ -60,7 +61,7 @@ export function runToEnd(deps: RunToEndDeps) {
     // Stored before the final event goes out: whoever hears `final` finds the run finished.
     if (run.recorded) {
       try {
-        await store.runs.finish(run.id, outcomeOf(envelope), log.timelineWith(tail));
+        await store.runs.finish(run.id, outcomeOf(envelope, recordedSources), log.timelineWith(tail));
       } catch (e) {
         logger.error("run_store_failed", { request_id: run.id, error: String(e) });
       }
@@ -82,11 +83,12 @@ export function runToEnd(deps: RunToEndDeps) {
   };
 }
 
-function outcomeOf(envelope: Envelope): RunOutcome {
+/** What the store keeps of a run's end: its sources with their collections' ids (src/runs/recorded-local.ts). */
+function outcomeOf(envelope: Envelope, recordedSources: Source[]): RunOutcome {
   return {
     status: envelope.status,
     answer: envelope.answer,
-    sources: envelope.sources,
+    sources: envelope.status === "ok" ? recordedSources : envelope.sources,
     errors: envelope.errors,
     writer: envelope.writer ?? null,
     tokensIn: envelope.usage.tokens_in,

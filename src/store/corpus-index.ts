@@ -7,6 +7,8 @@ export interface CorpusDocumentRow {
   /** The store's number for its collection (names are unique per owner only). */
   collectionId: number;
   collection: string;
+  /** Its collection owner's email; null for a collection with no owner. */
+  owner: string | null;
   docId: string;
   title: string;
   url: string | null;

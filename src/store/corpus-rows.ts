@@ -5,6 +5,7 @@ export interface DocRowRaw {
   id: number;
   collection_id: number;
   collection: string;
+  owner: string | null;
   doc_id: string;
   title: string;
   url: string | null;
@@ -19,6 +20,7 @@ export const toDocumentRow = (r: DocRowRaw): CorpusDocumentRow => ({
   id: r.id,
   collectionId: r.collection_id,
   collection: r.collection,
+  owner: r.owner,
   docId: r.doc_id,
   title: r.title,
   url: r.url,

@@ -8,6 +8,7 @@ import { benchServing } from "./serving.ts";
 import { benchSignupFlood } from "./signup-flood.ts";
 import { benchSqliteWrites } from "./sqlite-writes.ts";
 import { benchStartup } from "./startup.ts";
+import { benchUploads } from "./uploads.ts";
 
 // `bun run bench` (BUN_CONFIG_MAX_HTTP_REQUESTS raised: Bun caps concurrent fetches at 256).
 const sections: [string, () => Promise<string>][] = [
@@ -19,6 +20,7 @@ const sections: [string, () => Promise<string>][] = [
   ["6. Sign-in during a sign-up flood", () => benchSignupFlood()],
   ["7. Collections", benchCorpus],
   ["8. Instances and PostgreSQL", benchInstances],
+  ["9. Uploads", benchUploads],
 ];
 const only = process.argv[2];
 for (const [title, fn] of sections) {

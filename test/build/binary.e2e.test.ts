@@ -142,7 +142,7 @@ describe("the single executable", () => {
       ];
       return { out, err, code };
     };
-    const add = await run("corpus", "add", docs, "--collection", "notes");
+    const add = await run("corpus", "add", docs, "--collection", "notes", "--shared");
     expect(add.code).toBe(0);
     expect(add.out).toContain("notes: 4 added");
     const found = JSON.parse((await run("corpus", "search", "dendrites separator", "--json")).out) as {

@@ -2,8 +2,10 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createAccount } from "../../src/auth/accounts.ts";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";
-import { putDocs } from "../corpus/search-helpers.ts";
+import type { CollectionSummary } from "../../src/store/types.ts";
+import { putDocs, textDoc } from "../corpus/search-helpers.ts";
 import { cli } from "./run-cli.ts";
 
 // The import command is another piece of work: documents go in through the store directly.
@@ -63,5 +65,58 @@ describe("corpus search", () => {
     const r = await cli(["corpus", "search", "otters", "--limit", "0"], env);
     expect(r.code).toBe(2);
     expect(r.err).toContain("--limit");
+  });
+});
+
+/** The shared documents above, and Alice's private diary with a note on otters; Bob has nothing. */
+async function withPrivate(): Promise<string> {
+  const path = database();
+  const s = openSqliteStore(path);
+  const alice = await createAccount(s, "alice@team.example", null, "free");
+  await createAccount(s, "bob@team.example", null, "free");
+  const diary = s.corpus.createCollection({
+    name: "diary",
+    ownerId: alice.id,
+    visibility: "private",
+  }) as CollectionSummary;
+  s.corpus.put(diary.id, [
+    textDoc("otter-secret.md", "Otter sightings", "Sleeping otters seen at the harbour at dawn."),
+  ]);
+  s.close();
+  return path;
+}
+
+describe("corpus search and private collections", () => {
+  const env = async () => ({ DATABASE_PATH: await withPrivate() });
+  const ids = (out: string) => (JSON.parse(out).results as { doc_id: string }[]).map((r) => r.doc_id);
+
+  test("without --owner a private collection's document is never a hit; with its owner's address it is", async () => {
+    const e = await env();
+    const shared = await cli(["corpus", "search", "sleeping otters", "--json"], e);
+    expect(shared.code).toBe(0);
+    expect(ids(shared.out)).toEqual(["otters.md"]);
+    expect(shared.out).not.toContain("diary");
+    const plain = await cli(["corpus", "search", "harbour dawn"], e);
+    expect([plain.out, plain.err]).toEqual(["", "no matching documents\n"]);
+    const bob = await cli(["corpus", "search", "sleeping otters", "--json", "--owner", "bob@team.example"], e);
+    expect(ids(bob.out)).toEqual(["otters.md"]);
+    const batch = await cli(["corpus", "search", "-"], e, '{"id":1,"text":"otters harbour"}\n');
+    expect(batch.out).not.toContain("otter-secret");
+
+    const alice = await cli(["corpus", "search", "sleeping otters", "--json", "--owner", "alice@team.example"], e);
+    expect(ids(alice.out).sort()).toEqual(["otter-secret.md", "otters.md"]);
+    const both = ["--owner", "bob@team.example", "--owner", "alice@team.example"];
+    const diary = await cli(["corpus", "search", "otters", "--json", "--collection", "diary", ...both], e);
+    expect(JSON.parse(diary.out).results).toEqual([
+      expect.objectContaining({ doc_id: "otter-secret.md", collection: "diary" }),
+    ]);
+    const closed = await cli(["corpus", "search", "otters", "--json", "--collection", "diary"], e);
+    expect(JSON.parse(closed.out).results).toEqual([]);
+  });
+
+  test("an --owner no account has is a usage error naming it", async () => {
+    const r = await cli(["corpus", "search", "otters", "--owner", "carol@team.example"], await env());
+    expect(r.code).toBe(2);
+    expect(r.err).toStartWith("research-query corpus search: no account has the email carol@team.example\n");
   });
 });

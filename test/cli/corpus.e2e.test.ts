@@ -29,11 +29,12 @@ describe("corpus add, list, remove", () => {
     const gzFile = join(dir, "more.jsonl.gz");
     writeFileSync(gzFile, gz(jsonl([{ id: "j1", title: "Boreholes", text: TEXT }]) + "{broken\n"));
 
-    const add = await cli(["corpus", "add", join(dir, "notes"), gzFile, "--collection", "energy"], env);
+    const add = await cli(["corpus", "add", join(dir, "notes"), gzFile, "--collection", "energy", "--shared"], env);
     expect(add.code).toBe(0);
     expect(add.out).toMatch(
       /^energy: 3 added, 0 replaced, 0 unchanged, 2 skipped in \d+\.\d s \(\d[\d,]* documents\/s\)\n$/,
     );
+    expect(add.err).toStartWith("new collection energy: shared (every account reads it)\n");
     expect(add.err).toContain(`skipped: ${join(dir, "notes/garbage.txt")}: holds NUL bytes: binary, not text\n`);
     expect(add.err).toMatch(new RegExp(`skipped: ${gzFile}:2: not JSON \\(`));
     // That a quick import logs no progress line, only its summary, is corpus-progress.test.ts's
@@ -46,12 +47,19 @@ describe("corpus add, list, remove", () => {
     const list = await cli(["corpus", "list"], env);
     expect(list.code).toBe(0);
     const [head, row] = list.out.trimEnd().split("\n");
-    expect(head!.split(/\s{2,}/)).toEqual(["NAME", "DOCUMENTS", "PASSAGES", "CHARS", "UPDATED"]);
-    expect(row).toMatch(/^energy\s+3\s+3\s+[\d,]+\s+\d{4}-\d\d-\d\d$/);
+    expect(head!.split(/\s{2,}/)).toEqual(["NAME", "OWNER", "VISIBILITY", "DOCUMENTS", "PASSAGES", "CHARS", "UPDATED"]);
+    expect(row).toMatch(/^energy\s+-\s+shared\s+3\s+3\s+[\d,]+\s+\d{4}-\d\d-\d\d$/);
 
     const json = JSON.parse((await cli(["corpus", "list", "--json"], env)).out);
     expect(json.collections).toEqual([
-      expect.objectContaining({ name: "energy", documents: 3, passages: 3, chars: expect.any(Number) }),
+      expect.objectContaining({
+        name: "energy",
+        owner: null,
+        visibility: "shared",
+        documents: 3,
+        passages: 3,
+        chars: expect.any(Number),
+      }),
     ]);
     const docs = JSON.parse((await cli(["corpus", "list", "--collection", "energy", "--json"], env)).out);
     expect(docs.collection.name).toBe("energy");
@@ -69,7 +77,7 @@ describe("corpus add, list, remove", () => {
   test("remove takes documents or a whole collection; what is not there is named, exit 1", async () => {
     const env = dbEnv();
     const dir = writeTree(temp(), { "a.txt": TEXT, "b.txt": `Second. ${TEXT}`, "c.txt": `Third. ${TEXT}` });
-    expect((await cli(["corpus", "add", dir], env)).code).toBe(0); // into "default"
+    expect((await cli(["corpus", "add", dir, "--shared"], env)).code).toBe(0); // into "default"
 
     const some = await cli(["corpus", "remove", "default", "a.txt", "zzz.txt", "--json"], env);
     expect(some.code).toBe(1);
@@ -94,23 +102,30 @@ describe("corpus add, list, remove", () => {
   test("exit 1 when every path fails, 0 when one works; a bad name or no PATH is a usage error", async () => {
     const env = dbEnv();
     const dir = writeTree(temp(), { "a.txt": TEXT, "empty/.hidden": "x" });
-    const failed = await cli(["corpus", "add", join(dir, "nope"), join(dir, "empty")], env);
+    const failed = await cli(["corpus", "add", join(dir, "nope"), join(dir, "empty"), "--shared"], env);
     expect(failed.code).toBe(1);
+    // The collection made for nothing is not kept.
+    expect(failed.err).toContain("default not kept: nothing was imported into it");
+    expect((await cli(["corpus", "list"], env)).err).toBe("no collections yet (research-query corpus add PATH...)\n");
     expect(failed.err).toContain("no such file or folder");
     expect(failed.err).toContain("empty folder: nothing to import");
     expect(failed.err).toContain(`nothing imported from: ${join(dir, "nope")}, ${join(dir, "empty")}`);
-    const mixed = await cli(["corpus", "add", join(dir, "nope"), join(dir, "a.txt")], env);
+    const mixed = await cli(["corpus", "add", join(dir, "nope"), join(dir, "a.txt"), "--shared"], env);
     expect(mixed.code).toBe(0);
     expect(mixed.out).toStartWith("default: 1 added");
 
-    const badName = await cli(["corpus", "add", dir, "--collection", "my docs"], env);
+    const badName = await cli(["corpus", "add", dir, "--collection", "my docs", "--shared"], env);
     expect(badName.code).toBe(2);
     expect(badName.err).toContain('invalid collection name "my docs"');
     const noPath = await cli(["corpus", "add"], env);
     expect(noPath.code).toBe(2);
     expect(noPath.err).toContain("missing PATH");
-    expect((await cli(["corpus", "--help"])).out).toContain("corpus add PATH... [--collection NAME]");
-    expect((await cli(["corpus", "remove", "--help"])).out).toContain("corpus remove NAME [DOC_ID...] [--json]");
+    expect((await cli(["corpus", "--help"])).out).toContain(
+      "corpus add PATH... [--collection NAME] [--owner EMAIL] [--shared]",
+    );
+    expect((await cli(["corpus", "remove", "--help"])).out).toContain(
+      "corpus remove NAME [DOC_ID...] [--owner EMAIL] [--json]",
+    );
   });
 
   test("Ctrl-C stops after the batch being written: exit 130, every document written whole and findable", async () => {
@@ -123,7 +138,7 @@ describe("corpus add, list, remove", () => {
       text: `${TEXT} This record mentions ${words[i % 8]} and ${words[(i * 3) % 8]}. `.repeat(3),
     }));
     writeFileSync(file, jsonl(recs));
-    const p = Bun.spawn(["bun", MAIN, "corpus", "add", file, "--collection", "big"], {
+    const p = Bun.spawn(["bun", MAIN, "corpus", "add", file, "--collection", "big", "--shared"], {
       cwd: temp(),
       env: { PATH: process.env.PATH!, ...env },
       stdout: "pipe",

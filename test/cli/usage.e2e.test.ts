@@ -90,6 +90,13 @@ describe("CLI usage and exit codes", () => {
       ],
       [["account", "set-plan", "a@example.com"], "missing PLAN", "usage: research-query account set-plan"],
       [["--json", "ask", "why"], "unknown option --json", "usage: research-query <command>"],
+      [["corpus", "unshare", "hr"], "missing --owner EMAIL", "usage: research-query corpus unshare NAME --owner EMAIL"],
+      [["corpus", "add", "x", "--owner", "a@x.org", "--owner", "b@x.org"], "--owner given twice", "corpus add PATH"],
+      [
+        ["mcp", "--server", "http://127.0.0.1:9", "--owner", "a@x.org"],
+        "--owner is for local mode",
+        "usage: research-query mcp [--server URL] [--owner EMAIL]...",
+      ],
     ];
     for (const [args, message, usage] of cases) {
       const { out, err, code } = await cli(args, env);
@@ -118,7 +125,7 @@ describe("CLI usage and exit codes", () => {
     ]) {
       const { out, code } = await cli(args);
       expect(code, args.join(" ")).toBe(0);
-      expect(out).toStartWith("usage: research-query ask QUESTION|- [--json]\n");
+      expect(out).toStartWith("usage: research-query ask QUESTION|- [--json] [--owner EMAIL]...\n");
       expect(out).toContain("--json");
       expect(out).toContain("Exit codes:");
       expect(out).not.toContain("DATABASE_PATH");

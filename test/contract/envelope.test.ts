@@ -19,6 +19,9 @@ interface LegacySource {
   doi?: string;
   collection?: string;
   doc_id?: string;
+  // Sources of owned collections (README "Collections for a team").
+  owner?: string | null;
+  withheld?: true;
   read?: "page" | "abstract";
 }
 interface LegacyEnvelope {

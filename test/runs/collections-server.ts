@@ -3,6 +3,7 @@ import { buildEngine } from "../../src/research/build-engine.ts";
 import type { TimingsOverride } from "../../src/research/engine/timings.ts";
 import { type RunningServer, startServer } from "../../src/server/server.ts";
 import { openSqliteStore, type SqliteStore } from "../../src/store/sqlite/open.ts";
+import type { CorpusDocumentInput } from "../../src/store/types.ts";
 import { splitPassages } from "../../src/text/passages.ts";
 import { createLogger } from "../../src/util/logger.ts";
 import { putInto } from "../corpus/collections-helpers.ts";
@@ -40,22 +41,22 @@ export const BATTERY_NOTES: NoteDoc[] = [
   },
 ];
 
-/** Puts the documents into `collection` the way the importer does: passages by splitPassages, one hash per text. */
+/** The documents as the importer keeps them: passages by splitPassages, one hash per text. */
+export const noteInputs = (docs: NoteDoc[]): CorpusDocumentInput[] =>
+  docs.map((d) => ({
+    docId: d.id,
+    title: d.title,
+    url: d.url ?? null,
+    path: d.id,
+    format: "markdown",
+    contentHash: new Bun.CryptoHasher("sha256").update(d.text).digest("hex"),
+    truncated: false,
+    passages: splitPassages(d.text),
+  }));
+
+/** Puts the documents into the unowned shared collection `collection` the way the importer does. */
 export async function fillCollection(store: SqliteStore, collection: string, docs: NoteDoc[]): Promise<void> {
-  await putInto(
-    store,
-    collection,
-    docs.map((d) => ({
-      docId: d.id,
-      title: d.title,
-      url: d.url ?? null,
-      path: d.id,
-      format: "markdown",
-      contentHash: new Bun.CryptoHasher("sha256").update(d.text).digest("hex"),
-      truncated: false,
-      passages: splitPassages(d.text),
-    })),
-  );
+  await putInto(store, collection, noteInputs(docs));
 }
 
 /** The engine's clocks at fixture speed (pages on loopback answer in milliseconds). */

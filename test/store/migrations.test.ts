@@ -1,11 +1,37 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync } from "node:fs";
+import { SQL } from "bun";
 import { pgJournalTags, pgMigrations } from "../../src/store/postgres/migrations.ts";
 import { openPostgresStore } from "../../src/store/postgres/open.ts";
 import { journalTags, migrations } from "../../src/store/sqlite/migrations.ts";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";
+import type { Store } from "../../src/store/types.ts";
 import { freshDatabase, postgresTests } from "../helpers/postgres.ts";
+
+const OLD = "'2026-01-01T00:00:00Z'";
+
+/** A collection made before owners, one document of one passage, "Zürich": 6 characters, 7 bytes of UTF-8. */
+async function expectSharedWithNoOwner(db: Store): Promise<void> {
+  const [c, ...more] = await db.corpus.collections("all");
+  expect(more).toEqual([]);
+  expect(c).toMatchObject({ name: "notes", ownerId: null, owner: null, visibility: "shared", documents: 1, bytes: 7 });
+  // Every account reads it, and an account reading nothing of its own too (ask without --owner).
+  expect(await db.corpus.readable({ accounts: [] })).toEqual([c!.id]);
+  expect(await db.corpus.readable({ accounts: ["someone"] })).toEqual([c!.id]);
+  // Names are unique per owner now: an account may have its own notes beside it.
+  await db.accounts.insert({
+    id: "a1",
+    email: "a@x.org",
+    passwordHash: null,
+    plan: "free",
+    createdAt: "2026-11-01T00:00:00Z",
+  });
+  expect(await db.corpus.createCollection({ name: "notes", ownerId: "a1", visibility: "private" })).toMatchObject({
+    name: "notes",
+    visibility: "private",
+  });
+}
 
 describe("embedded migrations", () => {
   test("every db/*.sql file is embedded, in journal order", () => {
@@ -75,6 +101,26 @@ describe("embedded migrations", () => {
     expect(db.raw.query("SELECT status, instance_id FROM runs").get()).toEqual({ status: "error", instance_id: null });
     db.raw.close();
   });
+
+  test("0007: collections made before owners are shared with no owner; a document's bytes are its kept text's", async () => {
+    const dir = `/tmp/rq-mig-${crypto.randomUUID()}`;
+    mkdirSync(dir, { recursive: true });
+    const old = new Database(`${dir}/x.db`);
+    old.exec("CREATE TABLE __migrations (tag TEXT PRIMARY KEY, applied_at TEXT NOT NULL)");
+    expect(migrations[7]!.tag).toBe("0007_collection_owners");
+    for (const m of migrations.slice(0, 7)) {
+      for (const stmt of m.sql.split("--> statement-breakpoint")) if (stmt.trim()) old.exec(stmt);
+      old.run("INSERT INTO __migrations VALUES (?, ?)", [m.tag, "2026-01-01T00:00:00Z"]);
+    }
+    old.exec(`INSERT INTO corpus_collections (name, created_at) VALUES ('notes', ${OLD})`);
+    old.exec(`INSERT INTO corpus_documents (collection_id, doc_id, title, format, content_hash, chars, added_at)
+      VALUES (1, 'z.md', 'Zürich', 'markdown', 'h', 6, ${OLD})`);
+    old.exec("INSERT INTO corpus_passages (document_id, seq, text) VALUES (1, 0, 'Zürich')");
+    old.close();
+    const db = openSqliteStore(`${dir}/x.db`);
+    await expectSharedWithNoOwner(db);
+    db.raw.close();
+  });
 });
 
 describe("embedded PostgreSQL migrations", () => {
@@ -93,5 +139,25 @@ describe("embedded PostgreSQL migrations", () => {
     const b = await openPostgresStore(url);
     expect((await b.raw`SELECT count(*)::int AS n FROM __migrations`)[0].n).toBe(pgMigrations.length);
     await b.close();
+  });
+  test.skipIf(!postgresTests)("0002: collections made before owners are shared with no owner", async () => {
+    const url = await freshDatabase();
+    const old = new SQL(url);
+    await old`CREATE TABLE __migrations (tag text PRIMARY KEY, applied_at text NOT NULL)`;
+    expect(pgMigrations[2]!.tag).toBe("0002_collection_owners");
+    for (const m of pgMigrations.slice(0, 2)) {
+      for (const stmt of m.sql.split("--> statement-breakpoint")) if (stmt.trim()) await old.unsafe(stmt);
+      await old`INSERT INTO __migrations VALUES (${m.tag}, '2026-01-01T00:00:00Z')`;
+    }
+    await old.unsafe(`INSERT INTO corpus_collections (name, created_at) VALUES ('notes', ${OLD})`);
+    await old.unsafe(`INSERT INTO corpus_documents (collection_id, doc_id, title, format, content_hash, chars, added_at, title_len, body_len)
+      VALUES (1, 'z.md', 'Zürich', 'markdown', 'h', 6, ${OLD}, 1, 1)`);
+    await old.unsafe(
+      "INSERT INTO corpus_passages (document_id, seq, text, search) VALUES (1, 0, 'Zürich', to_tsvector('simple', 'Zürich'))",
+    );
+    await old.close();
+    const db = await openPostgresStore(url);
+    await expectSharedWithNoOwner(db);
+    await db.close();
   });
 });

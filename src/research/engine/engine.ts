@@ -118,7 +118,8 @@ export function createEngine(deps: EngineDeps): Engine {
         stage: "searching",
         message: `Found ${hits.length} results`,
         count: hits.length,
-        hosts: [...new Set(hits.slice(0, 10).map((h) => hostOf(h.url)))],
+        // Hosts the web results come from: a collection's document is no host, and its own URL could name one privately.
+        hosts: [...new Set(hits.slice(0, 10).flatMap((h) => (h.local ? [] : [hostOf(h.url)])))],
         ms: since(t0),
       });
 

@@ -65,6 +65,8 @@ async function readLocal(
     url: hit.url,
     collection: ref.collection,
     doc_id: ref.docId,
+    // Recorded, never sent: what lets a later read withhold this from a reader who lost the collection.
+    collection_id: ref.collectionId,
     used: text ? "page" : "none",
     ms,
   });

@@ -58,6 +58,8 @@ export function toSource(id: string, d: ReadableDoc, passages: string[], publish
   if (h.local) {
     s.collection = h.local.collection;
     s.doc_id = h.local.docId;
+    s.owner = h.local.owner;
+    s.collection_id = h.local.collectionId;
   }
   return s;
 }

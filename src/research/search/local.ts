@@ -64,7 +64,13 @@ function scopedLocal(o: LocalOptions, collections: number[]): LocalProvider {
       snippet: collapse(withoutTitle(best?.text ?? "", d.title), SNIPPET_CHARS),
       provider: "local",
       type: "local",
-      local: { collection: d.collection, collectionId: d.collectionId, docId: d.docId, documentId: d.id },
+      local: {
+        collection: d.collection,
+        collectionId: d.collectionId,
+        owner: d.owner,
+        docId: d.docId,
+        documentId: d.id,
+      },
     };
   };
   return {

@@ -25,6 +25,8 @@ export interface LocalRef {
   collection: string;
   /** The store's number for the collection (names are unique per owner only). */
   collectionId: number;
+  /** The collection owner's email; null for a collection with no owner. */
+  owner: string | null;
   docId: string;
   /** The store's own number for the document, to ask for its passages. */
   documentId: number;

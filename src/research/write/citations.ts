@@ -65,6 +65,11 @@ export function finalizeCitations<S extends Source>(
   return { answer: tidy(merged).trim(), sources };
 }
 
+/** The marker groups of a text, as written ("[S1]", "[S2, S3]", "【S1】"), and the source ids each names. */
+export function markerGroups(text: string): { text: string; ids: string[] }[] {
+  return [...text.matchAll(GROUP)].map((m) => ({ text: m[0], ids: numbersIn(m[0]).map((n) => `S${n}`) }));
+}
+
 /** Every [Sn] in a final answer, in order, for checks. */
 export function markersIn(answer: string): string[] {
   return [...answer.matchAll(/\[S(\d+)\]/g)].map((m) => `S${m[1]}`);

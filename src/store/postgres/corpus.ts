@@ -10,12 +10,12 @@ import {
 import type { CollectionReader, CorpusPassage, CorpusPutOutcome, CorpusTable } from "../types.ts";
 import { type DocumentInput, insertDocuments, queryTerms, touchCollection } from "./corpus-index.ts";
 
-/** Document rows with their collection's name, as every read of them selects them. */
+/** Document rows with their collection's name and owner, as every read of them selects them. */
 export const docsWhere = (db: SQL, where: SQL.Query<unknown>) =>
-  db<
-    DocRowRaw[]
-  >`SELECT d.id, d.collection_id, c.name AS collection, d.doc_id, d.title, d.url, d.path, d.format, d.chars, d.truncated,
-    d.added_at FROM corpus_documents d JOIN corpus_collections c ON c.id = d.collection_id WHERE ${where}`;
+  db<DocRowRaw[]>`SELECT d.id, d.collection_id, c.name AS collection,
+    (SELECT a.email FROM accounts a WHERE a.id = c.owner_id) AS owner, d.doc_id, d.title, d.url, d.path, d.format,
+    d.chars, d.truncated, d.added_at FROM corpus_documents d JOIN corpus_collections c ON c.id = d.collection_id
+    WHERE ${where}`;
 
 /**
  * The collection tables (corpus_*). Each document and passage carries its own tsvector,

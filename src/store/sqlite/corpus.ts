@@ -11,7 +11,9 @@ import { denseBigrams } from "../dense-bigrams.ts";
 import type { CollectionReader, CorpusPassage, CorpusPutOutcome, CorpusTable } from "../types.ts";
 
 /** A document row's columns, as corpus-rows.ts maps them. */
-export const DOC_COLUMNS = `d.id, d.collection_id, c.name AS collection, d.doc_id, d.title, d.url, d.path, d.format, d.chars, d.truncated, d.added_at`;
+export const DOC_COLUMNS = `d.id, d.collection_id, c.name AS collection,
+  (SELECT a.email FROM accounts a WHERE a.id = c.owner_id) AS owner, d.doc_id, d.title, d.url, d.path, d.format, d.chars,
+  d.truncated, d.added_at`;
 
 /**
  * An FTS5 MATCH expression from plain words: each one quoted (so no word is read as

@@ -108,7 +108,7 @@ describe("local among the providers", () => {
       snippet: "local",
       provider: "local",
       type: "local",
-      local: { collection: "wiki", collectionId: 1, docId: "separators", documentId: 1 },
+      local: { collection: "wiki", collectionId: 1, owner: null, docId: "separators", documentId: 1 },
     };
     const [merged, ...rest] = mergeAndRank([[web], [local]], "separators");
     expect(rest).toEqual([]);

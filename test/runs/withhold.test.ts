@@ -1,0 +1,162 @@
+import { describe, expect, test } from "bun:test";
+import type { Source } from "../../src/research/types.ts";
+import { sourcesText } from "../../src/runs/answer-text.ts";
+import { storedStream } from "../../src/runs/replay.ts";
+import { withheldSource, withhold } from "../../src/runs/withhold.ts";
+import { WITHHELD_LINE, withholdAnswerEntry, withholdLines } from "../../src/runs/withhold-answer.ts";
+import type { RunRow, TimelineEvent } from "../../src/store/types.ts";
+
+/** What an earlier run shows of a collection its reader can no longer read (src/runs/withhold.ts), without a server. */
+
+const EXTRACTIVE =
+  "Here is what the sources say:\n\nShared fact one. [S1] Shared fact two. [S1]\n\nPrivate fact. [S2] Another. [S2]";
+
+describe("the answer's lines", () => {
+  test("a line citing a withheld source becomes the placeholder with its markers; the others stay", () => {
+    expect(withholdLines(EXTRACTIVE, new Set(["S2"])).text).toBe(
+      `Here is what the sources say:\n\nShared fact one. [S1] Shared fact two. [S1]\n\n${WITHHELD_LINE} [S2]`,
+    );
+    expect(withholdLines(EXTRACTIVE, new Set()).text).toBe(EXTRACTIVE);
+  });
+
+  test("a model's list keeps its bullets; a line citing both kinds goes, with both markers", () => {
+    const md = "Dendrites limit them [S1][S3].\n\n- Interfaces [S2]\n  1. Voids [S1, S2]\n- Cost [S1]";
+    expect(withholdLines(md, new Set(["S2"])).text).toBe(
+      `Dendrites limit them [S1][S3].\n\n- ${WITHHELD_LINE} [S2]\n  1. ${WITHHELD_LINE} [S1, S2]\n- Cost [S1]`,
+    );
+  });
+
+  test("the stream's deltas are re-cut to the new text: same ids in order, none empty, nothing lost", () => {
+    const deltas: string[] = [
+      "Here is what the sources say:",
+      "\n\nShared fact one. [S1] Sha",
+      "red fact two. [S1]",
+      "\n\nPrivate",
+      " fact. [S2] Another. [S2]",
+    ];
+    const parts = deltas.map((_, i): [number, number] => [10 + i, deltas.slice(0, i + 1).join("").length]);
+    const text = deltas.join("");
+    const data = withholdAnswerEntry({ seq: 10, text, chars: text.length, parts }, new Set(["S2"]));
+    const run = row({ answer: null });
+    const replayed = storedStream(run, [{ atMs: 1, type: "answer", data }], "extractive")
+      .filter((s) => s.event.event === "answer")
+      .map((s) => [s.seq, (s.event.data as { delta: string }).delta]);
+    expect(replayed).toEqual([
+      [10, deltas[0]!],
+      [11, deltas[1]!],
+      [12, deltas[2]!],
+      [13, `\n\n${WITHHELD_LINE} [S2]`],
+    ]);
+    expect(data.chars).toBe((data.text as string).length);
+  });
+});
+
+const local = (id: string, collectionId?: number): Source => ({
+  id,
+  title: `Secret ${id}`,
+  url: `local:secret/${id}.md`,
+  type: "local",
+  provider: "local",
+  snippet: "secret words",
+  collection: "secret",
+  doc_id: `${id}.md`,
+  owner: "alice@team.example",
+  ...(collectionId === undefined ? {} : { collection_id: collectionId }),
+});
+const web: Source = {
+  id: "S1",
+  title: "Web",
+  url: "https://w.example/a",
+  type: "web",
+  provider: "searxng",
+  snippet: "w",
+};
+
+function row(o: Partial<RunRow>): RunRow {
+  return {
+    id: "0b7e4c1e-8a53-4a5e-9d0f-2f1d3c4b5a69",
+    accountId: "b",
+    keyPrefix: null,
+    origin: "api",
+    endpoint: "/api/query",
+    query: "q",
+    status: "ok",
+    writer: "extractive",
+    answer: "Web [S1]\nKept [S2]\nGone [S3]\nOld [S4]",
+    sources: [web, local("S2", 7), local("S3", 9), local("S4")],
+    errors: [],
+    tokensIn: 0,
+    tokensOut: 0,
+    latencyMs: 5,
+    createdAt: "2026-11-25T10:00:00.000Z",
+    finishedAt: "2026-11-25T10:00:01.000Z",
+    ...o,
+  };
+}
+
+const readEvent = (doc: string, collectionId?: number): TimelineEvent => ({
+  atMs: 3,
+  type: "progress",
+  data: {
+    stage: "reading",
+    message: "secret: read from collection",
+    url: `local:secret/${doc}.md`,
+    collection: "secret",
+    doc_id: `${doc}.md`,
+    ...(collectionId === undefined ? {} : { collection_id: collectionId }),
+    used: "page",
+    ms: 1,
+    seq: 4,
+  },
+});
+
+describe("a stored run read by an account that may read collection 7 only", () => {
+  const events: TimelineEvent[] = [
+    {
+      atMs: 2,
+      type: "progress",
+      data: {
+        stage: "reading",
+        message: "Reading 4 sources",
+        urls: ["https://w.example/a", "local:secret/S2.md", "local:secret/S3.md", "local:secret/S4.md"],
+        seq: 3,
+      },
+    },
+    readEvent("S2", 7),
+    readEvent("S3", 9),
+    readEvent("S4"),
+    ...[web, local("S2", 7), local("S3", 9), local("S4")].map((source, i) => ({
+      atMs: 5,
+      type: "source",
+      data: { source, seq: 8 + i },
+    })),
+  ];
+  const seen = withhold({ run: row({}), events }, new Set([7]));
+  const text = JSON.stringify(seen);
+
+  test("the readable collection's items stay, without the collection's id", () => {
+    expect(seen.run.sources.slice(0, 2)).toEqual([web, (({ collection_id: _, ...s }) => s)(local("S2", 7))]);
+    expect(text).not.toContain("collection_id");
+  });
+
+  test("another collection's, and those recorded with no id, are withheld everywhere", () => {
+    expect(seen.run.sources.slice(2)).toEqual([withheldSource("S3"), withheldSource("S4")]);
+    expect(seen.run.answer).toBe(`Web [S1]\nKept [S2]\n${WITHHELD_LINE} [S3]\n${WITHHELD_LINE} [S4]`);
+    expect(seen.events[0]!.data.urls).toEqual(["https://w.example/a", "local:secret/S2.md"]);
+    expect(seen.events[2]!.data).toEqual({
+      stage: "reading",
+      message: "A document this account can no longer read (withheld)",
+      used: "page",
+      ms: 1,
+      withheld: true,
+      seq: 4,
+    });
+    expect(text.match(/S3\.md|S4\.md|Secret S3|Secret S4/g)).toBeNull();
+  });
+
+  test('as text under an answer (ask, MCP), a withheld source says why, not "undefined"', () => {
+    expect(sourcesText([withheldSource("S3")])).toBe(
+      "[S3] Withheld document\n     Its collection was removed or is no longer shared with this account.",
+    );
+  });
+});

@@ -107,12 +107,14 @@ describe.if(canRun)("the Documents pages in Chromium", () => {
     const p = a.page;
     p.on("dialog", (d) => void d.accept());
     await p.getByRole("link", { name: "Documents" }).first().click();
+    await p.getByRole("heading", { name: "Documents", exact: true }).waitFor();
     await p.getByRole("link", { name: TEAM }).click();
     await p.getByRole("button", { name: "Make shared" }).click();
     await p.getByText("Owner: you · Shared · 3 documents").waitFor();
 
     const q = b.page;
     await q.getByRole("link", { name: "Documents" }).first().click();
+    await q.getByRole("heading", { name: "Documents", exact: true }).waitFor();
     await q.getByRole("link", { name: TEAM }).click();
     await q.getByText("Owner: alice@example.com · Shared (read-only) · 3 documents").waitFor();
     await q.getByText("you can read it, not change it").waitFor();
@@ -135,6 +137,12 @@ describe.if(canRun)("the Documents pages in Chromium", () => {
     await p.getByRole("button", { name: "Delete collection" }).click();
     await p.getByRole("heading", { name: "Documents", exact: true }).waitFor();
     await p.getByText("None yet").waitFor();
+    // A's earlier run cited it: its timeline now holds a placeholder, with no link.
+    await p.getByRole("link", { name: "Usage" }).click();
+    await p.locator('a[href^="/runs/"]').last().click();
+    await p.locator("li.withheld").first().waitFor();
+    expect(await p.locator(`li.withheld a, ol.sources a[href*="${TEAM}"]`).count()).toBe(0);
+    expect(await p.locator("main").textContent()).not.toContain(A_FILES["q3-review.md"]!.title);
     expect([a.seen, b.seen]).toEqual([[], []]);
   });
 

@@ -1,9 +1,8 @@
 import type { RunTimeline as Run } from "../../../contract/console.ts";
-import type { Source } from "../../../contract/envelope.ts";
-import { api } from "../api.ts";
-import { documentHref } from "../doc-links.ts";
-import { fmtDate, h, hostOf, mount, svg } from "../dom.ts";
+import { api, type Me } from "../api.ts";
+import { fmtDate, h, mount, svg } from "../dom.ts";
 import { renderMarkdown } from "../markdown.ts";
+import { sourcesList } from "./sources-list.ts";
 
 const STAGES = ["planning", "searching", "reading", "writing"];
 
@@ -55,50 +54,8 @@ function timeline(run: Run): SVGElement {
   );
 }
 
-/**
- * A source's title and where it is from. A web page or paper links out; a document of the
- * service's own collections links to its page in the app (title, collection, the passage the
- * answer quoted marked), never to its `local:` reference, which leads nowhere in a browser, nor
- * to its own URL, which may be a path on the server or an intranet address.
- */
-function sourceItem(s: Source): HTMLElement {
-  const head = h("strong", {}, `[${s.id}] `);
-  if (s.type === "local") {
-    // A run recorded before sources named their collection has nothing to link to.
-    const href = s.collection && s.doc_id ? documentHref({ name: s.collection, docId: s.doc_id }, s.snippet) : null;
-    return h(
-      "li",
-      { id: `src-${s.id}`, class: "local" },
-      head,
-      href ? h("a", { href, "data-link": true }, s.title) : h("span", { class: "title" }, s.title),
-      h(
-        "span",
-        { class: "muted" },
-        ` — ${s.collection ?? "collection"} · `,
-        h("code", {}, s.doc_id ?? s.url),
-        " · local",
-      ),
-    );
-  }
-  return h(
-    "li",
-    { id: `src-${s.id}` },
-    head,
-    h("a", { href: /^https?:/.test(s.url) ? s.url : "#", rel: "noopener noreferrer", target: "_blank" }, s.title),
-    h(
-      "span",
-      { class: "muted" },
-      ` — ${hostOf(s.url)} · ${s.type}${s.venue ? ` · ${s.venue}` : ""}${s.published_at ? ` · ${s.published_at}` : ""}`,
-    ),
-  );
-}
-
-export function sourcesList(sources: Source[]): HTMLElement {
-  return h("ol", { class: "sources" }, ...sources.map(sourceItem));
-}
-
 /** The timeline of one run: stages on a time axis, events, sources, answer, errors. */
-export async function runPage(_me: unknown, id: string): Promise<void> {
+export async function runPage(me: Me, id: string): Promise<void> {
   const run = await api<Run>("GET", `/api/console/runs/${encodeURIComponent(id)}`).catch(() => null);
   if (!run)
     return mount(
@@ -140,6 +97,6 @@ export async function runPage(_me: unknown, id: string): Promise<void> {
     run.answer ? h("h2", {}, "Answer") : null,
     run.answer ? h("div", { class: "answer" }, renderMarkdown(run.answer)) : null,
     h("h2", {}, "Sources"),
-    run.sources.length ? sourcesList(run.sources) : h("p", { class: "muted" }, "None."),
+    run.sources.length ? sourcesList(run.sources, me) : h("p", { class: "muted" }, "None."),
   );
 }

@@ -7,8 +7,25 @@ import { h } from "../dom.ts";
  */
 const ACCEPT = ".pdf,.html,.htm,.md,.markdown,.txt,.jsonl,.jsonl.gz,.gz";
 
+let guarded = false;
+
+/**
+ * A file dropped beside the zone would make the browser open it in place of the app, leaving
+ * the uploads under way: outside a zone, a drop of files does nothing.
+ */
+function guardWindow(): void {
+  if (guarded) return;
+  guarded = true;
+  for (const type of ["dragover", "drop"])
+    window.addEventListener(type, (e) => {
+      const d = (e as DragEvent).dataTransfer;
+      if (d?.types.includes("Files") && !(e.target as Element | null)?.closest?.(".dropzone")) e.preventDefault();
+    });
+}
+
 /** Where files are dropped, or picked with the file dialog; several at once either way. */
 export function dropZone(onFiles: (files: File[]) => void): HTMLElement {
+  guardWindow();
   const input = h("input", { type: "file", multiple: true, accept: ACCEPT, class: "visually-hidden" });
   input.addEventListener("change", () => {
     onFiles([...(input.files ?? [])]);

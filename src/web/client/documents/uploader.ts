@@ -75,7 +75,7 @@ export interface UploaderOptions {
 /**
  * Uploads files one request each (a refused file fails alone, with its reason), a bar per
  * file: bytes sent, then the document's indexing status read from the collection's list until
- * it is ready or failed.
+ * it is ready or failed (docs/decisions/0096-uploads-from-the-browser.md).
  */
 export function uploader(o: UploaderOptions): { list: HTMLElement; add(files: Iterable<File>): void } {
   const list = h("ul", { class: "uploads", "aria-label": "Uploads" });
@@ -129,12 +129,14 @@ export function uploader(o: UploaderOptions): { list: HTMLElement; add(files: It
     }
   };
 
+  // Leaving the app mid-upload (a reload, closing the tab) would cut the files short: ask first.
+  const stay = (e: BeforeUnloadEvent) => e.preventDefault();
   const next = () => {
     while (sending < PARALLEL && waiting.length) {
       const row = waiting.shift()!;
-      sending++;
+      if (sending++ === 0) window.addEventListener("beforeunload", stay);
       void send(row).finally(() => {
-        sending--;
+        if (--sending === 0 && !waiting.length) window.removeEventListener("beforeunload", stay);
         next();
         void watch();
       });

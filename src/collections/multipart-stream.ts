@@ -41,9 +41,11 @@ function param(header: string, key: string): string | null {
       /* a broken extended value: fall back to the plain one */
     }
   }
-  const m = new RegExp(`;\\s*${key}\\s*=\\s*(?:"((?:[^"\\\\]|\\\\.)*)"|([^;\\s]*))`, "i").exec(header);
+  // Browsers send a quoted name as it is, with only '"', CR and LF percent-encoded (the HTML
+  // standard's form encoding): a backslash is a character of the name, not an escape.
+  const m = new RegExp(`;\\s*${key}\\s*=\\s*(?:"([^"]*)"|([^;\\s]*))`, "i").exec(header);
   if (!m) return null;
-  return m[1] !== undefined ? m[1].replace(/\\(.)/g, "$1") : m[2]!;
+  return m[1] !== undefined ? m[1].replace(/%22|%0D|%0A/gi, (x) => decodeURIComponent(x)) : m[2]!;
 }
 
 function partHeaders(block: Buffer): { name: string | null; filename: string | null } {

@@ -22,7 +22,12 @@ export type UploadLimits = Pick<Config, "UPLOAD_MAX_FILE_BYTES" | "UPLOAD_MAX_RE
 const MiB = (n: number) => `${Math.floor((n / 1048576) * 10) / 10} MiB`;
 const tooLarge = (what: string, limit: number, setting: string) =>
   new AppError("upload_too_large", `${what} is over ${MiB(limit)} (${limit} bytes, ${setting}): nothing was stored`);
-const quoted = (s: string) => JSON.stringify(s);
+/** A name as a message quotes it: invisible and direction characters spelled out, so the message reads as it is. */
+const quoted = (s: string) =>
+  JSON.stringify(s).replace(
+    /[\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 
 /**
  * Reads an upload's multipart body into the spool, every file whole, within the limits

@@ -1,7 +1,6 @@
 import { LoginThrottle, loginAttemptsFor } from "../auth/login-throttle.ts";
-import { startImportQueue } from "../collections/import-queue.ts";
+import { type ImportQueueOptions, startImportQueue } from "../collections/import-queue.ts";
 import { openSpool } from "../collections/spool.ts";
-import type { WorkerHostOptions } from "../collections/worker-host.ts";
 import type { Config } from "../config/schema.ts";
 import { AppError } from "../contract/errors.ts";
 import { Metrics } from "../metrics/registry.ts";
@@ -35,8 +34,8 @@ export interface StartOptions {
   lease?: LeaseTimings;
   /** Starts each run's deadline (default: setTimeout); tests pass it on cue. */
   runDeadline?: DeadlineTimer;
-  /** The upload import worker's settings beyond the configuration's; tests replace its timers. */
-  importWorker?: Partial<WorkerHostOptions>;
+  /** The upload import queue's settings beyond the configuration's; tests replace its worker, timers, sweeps. */
+  imports?: Pick<ImportQueueOptions, "worker" | "sweepMs">;
 }
 
 export interface RunningServer {
@@ -74,7 +73,7 @@ export function startServer(opts: StartOptions): RunningServer {
     instanceId: lease.id,
     leaseTaken: lease.taken,
     spool: openSpool(opts.config),
-    worker: opts.importWorker,
+    ...opts.imports,
   });
   const deps: AppDeps = {
     config: opts.config,

@@ -94,6 +94,11 @@ describe.if(canRun)("the Documents pages in Chromium", () => {
     for (const f of Object.values(A_FILES)) expect(text).not.toContain(f.title);
     await p.goto(`${t.srv.url}/documents/${TEAM}?owner=${encodeURIComponent(a.email)}`);
     await p.getByRole("heading", { name: "Collection not found" }).waitFor();
+    // A document's address: the page says only "not found"; the one console error is the API's 404.
+    await p.goto(`${t.srv.url}/documents/${TEAM}?doc=q3-review.md&owner=${encodeURIComponent(a.email)}`);
+    await p.getByRole("heading", { name: "Document not found" }).waitFor();
+    expect(await p.locator("main").textContent()).not.toContain(A_FILES["q3-review.md"]!.title);
+    expect(b.seen.splice(0).map((e) => /status of 404/.test(e))).toEqual([true]);
     await ask(p, "What limits solid-state batteries?");
     await p.locator("#src-S1").waitFor();
     const page = (await p.locator("main").textContent())!;

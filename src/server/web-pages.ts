@@ -2,7 +2,17 @@ import { PAGE_CSP, SECURITY_HEADERS } from "../http/security-headers.ts";
 import { randomToken } from "../util/crypto.ts";
 
 /** Paths the web app answers (client-side routing); everything else is the API. */
-export const WEB_PATHS = ["/", "/signin", "/signup", "/research", "/keys", "/usage", "/runs/:id"];
+export const WEB_PATHS = [
+  "/",
+  "/signin",
+  "/signup",
+  "/research",
+  "/keys",
+  "/usage",
+  "/runs/:id",
+  "/documents",
+  "/documents/:name",
+];
 
 type Route = (req: Request) => Promise<Response>;
 

@@ -15,9 +15,10 @@ useLongTimeout();
 const SHOTS = join(import.meta.dir, "screenshots");
 
 /**
- * Local sources in the web app and the Console's run timeline: no outbound link (a `local:`
- * reference leads nowhere in a browser), the collection and the document named instead.
- * The run is real: an offline server answering from its collections.
+ * Local sources in the web app and the Console's run timeline: each links to the document's
+ * page in the app, never to its `local:` reference (which leads nowhere in a browser) nor to
+ * a path on the server; the collection and the document are named beside it. The run is real:
+ * an offline server answering from its collections.
  */
 
 let t: CollectionsServer, browser: Browser, page: Page, problems: string[];
@@ -36,12 +37,15 @@ afterAll(async () => {
   await t?.stop();
 });
 
-/** Every source item is local: no link at all, "collection · doc_id" shown. */
+/** Every source item is local: its one link goes to the document's page, "collection · doc_id" shown. */
 async function expectLocalItems(p: Page): Promise<void> {
   const items = p.locator("ol.sources li");
   const n = await items.count();
   expect(n).toBeGreaterThanOrEqual(2);
-  expect(await p.locator("ol.sources a").count()).toBe(0);
+  const hrefs = await p.locator("ol.sources a").evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""));
+  expect(hrefs).toHaveLength(n);
+  for (const href of hrefs) expect(href).toMatch(/^\/documents\/notes\?doc=[^&#]+#quote=./);
+  expect(hrefs.some((x) => x.startsWith("/documents/notes?doc=reports%2Fq3%20review.md#quote="))).toBe(true);
   expect(await p.locator('a[href^="local:"]').count()).toBe(0);
   const texts = await items.allTextContents();
   expect(texts.some((x) => x.includes("notes · reports/q3 review.md · local"))).toBe(true);
@@ -49,7 +53,7 @@ async function expectLocalItems(p: Page): Promise<void> {
 }
 
 describe.if(run)("local sources in Chromium", () => {
-  test("research page and run timeline: collection and document, no outbound link", async () => {
+  test("research page and run timeline: collection and document, linked to the document's page", async () => {
     await page.goto(`${t.srv.url}/signup`);
     await page.getByLabel("Email").fill("local@example.com");
     await page.getByLabel("Password").fill("a long password");
@@ -71,6 +75,13 @@ describe.if(run)("local sources in Chromium", () => {
     await expectLocalItems(page);
     expect(await page.getByText("notes: read from collection").count()).toBeGreaterThan(0);
     await page.screenshot({ path: join(SHOTS, "timeline-local.png"), fullPage: true });
+
+    // The operator's shared collection: its document's page, the passage the answer quoted marked.
+    await page.locator("#src-S1 a").click();
+    await page.locator("mark").waitFor();
+    expect(await page.locator("main").textContent()).toContain("Collection notes · owner: the operator");
+    expect(await page.locator(".passage.quoted").count()).toBe(1);
+    expect((await page.locator("mark").textContent())!.length).toBeGreaterThan(40);
     expect(problems).toEqual([]);
   });
 });

@@ -1,4 +1,8 @@
 import { api, type Me } from "./api.ts";
+import { readAddress } from "./doc-links.ts";
+import { collectionPage } from "./documents/collection-page.ts";
+import { documentPage } from "./documents/document-page.ts";
+import { documentsPage } from "./documents/documents-page.ts";
 import { h } from "./dom.ts";
 import { authPage } from "./pages/auth.ts";
 import { keysPage } from "./pages/keys.ts";
@@ -13,7 +17,16 @@ const ROUTES: [RegExp, Page][] = [
   [/^\/keys$/, keysPage],
   [/^\/usage$/, usagePage],
   [/^\/runs\/([\w-]+)$/, (me, p) => runPage(me, p[0]!)],
+  [/^\/documents$/, documentsPage],
+  [/^\/documents\/[^/]+$/, documentsAt],
 ];
+
+/** A collection's page, or one of its documents' (src/web/client/doc-links.ts reads the address). */
+async function documentsAt(me: Me): Promise<void> {
+  const at = readAddress(location.pathname, location.search);
+  if (!at) return documentsPage();
+  return at.docId === null ? collectionPage(at.collection) : documentPage(me, at.collection, at.docId);
+}
 
 function renderNav(me: Me | null): void {
   const here = location.pathname;
@@ -26,7 +39,10 @@ function renderNav(me: Me | null): void {
         {
           href,
           "data-link": true,
-          "aria-current": here === href || (href === "/research" && here === "/") ? "page" : undefined,
+          "aria-current":
+            here === href || (href === "/research" && here === "/") || (href !== "/" && here.startsWith(`${href}/`))
+              ? "page"
+              : undefined,
         },
         label,
       ),
@@ -34,6 +50,7 @@ function renderNav(me: Me | null): void {
   const items = me
     ? [
         link("/research", "Research"),
+        link("/documents", "Documents"),
         link("/keys", "API keys"),
         link("/usage", "Usage"),
         h("li", { class: "muted" }, me.email),

@@ -5,8 +5,9 @@ export function setRenderer(r: () => Promise<void>): void {
   renderer = r;
 }
 
-/** Client-side navigation without a reload. */
-export function navigate(path: string): void {
-  history.pushState(null, "", path);
+/** Client-side navigation without a reload; `replace` when the current address names nothing any more. */
+export function navigate(path: string, replace = false): void {
+  if (replace) history.replaceState(null, "", path);
+  else history.pushState(null, "", path);
   void renderer();
 }

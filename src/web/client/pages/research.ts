@@ -1,9 +1,10 @@
 import type { Envelope, Source } from "../../../contract/envelope.ts";
+import type { Me } from "../api.ts";
 import { limitCodePoints, MAX_QUERY_CHARS } from "../char-limit.ts";
 import { fmtDate, h, mount } from "../dom.ts";
 import { renderMarkdown } from "../markdown.ts";
 import { readEvents } from "../sse.ts";
-import { sourcesList } from "./run.ts";
+import { sourcesList } from "./sources-list.ts";
 
 const STAGES = ["planning", "searching", "reading", "writing"] as const;
 /** How often a broken stream is resumed before the page gives up. */
@@ -15,7 +16,7 @@ function randomKey(): string {
 }
 
 /** Ask a question; live progress by stage; the answer renders as it streams; then the sources. */
-export function researchPage(): void {
+export function researchPage(me: Me): void {
   const question = h("textarea", {
     name: "query",
     required: true,
@@ -62,7 +63,7 @@ export function researchPage(): void {
         const env = d as unknown as Envelope;
         if (env.status === "ok" && env.answer) {
           answer.replaceChildren(renderMarkdown(env.answer));
-          sources.replaceChildren(h("h2", {}, "Sources"), sourcesList(env.sources));
+          sources.replaceChildren(h("h2", {}, "Sources"), sourcesList(env.sources, me));
           Array.from(stages.children).forEach((li) => {
             li.className = "done";
           });

@@ -1,8 +1,8 @@
 import type { RunTimeline as Run } from "../../../contract/console.ts";
-import type { Source } from "../../../contract/envelope.ts";
-import { api } from "../api.ts";
-import { fmtDate, h, hostOf, mount, svg } from "../dom.ts";
+import { api, type Me } from "../api.ts";
+import { fmtDate, h, mount, svg } from "../dom.ts";
 import { renderMarkdown } from "../markdown.ts";
+import { sourcesList } from "./sources-list.ts";
 
 const STAGES = ["planning", "searching", "reading", "writing"];
 
@@ -54,46 +54,8 @@ function timeline(run: Run): SVGElement {
   );
 }
 
-/**
- * A source's title and where it is from. A web page or paper links out; a document of the
- * service's own collections does not (its `local:` reference leads nowhere in a browser, and
- * its own URL may be an intranet address): it names its collection and document instead.
- */
-function sourceItem(s: Source): HTMLElement {
-  const head = h("strong", {}, `[${s.id}] `);
-  if (s.type === "local")
-    return h(
-      "li",
-      { id: `src-${s.id}`, class: "local" },
-      head,
-      h("span", { class: "title" }, s.title),
-      h(
-        "span",
-        { class: "muted" },
-        ` — ${s.collection ?? "collection"} · `,
-        h("code", {}, s.doc_id ?? s.url),
-        " · local",
-      ),
-    );
-  return h(
-    "li",
-    { id: `src-${s.id}` },
-    head,
-    h("a", { href: /^https?:/.test(s.url) ? s.url : "#", rel: "noopener noreferrer", target: "_blank" }, s.title),
-    h(
-      "span",
-      { class: "muted" },
-      ` — ${hostOf(s.url)} · ${s.type}${s.venue ? ` · ${s.venue}` : ""}${s.published_at ? ` · ${s.published_at}` : ""}`,
-    ),
-  );
-}
-
-export function sourcesList(sources: Source[]): HTMLElement {
-  return h("ol", { class: "sources" }, ...sources.map(sourceItem));
-}
-
 /** The timeline of one run: stages on a time axis, events, sources, answer, errors. */
-export async function runPage(_me: unknown, id: string): Promise<void> {
+export async function runPage(me: Me, id: string): Promise<void> {
   const run = await api<Run>("GET", `/api/console/runs/${encodeURIComponent(id)}`).catch(() => null);
   if (!run)
     return mount(
@@ -135,6 +97,6 @@ export async function runPage(_me: unknown, id: string): Promise<void> {
     run.answer ? h("h2", {}, "Answer") : null,
     run.answer ? h("div", { class: "answer" }, renderMarkdown(run.answer)) : null,
     h("h2", {}, "Sources"),
-    run.sources.length ? sourcesList(run.sources) : h("p", { class: "muted" }, "None."),
+    run.sources.length ? sourcesList(run.sources, me) : h("p", { class: "muted" }, "None."),
   );
 }

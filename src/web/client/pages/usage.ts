@@ -1,5 +1,6 @@
 import type { Usage } from "../../../contract/console.ts";
 import { api } from "../api.ts";
+import { storageLine } from "../documents/storage-line.ts";
 import { fmtDate, h, mount, svg } from "../dom.ts";
 
 /** Stacked bars (ok below, error above) per day, drawn with SVG attributes (CSP-safe). */
@@ -74,6 +75,7 @@ export async function usagePage(): Promise<void> {
       ` research runs used this month on the ${u.plan} plan; ${u.allowance.remaining} left. Resets ${fmtDate(u.period.end)}.`,
     ),
     h("p", { class: "muted" }, `${u.totals.calls} calls this month: ${u.totals.ok} ok, ${u.totals.error} error.`),
+    storageLine(u),
     h("h2", {}, "Calls per day"),
     chart(u.per_day),
     h("h2", {}, "Recent calls"),

@@ -21,7 +21,8 @@ const readable = (c: CollectionSummary | null, caller: Account): c is Collection
 const isCaller = (caller: Account, owner: string) => normalizeEmail(owner) === normalizeEmail(caller.email);
 
 /**
- * The collection to read: with `owner`, that account's (the caller's own, or one shared);
+ * The collection to read: with `owner`, that account's (the caller's own, or one shared; an
+ * empty `owner`, the operator's with no owner);
  * without, the caller's own, else the shared one with no owner (the operator's), else the
  * one shared collection of that name. Several other owners sharing the name: 409
  * collection_ambiguous — they are all readable, so naming the problem discloses nothing.
@@ -32,6 +33,12 @@ export async function readableCollection(
   name: string,
   owner?: string,
 ): Promise<CollectionSummary> {
+  // An empty owner names the operator's collection (no owner), which the caller's own of that name would shadow.
+  if (owner === "") {
+    const c = await store.corpus.findCollection(null, name);
+    if (!readable(c, caller)) throw notFound(name);
+    return c;
+  }
   if (owner !== undefined) {
     const account = isCaller(caller, owner) ? caller : await findAccountByEmail(store, owner);
     const c = account ? await store.corpus.findCollection(account.id, name) : null;

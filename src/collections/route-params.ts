@@ -40,7 +40,7 @@ export const OWNER_PARAM = {
   in: "query",
   required: false,
   description:
-    "the owner's email, to pick among collections of one name; without it: the caller's own, else the one shared with no owner, else the only shared one",
+    "the owner's email, to pick among collections of one name (empty: the one shared with no owner); without it: the caller's own, else the one shared with no owner, else the only shared one",
   schema: { type: "string" },
 };
 export const FROM_PARAM = {

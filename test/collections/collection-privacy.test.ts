@@ -98,6 +98,19 @@ describe("account B and account A's collections", () => {
     }
   });
 
+  test("?owner= (empty) names the operator's collection even where the caller has one of that name", async () => {
+    await srv.deps.store.corpus.createCollection({ name: "manual", ownerId: null, visibility: "shared" });
+    await fill(srv.deps.store, null, "manual", HANDBOOK);
+    expect((await call(a, "POST", "/api/console/collections", { name: "manual" })).status).toBe(201);
+    const mine = await call(a, "GET", `${at("manual")}/documents`);
+    expect([mine.status, mine.body.documents]).toEqual([200, []]);
+    const operators = await call(a, "GET", at("manual", "welcome.md", "?owner="));
+    expect([operators.status, operators.body.owner]).toEqual([200, null]);
+    // Read-only all the same: an empty owner names no collection of the caller's.
+    const w = await call(a, "DELETE", `${at("manual")}?owner=`);
+    expect([w.status, codeOf(w)]).toEqual([404, "collection_not_found"]);
+  });
+
   test("A shares hr: B reads it; A makes it private again: B sees nothing of it any more", async () => {
     expect((await call(a, "PATCH", at("hr"), { visibility: "shared" })).status).toBe(200);
     expect((await list(b)).some((x) => x.name === "hr" && x.owner === a.email)).toBe(true);

@@ -45,6 +45,15 @@ describe("document addresses", () => {
     });
   });
 
+  test("an empty owner (the operator's collection, no owner) survives the round trip and reaches the API", () => {
+    const href = documentHref({ name: "manual", owner: "", docId: "welcome.md" });
+    expect(href).toBe("/documents/manual?doc=welcome.md&owner=");
+    expect(read(href).collection).toEqual({ name: "manual", owner: "" });
+    expect(documentApi({ name: "manual", owner: "", docId: "welcome.md" })).toBe(
+      "/api/console/collections/manual/documents/welcome.md?owner=",
+    );
+  });
+
   test("a collection's address has no doc_id; malformed addresses read as nothing", () => {
     expect(readAddress("/documents/notes", "")).toEqual({ collection: { name: "notes", owner: null }, docId: null });
     expect(readAddress("/documents/notes/a", "")).toBeNull();

@@ -15,7 +15,10 @@
 
 export interface CollectionAddress {
   name: string;
-  /** The owner's email when the collection is not the caller's; null or absent for their own. */
+  /**
+   * The owner's email when the collection is not the caller's; "" for the operator's (no
+   * owner: the caller may have one of that name too); null or absent for the caller's own.
+   */
   owner?: string | null;
 }
 
@@ -27,7 +30,7 @@ export interface DocumentAddress extends CollectionAddress {
 function appQuery(doc: string | null, owner: string | null | undefined): string {
   const q = new URLSearchParams();
   if (doc !== null) q.set("doc", doc);
-  if (owner) q.set("owner", owner);
+  if (owner !== null && owner !== undefined) q.set("owner", owner);
   const s = q.toString().replaceAll("+", "%20");
   return s ? `?${s}` : "";
 }
@@ -43,7 +46,9 @@ export function documentHref(d: DocumentAddress, quote?: string): string {
 
 /** The API path of a collection (or of something under it), with ?owner= when given, and `query`. */
 export function collectionApi(c: CollectionAddress, rest = "", query: Record<string, string> = {}): string {
-  const q = new URLSearchParams(c.owner ? { owner: c.owner, ...query } : query).toString();
+  const q = new URLSearchParams(
+    c.owner !== null && c.owner !== undefined ? { owner: c.owner, ...query } : query,
+  ).toString();
   return `/api/console/collections/${encodeURIComponent(c.name)}${rest}${q ? `?${q}` : ""}`;
 }
 
@@ -61,7 +66,7 @@ export function readAddress(
   if (!m) return null;
   try {
     const q = new URLSearchParams(search);
-    return { collection: { name: decodeURIComponent(m[1]!), owner: q.get("owner") || null }, docId: q.get("doc") };
+    return { collection: { name: decodeURIComponent(m[1]!), owner: q.get("owner") }, docId: q.get("doc") };
   } catch {
     return null; // a broken percent-escape
   }

@@ -19,6 +19,7 @@ const POLL_MS = 1000;
 async function findCollection(at: CollectionAddress): Promise<Collection | null> {
   const { collections } = await api<{ collections: Collection[] }>("GET", "/api/console/collections");
   const named = collections.filter((c) => c.name === at.name);
+  if (at.owner === "") return named.find((c) => c.owner === null) ?? null;
   if (at.owner) return named.find((c) => !c.mine && c.owner === at.owner) ?? named.find((c) => c.mine) ?? null;
   return named.find((c) => c.mine) ?? named[0] ?? null;
 }

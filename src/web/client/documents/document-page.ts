@@ -76,7 +76,7 @@ export async function documentPage(me: Me, at: CollectionAddress, docId: string)
   }
 
   const mine = doc.owner !== null && doc.owner.toLowerCase() === me.email.toLowerCase();
-  const back = collectionHref({ name: doc.collection, owner: mine ? null : doc.owner });
+  const back = collectionHref({ name: doc.collection, owner: mine ? null : (doc.owner ?? "") });
   const list = h("article", { class: "passages" }, ...passages.map((p, i) => passage(p, doc.title, i, spot)));
   const moreButton = h("button", { type: "button", class: "secondary" }, "Show more passages");
   moreButton.addEventListener("click", async () => {

@@ -75,7 +75,11 @@ function table(collections: Collection[]): HTMLElement {
       h(
         "td",
         { "data-label": "Name" },
-        h("a", { href: collectionHref({ name: c.name, owner: c.mine ? null : c.owner }), "data-link": true }, c.name),
+        h(
+          "a",
+          { href: collectionHref({ name: c.name, owner: c.mine ? null : (c.owner ?? "") }), "data-link": true },
+          c.name,
+        ),
       ),
       h("td", { "data-label": "Owner" }, ownerLabel(c)),
       h("td", { "data-label": "Visibility" }, visibilityLabel(c)),

@@ -20,7 +20,8 @@ function localItem(s: Source, me: Me): HTMLElement {
       h("span", { class: "title" }, s.title),
       h("span", { class: "muted" }, ` — ${s.snippet}`),
     );
-  const owner = s.owner && s.owner.toLowerCase() !== me.email.toLowerCase() ? s.owner : null;
+  // "" names the operator's collection (no owner), which the caller's own of that name would otherwise shadow.
+  const owner = s.owner === null ? "" : s.owner && s.owner.toLowerCase() !== me.email.toLowerCase() ? s.owner : null;
   // A run recorded before sources named their collection has nothing to link to.
   const href =
     s.collection && s.doc_id ? documentHref({ name: s.collection, owner, docId: s.doc_id }, s.snippet) : null;

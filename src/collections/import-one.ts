@@ -6,6 +6,7 @@ import type { Logger } from "../util/logger.ts";
 import { isDiskFull } from "./enqueue-upload.ts";
 import { formatNamed } from "./file-name.ts";
 import type { JobOutcome, JobProblem } from "./import-messages.ts";
+import { slicedPut } from "./sliced-put.ts";
 import type { Spool } from "./spool.ts";
 import type { WorkerHost } from "./worker-host.ts";
 
@@ -74,8 +75,10 @@ function storer(c: ImportContext, row: UploadRow, allowance: StorageAllowance | 
       if (!fits(use)) throw new Error("the plan's storage allowance is used up: the rest was not stored");
     }
     try {
-      const outcomes = await c.store.corpus.put(row.collectionId, docs);
-      for (const d of docs) written.add(d.docId);
+      // Counted slice by slice: a refusal mid-batch still knows what it had stored.
+      const outcomes = await slicedPut(c.store, row.collectionId, docs, (part) => {
+        for (const d of part) written.add(d.docId);
+      });
       if (use)
         use = {
           documents: use.documents + outcomes.filter((o) => o === "added").length,

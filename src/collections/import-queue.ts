@@ -40,7 +40,7 @@ export interface ImportQueue {
 
 /**
  * Imports uploaded files in the background (README "Collections for a team"), one at a time on
- * a worker thread, never on a request's (docs/decisions/0085-uploads-imported-in-the-background.md).
+ * a worker thread, never on a request's (docs/decisions/0081-uploads-imported-in-the-background.md).
  * Each instance imports the files it received (they are in its spool); every SWEEP_MS it takes
  * over files left `queued` or `indexing` by an instance whose lease lapsed when their spooled
  * file is here to read (a restart, a shared UPLOAD_DIR), else marks them failed, and removes

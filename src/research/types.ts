@@ -9,7 +9,7 @@ export type { SourceType } from "../contract/envelope.ts";
  * A source as the engine produces it: the contract's, and on a local one the store's id of
  * its collection (`collection_id`), which the run's record keeps so that later reads can
  * withhold what their reader may no longer read; no caller is ever sent it
- * (docs/decisions/0090-earlier-runs-withhold-what-their-reader-cannot-read.md).
+ * (docs/decisions/0086-earlier-runs-withhold-what-their-reader-cannot-read.md).
  */
 export type Source = WireSource & { collection_id?: number };
 

@@ -7,7 +7,7 @@ import type { TimelineAs } from "./run-log.ts";
  * The local items of a run — a source from a collection, the progress event of reading one —
  * are recorded with the store's id of their collection (names are unique per owner only, and
  * change), so that every later read of the run can withhold what its reader may no longer
- * read (docs/decisions/0090-earlier-runs-withhold-what-their-reader-cannot-read.md). The id
+ * read (docs/decisions/0086-earlier-runs-withhold-what-their-reader-cannot-read.md). The id
  * is the record's alone: what callers are sent never carries it.
  */
 export const COLLECTION_ID = "collection_id";

@@ -1,14 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { BATTERY_NOTES, type CollectionsServer, startCollectionsServer } from "../runs/collections-server.ts";
-import {
-  type Account,
-  expectNoLeak,
-  leaksIn,
-  ownedCollection,
-  QUORVEX_COLLECTION,
-  QUORVEX_NOTES,
-  signUp,
-} from "../runs/privacy-fixtures.ts";
+import type { CollectionsServer } from "../runs/collections-server.ts";
+import { type Account, aliceAndBob, expectNoLeak, leaksIn, QUORVEX_COLLECTION } from "../runs/privacy-fixtures.ts";
 import { useLongTimeout } from "../setup.ts";
 import { mcpSession } from "./mcp-client.ts";
 
@@ -22,11 +14,7 @@ useLongTimeout();
 
 let t: CollectionsServer, a: Account, b: Account;
 beforeAll(async () => {
-  t = await startCollectionsServer({ LOCAL_SEARCH: "only" });
-  a = await signUp(t.srv.url, "alice@team.example");
-  b = await signUp(t.srv.url, "bob@team.example");
-  await ownedCollection(t.store, null, "handbook", "shared", BATTERY_NOTES);
-  await ownedCollection(t.store, a.id, QUORVEX_COLLECTION, "private", QUORVEX_NOTES);
+  ({ t, a, b } = await aliceAndBob());
 });
 afterAll(() => t.stop());
 

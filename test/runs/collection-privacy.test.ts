@@ -5,9 +5,10 @@ import { query } from "../helpers/server.ts";
 import { readSse } from "../helpers/sse.ts";
 import { undeclaredFields } from "../helpers/undeclared-fields.ts";
 import { useLongTimeout } from "../setup.ts";
-import { BATTERY_NOTES, type CollectionsServer, startCollectionsServer } from "./collections-server.ts";
+import { type CollectionsServer, startCollectionsServer } from "./collections-server.ts";
 import {
   type Account,
+  aliceAndBob,
   expectNoLeak,
   leaksIn,
   ownedCollection,
@@ -28,11 +29,7 @@ const QUESTION = { query: "What limits solid-state batteries?" };
 let t: CollectionsServer, a: Account, b: Account;
 
 beforeAll(async () => {
-  t = await startCollectionsServer({ LOCAL_SEARCH: "only" });
-  a = await signUp(t.srv.url, "alice@team.example");
-  b = await signUp(t.srv.url, "bob@team.example");
-  await ownedCollection(t.store, null, "handbook", "shared", BATTERY_NOTES);
-  await ownedCollection(t.store, a.id, QUORVEX_COLLECTION, "private", QUORVEX_NOTES);
+  ({ t, a, b } = await aliceAndBob());
 });
 afterAll(() => t.stop());
 

@@ -1,7 +1,13 @@
 import { expect } from "bun:test";
 import type { CollectionSummary, Store, Visibility } from "../../src/store/types.ts";
 import { Client } from "../helpers/server.ts";
-import { type NoteDoc, noteInputs } from "./collections-server.ts";
+import {
+  BATTERY_NOTES,
+  type CollectionsServer,
+  type NoteDoc,
+  noteInputs,
+  startCollectionsServer,
+} from "./collections-server.ts";
 
 /**
  * Account A's documents, written so that anything of them that reaches a page is caught:
@@ -59,4 +65,17 @@ export async function ownedCollection(
   if (!c) throw new Error(`${name} exists`);
   await store.corpus.put(c.id, noteInputs(docs));
   return c;
+}
+
+/**
+ * A server searching its collections only, with Alice and Bob signed up, the operator's shared
+ * handbook, and Alice's Quorvex notes (private unless said): the team every privacy test asks in.
+ */
+export async function aliceAndBob(quorvex: Visibility = "private") {
+  const t: CollectionsServer = await startCollectionsServer({ LOCAL_SEARCH: "only" });
+  const a = await signUp(t.srv.url, "alice@team.example");
+  const b = await signUp(t.srv.url, "bob@team.example");
+  await ownedCollection(t.store, null, "handbook", "shared", BATTERY_NOTES);
+  const notes = await ownedCollection(t.store, a.id, QUORVEX_COLLECTION, quorvex, QUORVEX_NOTES);
+  return { t, a, b, quorvex: notes };
 }

@@ -9,22 +9,21 @@ import { query } from "../helpers/server.ts";
 import { answerOf, readSse } from "../helpers/sse.ts";
 import { undeclaredFields } from "../helpers/undeclared-fields.ts";
 import { useLongTimeout } from "../setup.ts";
-import { BATTERY_NOTES, type CollectionsServer, startCollectionsServer } from "./collections-server.ts";
+import type { CollectionsServer } from "./collections-server.ts";
 import {
   type Account,
+  aliceAndBob,
   expectNoLeak,
   leaksIn,
   ownedCollection,
   QUORVEX_COLLECTION,
-  QUORVEX_NOTES,
-  signUp,
 } from "./privacy-fixtures.ts";
 
 useLongTimeout();
 
 /**
  * Earlier runs of B that cited A's collection while it was shared, read after A made it
- * private, renamed it, or removed it (docs/decisions/0090-earlier-runs-withhold-what-their-reader-cannot-read.md):
+ * private, renamed it, or removed it (docs/decisions/0086-earlier-runs-withhold-what-their-reader-cannot-read.md):
  * every read withholds its documents, judged by the collection's id at read time.
  */
 
@@ -34,11 +33,7 @@ let t: CollectionsServer, a: Account, b: Account, quorvex: CollectionSummary;
 let jsonEnv: any, streamRid: string, streamIds: string[], mineEnv: any;
 
 beforeAll(async () => {
-  t = await startCollectionsServer({ LOCAL_SEARCH: "only" });
-  a = await signUp(t.srv.url, "alice@team.example");
-  b = await signUp(t.srv.url, "bob@team.example");
-  await ownedCollection(t.store, null, "handbook", "shared", BATTERY_NOTES);
-  quorvex = await ownedCollection(t.store, a.id, QUORVEX_COLLECTION, "shared", QUORVEX_NOTES);
+  ({ t, a, b, quorvex } = await aliceAndBob("shared"));
   const json = await (await query(t.srv.url, b.key, QUESTION, { "idempotency-key": "k-json" })).text();
   const stream = await query(t.srv.url, b.key, QUESTION, { "idempotency-key": "k-stream" }, "/api/query/stream");
   streamRid = stream.headers.get("x-request-id")!;

@@ -236,7 +236,7 @@ export const corpusPassages = sqliteTable(
  * in the spool folder (UPLOAD_DIR/`spool`) of the instance that received it (`instance_id`),
  * which imports it; `queued`, then `indexing`, then the row goes (its documents are stored)
  * or stays `failed` with the reason (and no file). An instance whose lease lapses leaves its
- * rows to whichever instance finds their files (docs/decisions/0085-uploads-imported-in-the-background.md).
+ * rows to whichever instance finds their files (docs/decisions/0081-uploads-imported-in-the-background.md).
  */
 export const corpusUploads = sqliteTable(
   "corpus_uploads",

@@ -10,7 +10,7 @@
  * `owner` is there only for a collection of someone else: the API takes NAME as the caller's
  * own first. The quoted passage rides in the fragment, which the browser never sends to the
  * server, so what an answer quoted stays out of access logs
- * (docs/decisions/0095-document-pages-in-the-web-app.md).
+ * (docs/decisions/0087-document-pages-in-the-web-app.md).
  */
 
 export interface CollectionAddress {

@@ -75,7 +75,7 @@ export interface UploaderOptions {
 /**
  * Uploads files one request each (a refused file fails alone, with its reason), a bar per
  * file: bytes sent, then the document's indexing status read from the collection's list until
- * it is ready or failed (docs/decisions/0096-uploads-from-the-browser.md).
+ * it is ready or failed (docs/decisions/0088-uploads-from-the-browser.md).
  */
 export function uploader(o: UploaderOptions): { list: HTMLElement; add(files: Iterable<File>): void } {
   const list = h("ul", { class: "uploads", "aria-label": "Uploads" });

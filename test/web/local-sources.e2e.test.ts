@@ -44,8 +44,9 @@ async function expectLocalItems(p: Page): Promise<void> {
   expect(n).toBeGreaterThanOrEqual(2);
   const hrefs = await p.locator("ol.sources a").evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""));
   expect(hrefs).toHaveLength(n);
-  for (const href of hrefs) expect(href).toMatch(/^\/documents\/notes\?doc=[^&#]+#quote=./);
-  expect(hrefs.some((x) => x.startsWith("/documents/notes?doc=reports%2Fq3%20review.md#quote="))).toBe(true);
+  // The operator's collection (no owner): an empty owner= names it even beside one of the reader's own.
+  for (const href of hrefs) expect(href).toMatch(/^\/documents\/notes\?doc=[^&#]+&owner=#quote=./);
+  expect(hrefs.some((x) => x.startsWith("/documents/notes?doc=reports%2Fq3%20review.md&owner=#quote="))).toBe(true);
   expect(await p.locator('a[href^="local:"]').count()).toBe(0);
   const texts = await items.allTextContents();
   expect(texts.some((x) => x.includes("notes · reports/q3 review.md · local"))).toBe(true);

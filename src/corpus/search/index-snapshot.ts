@@ -24,10 +24,14 @@ export interface IndexSnapshot extends PostingsMemory {
 
 const stampOf = (cs: IndexedCollection[]) => cs.map((c) => `${c.id}:${c.version}`).join(",");
 
-/** The snapshots of one index: the remembered one, or a new one when the collections changed. */
-export function indexSnapshots(index: CorpusIndex) {
+/**
+ * The snapshots of one index: the remembered one, or a new one when the collections changed.
+ * `now` is the clock a tolerated staleness is measured by (tests move it by hand).
+ */
+export function indexSnapshots(index: CorpusIndex, now: () => number = () => performance.now()) {
   let snap: IndexSnapshot | null = null;
   let stamp = "";
+  let loadedAt = 0;
 
   async function load(collections: IndexedCollection[]): Promise<IndexSnapshot> {
     const ids = collections.map((c) => c.id);
@@ -80,12 +84,20 @@ export function indexSnapshots(index: CorpusIndex) {
   }
 
   return {
-    async current(): Promise<IndexSnapshot> {
+    /**
+     * The snapshot to search with. With `staleMs`, one taken less than that long ago serves even
+     * though the collections changed since: documents written meanwhile are left out, as those of
+     * a search that came a moment earlier would be (removed ones are never returned: rows are read
+     * afresh). Without it, any change means a new snapshot.
+     */
+    async current(staleMs = 0): Promise<IndexSnapshot> {
       const collections = await index.collections();
-      const now = stampOf(collections);
-      if (!snap || now !== stamp) {
+      const at = stampOf(collections);
+      if (snap && at !== stamp && staleMs > 0 && now() - loadedAt < staleMs) return snap;
+      if (!snap || at !== stamp) {
         snap = await load(collections);
-        stamp = now;
+        stamp = at;
+        loadedAt = now();
       }
       return snap;
     },

@@ -14,7 +14,16 @@ export interface Ranker {
    * what a private collection holds from how their own documents rank).
    */
   rank(query: CorpusQuery, collections: number[] | null, limit: number): Promise<CorpusDocHit[]>;
+  /**
+   * Until the returned release is called, searches may use a view of the index up to
+   * `IMPORT_STALE_MS` old instead of re-reading it after every write (an import writes many
+   * times a second, and each re-read holds a SQLite server's thread for tens of milliseconds).
+   */
+  holdDuringImport(): () => void;
 }
+
+/** How old a view of the index searches may use while an import writes (see holdDuringImport). */
+export const IMPORT_STALE_MS = 1_000;
 
 const none = (): TermPostings => ({ docs: [], title: [], body: [] });
 
@@ -38,8 +47,9 @@ function keep(p: TermPostings, test: (doc: number) => boolean): TermPostings {
  * kept in the snapshot until the collections change (index-snapshot.ts). One ranker per
  * index: its memory is the instance's.
  */
-export function createRanker(index: CorpusIndex): Ranker {
-  const snapshots = indexSnapshots(index);
+export function createRanker(index: CorpusIndex, now?: () => number): Ranker {
+  const snapshots = indexSnapshots(index, now);
+  let imports = 0;
 
   /** Adds the postings of `terms` not yet in `have`, kept to the `wanted` collections (all for null). */
   async function fetch(terms: string[], have: Map<string, TermPostings>, wanted: Set<number> | null, s: IndexSnapshot) {
@@ -79,8 +89,16 @@ export function createRanker(index: CorpusIndex): Ranker {
   }
 
   return {
+    holdDuringImport() {
+      imports++;
+      let released = false;
+      return () => {
+        if (!released) imports--;
+        released = true;
+      };
+    },
     async rank(query, collections, limit) {
-      const s = await snapshots.current();
+      const s = await snapshots.current(imports > 0 ? IMPORT_STALE_MS : 0);
       const ids = collections ? s.ids.filter((id) => collections.includes(id)) : s.ids;
       if (!ids.length) return [];
       const terms = await index.analyse(query.words.join(" "));

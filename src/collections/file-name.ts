@@ -42,7 +42,7 @@ export function fileNameProblem(name: string): string | null {
 export const docIdOf = (fileName: string): string => fileName.normalize("NFC");
 
 /** The canonical ending of each format: a spooled file carries it, so the importer reads it as that format. */
-const ENDING: Record<FileFormat, string> = {
+export const ENDING: Record<FileFormat, string> = {
   pdf: ".pdf",
   html: ".html",
   markdown: ".md",

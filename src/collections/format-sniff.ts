@@ -1,4 +1,5 @@
 import type { FileFormat } from "../corpus/import/formats.ts";
+import { ENDING } from "./file-name.ts";
 
 /** What a file's first bytes say it is, for the kinds a file misnamed as another most often is. */
 const KINDS: [string, (h: Uint8Array, text: string) => boolean][] = [
@@ -19,15 +20,6 @@ const kindOf = (head: Uint8Array): string | null => {
   return KINDS.find(([, test]) => test(head, text))?.[0] ?? null;
 };
 
-const NAMED: Record<FileFormat, string> = {
-  pdf: ".pdf",
-  html: ".html",
-  markdown: ".md",
-  text: ".txt",
-  jsonl: ".jsonl",
-  "jsonl.gz": ".jsonl.gz",
-};
-
 /**
  * Why a file is not the format its name claims, from its first bytes (a few KB), or null.
  * A PDF must say %PDF- in its first KB (as readers require); a .jsonl.gz must be gzip; a text
@@ -37,7 +29,7 @@ const NAMED: Record<FileFormat, string> = {
 export function formatMismatch(head: Uint8Array, claimed: FileFormat): string | null {
   if (head.length === 0) return null; // the importer says "empty file"
   const kind = kindOf(head);
-  const as = `named ${NAMED[claimed]}`;
+  const as = `named ${ENDING[claimed]}`;
   // Readers (pdf.js among them) find the header anywhere in the first KB: junk may come before it.
   if (claimed === "pdf")
     return new TextDecoder("latin1").decode(head.subarray(0, 1024)).includes("%PDF-")

@@ -5,10 +5,10 @@ import type { CorpusDocumentInput, CorpusPutOutcome } from "../store/types.ts";
 import { formatMismatch } from "./format-sniff.ts";
 import { gunzipCapped } from "./gunzip-capped.ts";
 import type { ImportJob, JobOutcome, JobProblem } from "./import-messages.ts";
+import { slices } from "./sliced-put.ts";
 
-/** Documents handed to the store in one go at most: each is one transaction on the server's thread, kept short. */
-const PUT_DOCS = 50;
-const PUT_CHARS = 250_000;
+/** Documents handed to the server in one message at most (on SQLite it writes them in smaller slices still). */
+const PUT = { docs: 50, chars: 250_000 };
 
 const stem = (name: string) => name.replace(/\.[^.]+$/, "");
 
@@ -20,23 +20,6 @@ function head(path: string, n = 4096): Uint8Array {
   } finally {
     closeSync(fd);
   }
-}
-
-/** Documents in runs of at most PUT_DOCS documents and PUT_CHARS characters (a larger document alone). */
-function* runs(docs: CorpusDocumentInput[]): Generator<CorpusDocumentInput[]> {
-  let run: CorpusDocumentInput[] = [];
-  let chars = 0;
-  for (const d of docs) {
-    const n = d.passages.reduce((a, p) => a + p.length, 0);
-    if (run.length && (run.length >= PUT_DOCS || chars + n > PUT_CHARS)) {
-      yield run;
-      run = [];
-      chars = 0;
-    }
-    run.push(d);
-    chars += n;
-  }
-  if (run.length) yield run;
 }
 
 /**
@@ -80,7 +63,7 @@ export async function importFile(
     corpus: {
       async put(_collection: number, docs: CorpusDocumentInput[]) {
         const out: CorpusPutOutcome[] = [];
-        for (const run of runs(docs.map(asUploaded))) out.push(...(await put(run)));
+        for (const run of slices(docs.map(asUploaded), PUT)) out.push(...(await put(run)));
         return out;
       },
     },

@@ -10,14 +10,17 @@ import type { CorpusDocumentInput, CorpusPutOutcome, Store } from "../store/type
  */
 export const SLICE = { docs: 16, chars: 24_000 } as const;
 
-/** The documents in slices: at most SLICE.docs each, and SLICE.chars unless one document alone is longer. */
-export function slices(docs: CorpusDocumentInput[]): CorpusDocumentInput[][] {
+/** The documents in slices: at most `limit.docs` each, and `limit.chars` unless one document alone is longer. */
+export function slices(
+  docs: CorpusDocumentInput[],
+  limit: { docs: number; chars: number } = SLICE,
+): CorpusDocumentInput[][] {
   const out: CorpusDocumentInput[][] = [];
   let cur: CorpusDocumentInput[] = [];
   let chars = 0;
   for (const d of docs) {
     const n = d.passages.reduce((s, p) => s + p.length, 0);
-    if (cur.length && (cur.length >= SLICE.docs || chars + n > SLICE.chars)) {
+    if (cur.length && (cur.length >= limit.docs || chars + n > limit.chars)) {
       out.push(cur);
       cur = [];
       chars = 0;

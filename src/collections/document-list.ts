@@ -47,15 +47,6 @@ export async function listDocuments(store: Store, collection: CollectionSummary)
   return [...byId.values()].sort((a, b) => (a.doc_id < b.doc_id ? -1 : a.doc_id > b.doc_id ? 1 : 0));
 }
 
-/** One stored document of the collection by its doc_id, or null. */
-export async function storedDocument(
-  store: Store,
-  collection: CollectionSummary,
-  docId: string,
-): Promise<CorpusDocumentRow | null> {
-  return (await store.corpus.documents(collection.id)).find((d) => d.docId === docId) ?? null;
-}
-
 /**
  * Each collection's status, by the store's id: `indexing` while any of its files is queued or
  * being indexed, else `ready` (a failed file does not keep it indexing).

@@ -1,7 +1,6 @@
 import { DOCUMENT_PAGE_PASSAGES, type DocumentPage } from "../contract/collections.ts";
 import { AppError } from "../contract/errors.ts";
 import type { CollectionSummary, Store } from "../store/types.ts";
-import { storedDocument } from "./document-list.ts";
 
 /**
  * A document's page in the web app (README "Collections for a team"): where a local source
@@ -25,7 +24,7 @@ export async function documentPage(
   docId: string,
   from: number,
 ): Promise<DocumentPage> {
-  const doc = await storedDocument(store, collection, docId);
+  const doc = await store.corpus.document(collection.id, docId);
   if (!doc) throw new AppError("document_not_found", `no document ${JSON.stringify(docId)} in this collection`);
   // The store reads a document's passages from its first; one more than the page tells whether any follow.
   const read = await store.corpus.bestPassages(doc.id, [], from + DOCUMENT_PAGE_PASSAGES + 1);

@@ -369,6 +369,8 @@ export interface CorpusTable {
   put(collectionId: number, docs: CorpusDocumentInput[]): Awaitable<CorpusPutOutcome[]>;
   /** Documents of a collection in doc_id order. */
   documents(collectionId: number): Awaitable<CorpusDocumentRow[]>;
+  /** One document of a collection by its doc_id; null when it has none. */
+  document(collectionId: number, docId: string): Awaitable<CorpusDocumentRow | null>;
   /** Removes a collection and its documents; null when there is no such collection. */
   removeCollection(id: number): Awaitable<number | null>;
   /** Removes documents by doc_id; returns how many there were. */

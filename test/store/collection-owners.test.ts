@@ -86,6 +86,21 @@ for (const backend of backends) {
       expect(await s.corpus.updateCollection(999_999, { name: "x" })).toBe("missing");
     });
 
+    test("one document by its doc_id, within its collection only", async () => {
+      const s = await open();
+      const one = (await s.corpus.createCollection({ name: "one", ownerId: null, visibility: "shared" }))!;
+      const two = (await s.corpus.createCollection({ name: "two", ownerId: null, visibility: "shared" }))!;
+      await s.corpus.put(one.id, [doc("reports/a.md"), doc("b")]);
+      expect(await s.corpus.document(one.id, "reports/a.md")).toMatchObject({
+        docId: "reports/a.md",
+        collectionId: one.id,
+        collection: "one",
+        title: "Title reports/a.md",
+      });
+      expect(await s.corpus.document(two.id, "reports/a.md")).toBeNull();
+      expect(await s.corpus.document(one.id, "missing")).toBeNull();
+    });
+
     test("a put into a collection removed meanwhile fails whole", async () => {
       const s = await open();
       const c = (await s.corpus.createCollection({ name: "gone", ownerId: null, visibility: "shared" }))!;

@@ -119,6 +119,10 @@ export function pgCorpus(sql: SQL): CorpusTable {
         return out;
       }),
     documents: async (cid) => (await docsWhere(sql, sql`c.id = ${cid} ORDER BY d.doc_id`)).map(toDocumentRow),
+    async document(cid, docId) {
+      const [row] = await docsWhere(sql, sql`c.id = ${cid} AND d.doc_id = ${docId}`);
+      return row ? toDocumentRow(row) : null;
+    },
     removeCollection: (cid) =>
       sql.begin(async (tx) => {
         await lockCollection(tx, cid);

@@ -102,6 +102,10 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
     `SELECT ${DOC_COLUMNS} FROM corpus_documents d JOIN corpus_collections c ON c.id = d.collection_id
      WHERE c.id = ? ORDER BY d.doc_id`,
   );
+  const oneDocument = db.prepare<DocRowRaw, [number, string]>(
+    `SELECT ${DOC_COLUMNS} FROM corpus_documents d JOIN corpus_collections c ON c.id = d.collection_id
+     WHERE c.id = ? AND d.doc_id = ?`,
+  );
   const removeCollection = db.prepare("DELETE FROM corpus_collections WHERE id = ?");
   const countDocs = db.prepare<{ n: number }, [number]>(
     "SELECT count(*) AS n FROM corpus_documents WHERE collection_id = ?",
@@ -157,6 +161,10 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
     ),
     put: writing((cid: number, docs: Parameters<CorpusTable["put"]>[1]) => put.immediate(cid, docs)),
     documents: (cid) => documents.all(cid).map(toDocumentRow),
+    document(cid, docId) {
+      const row = oneDocument.get(cid, docId);
+      return row ? toDocumentRow(row) : null;
+    },
     removeCollection: writing((id: number) =>
       db
         .transaction(() => {

@@ -43,6 +43,15 @@ export async function findAccountByEmail(
   return r ? { ...toAccount(r), passwordHash: r.passwordHash } : null;
 }
 
+/** The ids of the accounts of `emails` (in their order), and the addresses no account has. */
+export async function accountIdsByEmail(
+  store: Store,
+  emails: readonly string[],
+): Promise<{ ids: string[]; unknown: string[] }> {
+  const found = await Promise.all(emails.map((e) => findAccountByEmail(store, e)));
+  return { ids: found.flatMap((a) => (a ? [a.id] : [])), unknown: emails.filter((_, i) => !found[i]) };
+}
+
 export async function getAccount(store: Store, id: string): Promise<Account | null> {
   const r = await store.accounts.byId(id);
   return r ? toAccount(r) : null;

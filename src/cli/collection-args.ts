@@ -1,4 +1,4 @@
-import { findAccountByEmail } from "../auth/accounts.ts";
+import { accountIdsByEmail } from "../auth/accounts.ts";
 import type { CollectionSummary, Store } from "../store/types.ts";
 import { type CommandInput, UsageError } from "./command.ts";
 
@@ -18,17 +18,14 @@ export const unknownEmails = (emails: readonly string[]) =>
 
 /** The account id of `--owner EMAIL`, or a usage error naming the address no account has. */
 export async function ownerIdOf(store: Store, email: string): Promise<string> {
-  const account = await findAccountByEmail(store, email);
-  if (!account) throw unknownEmails([email]);
-  return account.id;
+  return (await ownerIdsOf(store, [email]))[0]!;
 }
 
 /** The account ids of several `--owner EMAIL`, or one usage error naming every address no account has. */
 export async function ownerIdsOf(store: Store, emails: readonly string[]): Promise<string[]> {
-  const found = await Promise.all(emails.map((e) => findAccountByEmail(store, e)));
-  const unknown = emails.filter((_, i) => !found[i]);
+  const { ids, unknown } = await accountIdsByEmail(store, emails);
   if (unknown.length) throw unknownEmails(unknown);
-  return found.map((a) => a!.id);
+  return ids;
 }
 
 /** How a collection is named to the operator: `notes` with no owner, `notes (alice@example.com)`. */

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { findAccountByEmail } from "../auth/accounts.ts";
+import { accountIdsByEmail } from "../auth/accounts.ts";
 import type { Config } from "../config/schema.ts";
 import { buildEngine } from "../research/build-engine.ts";
 import { openStore } from "../store/open.ts";
@@ -48,15 +48,9 @@ export async function openLocalRuns(cfg: Config, logger: Logger): Promise<LocalR
   const engine = buildEngine(cfg, logger, undefined, undefined, collections);
   return {
     runs: createRunService({ store: noStore, engine, config: cfg, logger }),
-    async accountIds(emails) {
-      const found = await Promise.all(
-        emails.map(async (e) => (collections ? await findAccountByEmail(collections, e) : null)),
-      );
-      return {
-        ids: found.flatMap((a) => (a ? [a.id] : [])),
-        unknown: emails.filter((_, i) => !found[i]),
-      };
-    },
+    // No database, no accounts: every address is unknown.
+    accountIds: async (emails) =>
+      collections ? await accountIdsByEmail(collections, emails) : { ids: [], unknown: [...emails] },
     close: async () => {
       await collections?.close();
     },

@@ -2,8 +2,13 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { loadConfig } from "../../src/config/load.ts";
 import { importPaths } from "../../src/corpus/import/import-paths.ts";
+import { buildEngine } from "../../src/research/build-engine.ts";
+import type { DeadlineTimer } from "../../src/runs/execute.ts";
+import { startServer } from "../../src/server/server.ts";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";
+import { createLogger } from "../../src/util/logger.ts";
 import { syntheticDocs } from "../bench/synthetic-corpus.ts";
 import { sharedCollection } from "../corpus/collections-helpers.ts";
 import { processLog } from "../helpers/process-log.ts";
@@ -81,6 +86,63 @@ describe("a long question of common words over a big collection", () => {
       expect(await p.exited).toBe(0);
     } finally {
       p.kill("SIGKILL");
+    }
+  });
+});
+
+describe("a run whose search is slow", () => {
+  test("ends by its deadline as run_timeout while the search runs, and the next run searches again", async () => {
+    const config = loadConfig(
+      {
+        PORT: "0",
+        DATABASE_PATH: join(dir, "rq.db"),
+        DEFAULT_PLAN: "pro",
+        LOCAL_SEARCH: "only",
+        ACADEMIC_PROVIDERS: "none",
+        LOG_LEVEL: "silent",
+      },
+      "/nonexistent",
+    );
+    const logger = createLogger("silent");
+    const store = openSqliteStore(config.DATABASE_PATH);
+    // The first run's deadline is passed on cue; later runs keep theirs (the default minutes).
+    const deadlines: (() => void)[] = [];
+    const runDeadline: DeadlineTimer = (onTimeout) => {
+      deadlines.push(onTimeout);
+      return () => {};
+    };
+    const srv = startServer({
+      config,
+      engine: buildEngine(config, logger, undefined, undefined, store),
+      store,
+      logger,
+      runDeadline,
+    });
+    try {
+      const { key } = await keyedClient(srv.url);
+      let found = false;
+      const stream = await query(srv.url, key, { query: question }, {}, "/api/query/stream").then((res) =>
+        readSse(res, (e) => {
+          if (e.event === "progress" && e.data.stage === "planning" && !found) deadlines[0]?.();
+          if (e.event === "progress" && e.data.stage === "searching" && typeof e.data.count === "number") found = true;
+        }),
+      );
+      const final = stream.events.at(-1)!;
+      expect(final.event).toBe("final");
+      expect(final.data.status).toBe("error");
+      expect(final.data.errors[0].code).toBe("run_timeout");
+      // The deadline came while the search ran: it never reported its results.
+      expect(found).toBe(false);
+      // Its thread was stopped; the next run's search gets a new one and finds documents.
+      const next = (await (await query(srv.url, key, { query: "kalox lolox milox" })).json()) as {
+        status: string;
+        sources: { type: string }[];
+      };
+      expect(next.status).toBe("ok");
+      expect(next.sources.length).toBeGreaterThan(0);
+    } finally {
+      await srv.stop(100);
+      store.close();
     }
   });
 });

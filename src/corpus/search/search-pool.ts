@@ -88,8 +88,6 @@ export function createSearchPool(o: SearchPoolOptions): {
       if (slot.running) slot.running.reject(new Error(`the search thread crashed: ${e.message}`));
       if (slot.queue.length) pump(spawn(i, slot.queue));
     };
-    // A search thread must not keep a finished process alive.
-    (worker as Worker & { unref?(): void }).unref?.();
     worker.postMessage({ type: "open", source: o.source } satisfies SearchJob);
     slots[i] = slot;
     return slot;
@@ -107,6 +105,10 @@ export function createSearchPool(o: SearchPoolOptions): {
     clearTimeout(slot.idle);
     if (!slot.ready || slot.running) return;
     const job = slot.queue.shift();
+    // A thread keeps the process alive while it has a job (a CLI's search), never when idle.
+    const w = slot.worker as Worker & { ref?(): void; unref?(): void };
+    if (job) w.ref?.();
+    else w.unref?.();
     if (!job) {
       const i = slots.indexOf(slot);
       slot.idle = setTimeout(() => retire(i), o.idleMs ?? 60_000);
@@ -150,7 +152,14 @@ export function createSearchPool(o: SearchPoolOptions): {
         let best = 0;
         const load = (s?: Slot) => (s ? s.queue.length + (s.running ? 1 : 0) : 0);
         for (let i = 1; i < size; i++) if (load(slots[i]) < load(slots[best])) best = i;
-        const slot = slots[best] ?? spawn(best);
+        let slot: Slot;
+        try {
+          slot = slots[best] ?? spawn(best);
+        } catch {
+          // No thread can start here (the Worker constructor refused the script): jobs run in place.
+          inPlace ??= o.fallback();
+          return settle(job, inPlace(task));
+        }
         slot.queue.push(job);
         pump(slot);
       });

@@ -67,10 +67,7 @@ export interface CorpusIndex {
 
 /**
  * Where another thread can open the collections for reading (src/corpus/search/search-pool.ts):
- * a SQLite file. A store whose data only its own connection sees (an in-memory SQLite
- * database) has none, and is searched on the thread that holds it.
+ * a SQLite file or a PostgreSQL database. A store whose data only its own connection sees (an
+ * in-memory SQLite database) has none, and is searched on the thread that holds it.
  */
-export interface CorpusReaderSource {
-  backend: "sqlite";
-  path: string;
-}
+export type CorpusReaderSource = { backend: "sqlite"; path: string } | { backend: "postgres"; url: string };

@@ -50,8 +50,8 @@ export async function openPostgresStore(url: string, o: { max?: number } = {}): 
     corpus: pgCorpus(sql),
     uploads: pgUploads(sql),
     corpusIndex: pgCorpusIndex(sql),
-    // Its reads already wait on the network, not the thread (docs/decisions/0094-searching-off-the-event-loop.md).
-    corpusReaderSource: null,
+    // Decoding and scoring long postings holds a thread (docs/decisions/0094-searches-off-the-event-loop.md).
+    corpusReaderSource: { backend: "postgres", url },
     loginAttempts: pgLoginAttempts(sql),
     signupBuckets: pgSignupBuckets(sql),
     runStream: pgRunStream(sql),

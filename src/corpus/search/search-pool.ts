@@ -77,6 +77,8 @@ export function createSearchPool(o: SearchPoolOptions): {
     };
     worker.onerror = (e) => {
       e.preventDefault?.();
+      // A thread already let go (its slot taken by a new one) has nothing left to fail.
+      if (slots[i] !== slot) return;
       const jobs = [...(slot.running ? [slot.running] : []), ...slot.queue];
       retire(i);
       if (!slot.ready) {

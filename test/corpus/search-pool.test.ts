@@ -1,18 +1,19 @@
 import { describe, expect, test } from "bun:test";
 import { RANKING } from "../../src/corpus/search/search-corpus.ts";
+import type { SearchTask } from "../../src/corpus/search/search-messages.ts";
 import { createSearchPool } from "../../src/corpus/search/search-pool.ts";
 import type { TaskRunner } from "../../src/corpus/search/search-task.ts";
 
 /** The search threads' failures (docs/decisions/0094-searches-off-the-event-loop.md). */
 const inPlace: TaskRunner = async () => [{ seq: 0, text: "in place" }];
-const passages = { type: "passages", documentId: 1, words: ["tide"], limit: 1 } as const;
-const rank = {
+const passages: SearchTask = { type: "passages", documentId: 1, words: ["tide"], limit: 1 };
+const rank: SearchTask = {
   type: "rank",
   query: { words: ["tide"], ranking: RANKING },
   collections: null,
   limit: 5,
   held: false,
-} as const;
+};
 
 describe("the search pool", () => {
   test("a thread that dies mid-job fails that job; the next job gets a new thread", async () => {

@@ -1,4 +1,5 @@
 import { SQL } from "bun";
+import { withStorableWrites } from "../storable-writes.ts";
 import type { Store } from "../types.ts";
 import { pgAccounts } from "./accounts.ts";
 import { pgApiKeys } from "./api-keys.ts";
@@ -36,7 +37,7 @@ export async function openPostgresStore(url: string, o: { max?: number } = {}): 
   }
   const counters = pgRunCounters(sql);
   const accounts = pgAccounts(sql);
-  return {
+  return withStorableWrites({
     backend: "postgres",
     raw: sql,
     accounts,
@@ -54,5 +55,5 @@ export async function openPostgresStore(url: string, o: { max?: number } = {}): 
     signupBuckets: pgSignupBuckets(sql),
     runStream: pgRunStream(sql),
     close: () => sql.close(),
-  };
+  });
 }

@@ -17,30 +17,33 @@ export function isStorableText(s: string): boolean {
   return !SUSPECT.test(s) || (!s.includes("\0") && s.isWellFormed());
 }
 
-/** The string with NUL dropped and each unpaired surrogate replaced by U+FFFD; the same string when already clean. */
-export function storableText(s: string): string {
-  return isStorableText(s) ? s : s.replaceAll("\0", "").toWellFormed();
+/**
+ * The string with each NUL made `nul` (dropped by default) and each unpaired surrogate made
+ * U+FFFD; the same string when already clean.
+ */
+export function storableText(s: string, nul = ""): string {
+  return isStorableText(s) ? s : s.replaceAll("\0", nul).toWellFormed();
 }
 
 /**
  * The value with every string in it (object keys too) made storable; the same value, not a
  * copy, when nothing needed cleaning (a run's timeline is walked on every finish).
  */
-export function storable<T>(value: T): T {
-  return clean(value) as T;
+export function storable<T>(value: T, nul = ""): T {
+  return clean(value, nul) as T;
 }
 
-function clean(v: unknown): unknown {
-  if (typeof v === "string") return storableText(v);
+function clean(v: unknown, nul: string): unknown {
+  if (typeof v === "string") return storableText(v, nul);
   if (Array.isArray(v)) {
-    const out = v.map(clean);
+    const out = v.map((item) => clean(item, nul));
     return out.some((c, i) => c !== v[i]) ? out : v;
   }
-  if (v === null || typeof v !== "object" || v instanceof Date) return v;
+  if (v === null || typeof v !== "object" || v instanceof Date || ArrayBuffer.isView(v)) return v;
   let changed = false;
   const entries = Object.entries(v).map(([k, item]) => {
-    const ck = storableText(k);
-    const c = clean(item);
+    const ck = storableText(k, nul);
+    const c = clean(item, nul);
     if (ck !== k || c !== item) changed = true;
     return [ck, c] as const;
   });

@@ -1,3 +1,4 @@
+import { isStorableText, unstorableMessage } from "../../contract/storable-text.ts";
 import { sha256Hex } from "../../util/crypto.ts";
 import type { ReadDocument } from "./import-types.ts";
 import { jsonlLines, uncompressedSize } from "./jsonl-lines.ts";
@@ -32,6 +33,8 @@ function record(line: string, n: number, entry: FileEntry, maxChars: number): Js
   const id = typeof rawId === "number" && Number.isFinite(rawId) ? String(rawId) : rawId;
   if (typeof id !== "string" || !id.trim()) return { bad: 'no "id" (a string or a number)', line: n };
   if (id.length > MAX_ID) return { bad: `"id" longer than ${MAX_ID} characters`, line: n };
+  // An id is a name (citations, paths): not cleaned like the text (the store does that), so never another's.
+  if (!isStorableText(id)) return { bad: unstorableMessage('"id"'), line: n };
   if (o.text !== undefined && typeof o.text !== "string") return { bad: '"text" is not a string', line: n };
   if (o.title !== undefined && o.title !== null && typeof o.title !== "string")
     return { bad: '"title" is not a string', line: n };

@@ -1,6 +1,7 @@
 import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { withStorableWrites } from "../storable-writes.ts";
 import type { Store } from "../types.ts";
 import { sqliteAccounts } from "./accounts.ts";
 import { sqliteApiKeys } from "./api-keys.ts";
@@ -36,7 +37,7 @@ export function openSqliteStore(path: string): SqliteStore {
   const counters = sqliteRunCounters(db);
   const accounts = sqliteAccounts(db);
   const corpusIndex = sqliteCorpusIndex(db);
-  return {
+  return withStorableWrites({
     backend: "sqlite",
     raw: db,
     accounts,
@@ -56,5 +57,5 @@ export function openSqliteStore(path: string): SqliteStore {
     // Followers in other processes wait for the run to end and replay it from its timeline.
     runStream: null,
     close: () => db.close(),
-  };
+  });
 }

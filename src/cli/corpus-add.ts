@@ -43,7 +43,7 @@ function printProblem(p: ImportProblem): void {
 }
 
 /**
- * `corpus add PATH... [--collection NAME] [--owner EMAIL] [--shared]`: imports files and folders. Exit 0 when anything was
+ * `corpus add PATH... [--collection NAME] [--owner EMAIL] [--shared] [--follow-links]`: imports files and folders. Exit 0 when anything was
  * imported (or all was already there, unchanged), 1 when every path failed, 130 on Ctrl-C
  * (after the batch being written: no document is left half-written).
  */
@@ -70,6 +70,7 @@ export async function corpusAdd(input: CommandInput): Promise<number> {
       const s = await importPaths(store, [...args], {
         collection: { id: target.id, name: target.name },
         signal: interrupt.signal,
+        followLinks: options["follow-links"] === true,
         onProgress: progressPrinter(),
         onProblem: printProblem,
       });

@@ -12,7 +12,7 @@ const TEXT = "Heat pumps move heat rather than make it, which is why their effic
 const SECRET = "GROQ_API_KEY=gsk_live_secret_never_import_this_value";
 
 /**
- * docs/ as someone else may have filled it: a file link and a folder link out of it, links
+ * A folder as someone else may have filled it: a file link and a folder link out of it, links
  * inside it (to a file, to a subfolder), and two loops (to itself, to its parent).
  */
 function linkedTree() {
@@ -20,10 +20,10 @@ function linkedTree() {
   writeTree(top, {
     "etc/research-query.env": SECRET,
     "private/keys.txt": `Private notes. ${SECRET}`,
-    "docs/heat.md": `# Heat pumps\n\n${TEXT}`,
-    "docs/sub/more.txt": `More on pumps. ${TEXT}`,
+    "inbox/heat.md": `# Heat pumps\n\n${TEXT}`,
+    "inbox/sub/more.txt": `More on pumps. ${TEXT}`,
   });
-  const docs = join(top, "docs");
+  const docs = join(top, "inbox");
   symlinkSync(join(top, "etc/research-query.env"), join(docs, "notes.txt"));
   symlinkSync(join(top, "private"), join(docs, "private"));
   symlinkSync(join(docs, "heat.md"), join(docs, "heat-again.md"));

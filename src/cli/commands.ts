@@ -124,7 +124,8 @@ allowance and shown in its Console. Logs go to stderr; stdout carries only proto
     summary: "import files and folders (PDF, HTML, Markdown, text, JSONL) into a collection",
     help: `Imports files and folders (recursively) into a collection of the service's database, which runs
 then search beside the web. PDF, HTML, Markdown and text files are one document each, known by their
-path relative to the folder given (a file given directly: its name); a .jsonl or .jsonl.gz file holds
+path relative to the folder given (a file given directly: its name); links are followed while they
+stay inside the folder given (--follow-links: all); a .jsonl or .jsonl.gz file holds
 one document a line, {id, title, text, url?}. An unchanged document is left alone, a changed one
 replaced. What cannot be read (binary, encrypted PDF, a bad JSONL line…) is named on stderr and
 skipped; each document is cut at 2,000,000 characters. Progress goes to stderr, the summary to stdout.
@@ -140,6 +141,10 @@ nothing (corpus share and corpus unshare change that).`,
         help: "the account whose collection it is (a new one is private to it)",
       },
       shared: { type: "boolean", help: "a collection every account reads (with no --owner: owned by no one)" },
+      "follow-links": {
+        type: "boolean",
+        help: "also follow links that lead out of a folder given (skipped with a message otherwise)",
+      },
     },
     exits:
       "For corpus add, 1 means nothing could be imported from any PATH; 2 also a new collection without --owner or --shared, or a flag that disagrees with the collection's visibility (nothing imported); 130 (Ctrl-C) stops after the batch being written, every document written whole.",

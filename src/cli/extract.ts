@@ -3,6 +3,7 @@ import { readUrl } from "../research/read/read-url.ts";
 import { decodeText } from "../text/charset.ts";
 import { extractMainText } from "../text/html-extract.ts";
 import type { CommandInput } from "./command.ts";
+import { say } from "./terminal.ts";
 
 /** `extract FILE|URL|-`: the main text the engine reads from one page (same extractor). */
 export async function extractCommand({ cfg, options, args }: CommandInput): Promise<number> {
@@ -21,6 +22,6 @@ export async function extractCommand({ cfg, options, args }: CommandInput): Prom
     text = x.text;
   }
   if (options.json) process.stdout.write(JSON.stringify({ title, text }) + "\n");
-  else process.stdout.write(`${title ? `# ${title}\n\n` : ""}${text}\n`);
+  else say(`${title ? `# ${title}\n\n` : ""}${text}\n`);
   return 0;
 }

@@ -234,6 +234,13 @@ export const ConfigSchema = T.Object({
     description:
       "memory an import may take above the server's own before its worker is stopped and the file fails (a PDF or gzip bomb)",
   }),
+  MCP_MAX_CONCURRENT: T.Integer({
+    minimum: 1,
+    maximum: 64,
+    default: 4,
+    description:
+      "research calls `mcp` runs at once in local mode; more are answered at once with the tool error too_many_calls",
+  }),
   LOG_LEVEL: T.Union(
     [T.Literal("debug"), T.Literal("info"), T.Literal("warn"), T.Literal("error"), T.Literal("silent")],
     { default: "info", description: "debug, info, warn, error, silent" },

@@ -180,6 +180,12 @@ export const ERRORS = {
     description:
       "`mcp --server`: the research-query server could not be reached, or broke off and could not be rejoined, after retries",
   },
+  too_many_calls: {
+    status: 429,
+    kind: "client",
+    description:
+      "`mcp` (local mode): MCP_MAX_CONCURRENT research calls are already running; this one was not started (try again when one has answered)",
+  },
 } as const satisfies Record<string, { status: number; kind: ErrorKind; description: string }>;
 
 export type ErrorKind = "key" | "refusal" | "run" | "startup" | "client";

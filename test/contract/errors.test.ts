@@ -63,7 +63,7 @@ describe("the error table", () => {
     }
   });
 
-  test("the only additions are idempotency_key_reused (422), the sign-up refusals, the collections' and the uploads' refusals, client_closed (a run failure code) and MCP's server_unreachable", () => {
+  test("the only additions are idempotency_key_reused (422), the sign-up refusals, the collections' and the uploads' refusals, client_closed (a run failure code) and MCP's server_unreachable and too_many_calls", () => {
     expect(ERROR_CODES.filter((c) => !(c in LEGACY_STATUS))).toEqual([
       "too_many_signups",
       "signup_not_allowed",
@@ -82,8 +82,10 @@ describe("the error table", () => {
       "insufficient_storage",
       "client_closed",
       "server_unreachable",
+      "too_many_calls",
     ]);
     expect(errorKind("server_unreachable")).toBe("client");
+    expect([errorKind("too_many_calls"), errorStatus("too_many_calls")]).toEqual(["client", 429]);
     expect(errorStatus("idempotency_key_reused")).toBe(422);
     expect(
       (

@@ -30,16 +30,17 @@ export async function importPaths(store: DocumentSink, paths: string[], o: Impor
     interrupted: false,
     seconds: 0,
   };
-  const { files, missing } = walkPaths(paths);
+  const { files, missing, skipped } = walkPaths(paths, { followLinks: o.followLinks });
   const log = new ProblemLog(o.onProblem);
   const skip = (path: string, message: string, line?: number) => {
     summary.skipped++;
     log.report({ path, line, message, skipped: true });
   };
   for (const m of missing) log.report({ path: paths[m.root]!, message: m.message, skipped: true });
+  for (const s of skipped) skip(s.file, s.message);
   paths.forEach((p, i) => {
-    if (!missing.some((m) => m.root === i) && !files.some((f) => f.root === i))
-      log.report({ path: p, message: "empty folder: nothing to import", skipped: true });
+    const reached = [...missing, ...files, ...skipped].some((x) => x.root === i);
+    if (!reached) log.report({ path: p, message: "empty folder: nothing to import", skipped: true });
   });
 
   const perRoot = paths.map(() => 0);

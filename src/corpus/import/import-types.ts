@@ -43,6 +43,8 @@ export interface ImportOptions {
   onProgress?: (p: ImportProgress) => void;
   onProblem?: (p: ImportProblem) => void;
   signal?: AbortSignal;
+  /** Follow links that lead out of a folder given (corpus add --follow-links); default: skip them. */
+  followLinks?: boolean;
   /** Characters kept per document (default MAX_DOC_CHARS); tests lower it. */
   maxChars?: number;
   /** The clock of the progress reports, in ms (default performance.now); tests move it by hand. */

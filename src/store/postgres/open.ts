@@ -53,6 +53,9 @@ export async function openPostgresStore(url: string, o: { max?: number } = {}): 
     loginAttempts: pgLoginAttempts(sql),
     signupBuckets: pgSignupBuckets(sql),
     runStream: pgRunStream(sql),
+    ping: async () => {
+      await sql`SELECT 1`;
+    },
     close: () => sql.close(),
   };
 }

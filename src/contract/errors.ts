@@ -154,6 +154,12 @@ export const ERRORS = {
     kind: "refusal",
     description: "The server's disk is full: the upload could not be kept; nothing was stored",
   },
+  service_unavailable: {
+    status: 503,
+    kind: "refusal",
+    description:
+      "The database cannot be reached (PostgreSQL down or restarting); nothing was started (Retry-After: seconds). Answers of runs that ended meanwhile are written once it is back",
+  },
   search_failed: { status: 500, kind: "run", description: "No search provider answered" },
   no_sources: { status: 500, kind: "run", description: "Nothing usable was found or read" },
   llm_failed: { status: 500, kind: "run", description: "The writer's model failed after retries" },

@@ -9,7 +9,8 @@ import {
   type Operation,
   type Response,
   retry,
-  SHUTTING_DOWN,
+  UNAVAILABLE,
+  UNAVAILABLE_WHY,
 } from "./openapi-operations.ts";
 import { ref, schemaFor } from "./openapi-schemas.ts";
 import { MAX_BODY_BYTES, MAX_QUERY_CHARS, QUERY_BODY_EXAMPLE } from "./query.ts";
@@ -109,7 +110,7 @@ export function runOp(kind: "key" | "session", stream: boolean, operationId: str
       422: env(["idempotency_key_reused"]),
       429: env(["quota_exceeded"], " (Retry-After: seconds until the next month)", retry),
       500: env(["internal_error"], " (an unexpected failure)"),
-      503: env(["internal_error"], SHUTTING_DOWN, retry),
+      503: env(UNAVAILABLE, UNAVAILABLE_WHY, retry),
     },
   };
 }

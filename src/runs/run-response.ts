@@ -2,6 +2,7 @@ import { AppError, isAppError, KEY_FAILURE_CODES } from "../contract/errors.ts";
 import { eventId } from "../contract/events.ts";
 import { holdConnection } from "../http/connection-hold.ts";
 import { json } from "../http/responses.ts";
+import { asUnavailable } from "../store/unreachable.ts";
 import type { Logger } from "../util/logger.ts";
 import { refusalEnvelope } from "./envelope.ts";
 import type { Follow } from "./follow.ts";
@@ -41,7 +42,8 @@ export function runResponse(
   const sse = (retryMs: number, hh: Record<string, string>, body: Parameters<typeof sseResponse>[0]) =>
     sseResponse(body, { keepAliveMs: http.keepAliveMs, retryMs, requestSignal: request.signal, headers: hh });
 
-  const refuse = (e: unknown): Response => {
+  const refuse = (thrown: unknown): Response => {
+    const e = asUnavailable(thrown);
     let err = e as AppError;
     if (!isAppError(e)) {
       http.logger.error("query_failed", { request_id: requestId, error: String(e) });

@@ -484,5 +484,7 @@ export interface Store {
   signupBuckets: SignupBucketsTable | null;
   /** Running runs' events for followers on other hosts; null on SQLite (they wait for the stored run). */
   runStream: RunStreamTable | null;
+  /** One trivial statement: throws when the database cannot be reached (store/unreachable.ts). */
+  ping(): Awaitable<void>;
   close(): Awaitable<void>;
 }

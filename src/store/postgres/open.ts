@@ -58,6 +58,9 @@ export async function openPostgresStore(
     loginAttempts: pgLoginAttempts(sql),
     signupBuckets: pgSignupBuckets(sql),
     runStream: pgRunStream(sql),
+    ping: async () => {
+      await sql`SELECT 1`;
+    },
     close: () => sql.close(),
   });
 }

@@ -56,6 +56,9 @@ export function openSqliteStore(path: string): SqliteStore {
     signupBuckets: null,
     // Followers in other processes wait for the run to end and replay it from its timeline.
     runStream: null,
+    ping: () => {
+      db.query("SELECT 1").get();
+    },
     close: () => db.close(),
   });
 }

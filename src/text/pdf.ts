@@ -1,4 +1,5 @@
 import { getDocumentProxy, getMeta } from "unpdf";
+import { capTitle } from "./title.ts";
 
 /** A PDF's text and, when its metadata has one, its title. */
 export interface PdfText {
@@ -28,7 +29,7 @@ export async function pdfToText(bytes: Uint8Array, maxPages = 30, signal?: Abort
     try {
       const meta = await getMeta(pdf);
       const t = (meta.info as Record<string, unknown> | undefined)?.Title;
-      if (typeof t === "string" && t.trim()) title = t.trim().slice(0, 300);
+      if (typeof t === "string" && t.trim()) title = capTitle(t);
     } catch {
       /* metadata is optional */
     }

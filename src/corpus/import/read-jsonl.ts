@@ -1,3 +1,4 @@
+import { capTitle } from "../../text/title.ts";
 import { sha256Hex } from "../../util/crypto.ts";
 import type { ReadDocument } from "./import-types.ts";
 import { jsonlLines, uncompressedSize } from "./jsonl-lines.ts";
@@ -35,14 +36,15 @@ function record(line: string, n: number, entry: FileEntry, maxChars: number): Js
   if (o.text !== undefined && typeof o.text !== "string") return { bad: '"text" is not a string', line: n };
   if (o.title !== undefined && o.title !== null && typeof o.title !== "string")
     return { bad: '"title" is not a string', line: n };
-  const title = ((o.title as string | undefined) ?? "").trim();
+  const rawTitle = ((o.title as string | undefined) ?? "").trim();
+  const title = capTitle(rawTitle);
   const body = (o.text as string | undefined) ?? "";
   if (!body.trim() && !title) return { bad: `no text for id ${id}`, line: n };
   const warnings: string[] = [];
   const url = httpUrl(o.url);
   if (o.url !== undefined && o.url !== null && o.url !== "" && !url)
     warnings.push('"url" is not an http(s) URL: left out');
-  const capped = capChars(body.trim() ? body : title, maxChars);
+  const capped = capChars(body.trim() ? body : rawTitle, maxChars);
   if (capped.cut) warnings.push(`text longer than ${maxChars.toLocaleString("en")} characters: cut there`);
   return {
     warnings,

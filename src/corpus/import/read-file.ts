@@ -2,6 +2,7 @@ import { basename } from "node:path";
 import { decodeText } from "../../text/charset.ts";
 import { extractMainText } from "../../text/html-extract.ts";
 import { pdfToText } from "../../text/pdf.ts";
+import { PdfTooLarge } from "../../text/pdf-streams.ts";
 import { capTitle, MAX_TITLE_CHARS } from "../../text/title.ts";
 import { sha256Hex } from "../../util/crypto.ts";
 import type { FileFormat } from "./formats.ts";
@@ -39,6 +40,7 @@ export async function readFile(
       title = pdf.title ?? null;
       decoded = { text: pdf.text };
     } catch (e) {
+      if (e instanceof PdfTooLarge) return { skip: `${e.message}: not read` };
       return {
         skip: `cannot read the PDF (encrypted or damaged): ${(e as Error).message.replace(/^the PDF could not be read: /, "")}`,
       };

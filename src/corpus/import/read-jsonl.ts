@@ -1,7 +1,7 @@
 import { capTitle } from "../../text/title.ts";
 import { sha256Hex } from "../../util/crypto.ts";
 import type { ReadDocument } from "./import-types.ts";
-import { jsonlLines, uncompressedSize } from "./jsonl-lines.ts";
+import { gzipLimit, jsonlLines, uncompressedSize } from "./jsonl-lines.ts";
 import { capChars } from "./read-capped.ts";
 import type { FileEntry } from "./walk-paths.ts";
 
@@ -76,7 +76,7 @@ export async function* readJsonl(
   const total = uncompressedSize(entry.file, entry.bytes, gz);
   // JSON escapes ("\u00e9") can take six characters for one: room for a capped text and its title.
   const maxLine = maxChars * 6 + 65_536;
-  for await (const l of jsonlLines(entry.file, gz, maxLine)) {
+  for await (const l of jsonlLines(entry.file, gz, maxLine, gzipLimit(entry.bytes))) {
     onShare(total ? Math.min(1, l.offset / total) : 1);
     if (l.tooLong) yield { bad: `line longer than ${maxLine.toLocaleString("en")} characters`, line: l.n };
     else {

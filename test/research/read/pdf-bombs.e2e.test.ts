@@ -91,7 +91,8 @@ describe("PDF bombs", () => {
       const read = events.filter((e) => e.event === "progress" && e.data.stage === "reading");
       expect(read.find((e) => e.data.url?.endsWith("/bomb.pdf"))?.data).toMatchObject({ reason: "too_large" });
       expect(read.find((e) => e.data.url?.endsWith("/article.html"))?.data).toMatchObject({ used: "page" });
-      expect(await peakMiB(p.pid)).toBeLessThan(600);
+      // Unchecked, the parse worker inflates the page whole: 444 MiB to 2 GB resident, by how far pdf.js gets.
+      expect(await peakMiB(p.pid)).toBeLessThan(300);
     } finally {
       p.kill();
       await p.exited;

@@ -2,6 +2,8 @@ import { basename } from "node:path";
 import { decodeText } from "../../text/charset.ts";
 import { extractMainText } from "../../text/html-extract.ts";
 import { pdfToText } from "../../text/pdf.ts";
+import { PdfTooLarge } from "../../text/pdf-streams.ts";
+import { capTitle, MAX_TITLE_CHARS } from "../../text/title.ts";
 import { sha256Hex } from "../../util/crypto.ts";
 import type { FileFormat } from "./formats.ts";
 import type { ReadDocument } from "./import-types.ts";
@@ -38,6 +40,7 @@ export async function readFile(
       title = pdf.title ?? null;
       decoded = { text: pdf.text };
     } catch (e) {
+      if (e instanceof PdfTooLarge) return { skip: `${e.message}: not read` };
       return {
         skip: `cannot read the PDF (encrypted or damaged): ${(e as Error).message.replace(/^the PDF could not be read: /, "")}`,
       };
@@ -57,7 +60,13 @@ export async function readFile(
       title = md.title;
       decoded = { ...decoded, text: md.text };
     } else if ("text" in decoded) {
-      title = decoded.text.trimStart().split("\n", 1)[0]!.trim().slice(0, 300) || null;
+      title =
+        capTitle(
+          decoded.text
+            .trimStart()
+            .slice(0, MAX_TITLE_CHARS * 4)
+            .split("\n", 1)[0]!,
+        ) || null;
     }
   }
   if ("binary" in decoded) return { skip: decoded.binary };
@@ -69,7 +78,7 @@ export async function readFile(
     warnings,
     doc: {
       docId: entry.docId,
-      title: title || stem(entry.file),
+      title: capTitle(title ?? "") || stem(entry.file),
       text: capped.text,
       url: null,
       path: entry.file,

@@ -1,6 +1,7 @@
 import { decodeText } from "../../text/charset.ts";
 import { type Extracted, extractMainText } from "../../text/html-extract.ts";
 import { type PdfText, pdfToText } from "../../text/pdf.ts";
+import { PdfTooLarge } from "../../text/pdf-streams.ts";
 import { FetchError } from "./fetch-error.ts";
 
 /**
@@ -22,7 +23,7 @@ export const inlineParser: DocParser = {
     try {
       return await pdfToText(bytes, 30, signal);
     } catch (e) {
-      throw new FetchError("unsupported_type", url, (e as Error).message);
+      throw new FetchError(e instanceof PdfTooLarge ? "too_large" : "unsupported_type", url, (e as Error).message);
     }
   },
 };

@@ -1,5 +1,6 @@
 import type { SQL } from "bun";
 import { pgMigrations } from "./migrations.ts";
+import { cutLongTitles } from "./title-cuts.ts";
 
 /**
  * Any fixed number: instances starting together queue on this transaction-level advisory
@@ -24,5 +25,6 @@ export async function migratePostgres(sql: SQL, first?: (tx: SQL) => Promise<voi
       for (const stmt of m.sql.split("--> statement-breakpoint")) if (stmt.trim()) await tx.unsafe(stmt);
       await tx`INSERT INTO __migrations (tag, applied_at) VALUES (${m.tag}, ${new Date().toISOString()})`;
     }
+    await cutLongTitles(tx);
   });
 }

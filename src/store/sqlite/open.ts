@@ -16,6 +16,7 @@ import { sqliteRunEvents } from "./run-events.ts";
 import { sqliteRuns } from "./runs.ts";
 import { sqliteSessions } from "./sessions.ts";
 import { sqliteSettings } from "./settings.ts";
+import { cutLongTitles } from "./title-cuts.ts";
 import { sqliteUploads } from "./uploads.ts";
 
 /** The SQLite store; `raw` is the connection, for tests and the bench only. */
@@ -34,6 +35,7 @@ export function openSqliteStore(path: string): SqliteStore {
   db.exec("PRAGMA foreign_keys = ON;");
   db.exec("PRAGMA synchronous = NORMAL;");
   migrate(db);
+  cutLongTitles(db);
   const counters = sqliteRunCounters(db);
   const accounts = sqliteAccounts(db);
   const corpusIndex = sqliteCorpusIndex(db);

@@ -5,7 +5,9 @@ import {
   OidcProviderSchema,
   PlanSchema,
   ProvidersSchema,
+  ResendBodySchema,
   SessionStatusSchema,
+  SignupPendingSchema,
 } from "./auth.ts";
 import {
   CollectionAnswerSchema,
@@ -99,6 +101,8 @@ export const NAMED_SCHEMAS = {
   Plan: PlanSchema,
   Credentials: CredentialsSchema,
   Me: MeSchema,
+  SignupPending: SignupPendingSchema,
+  ResendBody: ResendBodySchema,
   SessionStatus: SessionStatusSchema,
   OidcProvider: OidcProviderSchema,
   Providers: ProvidersSchema,

@@ -13,6 +13,7 @@ const account = (email: string): AccountRow => ({
   passwordHash: "h",
   plan: "free",
   createdAt: "2026-11-01T00:00:00.000Z",
+  emailStatus: "unproven",
 });
 
 const key = (accountId: string, id: string, at = "2026-11-02T00:00:00.000Z"): KeyRow => ({

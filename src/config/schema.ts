@@ -3,6 +3,17 @@ import { parseTrustProxy } from "./trust-proxy.ts";
 
 // A bad entry in TRUST_PROXY stops the start naming the variable (not a silently smaller trusted set).
 FormatRegistry.Set("ip-cidr-list", (v) => parseTrustProxy(v) !== null);
+FormatRegistry.Set("smtp-url", (v) => {
+  try {
+    const u = new URL(v);
+    return (u.protocol === "smtp:" || u.protocol === "smtps:") && u.hostname !== "";
+  } catch {
+    return false;
+  }
+});
+FormatRegistry.Set("mail-address", (v) =>
+  /^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+)$/.test(v),
+);
 FormatRegistry.Set("domain-list", (v) => v.split(",").every((d) => /^\s*@?[^\s,@]+\.[^\s,@]+\s*$/.test(d)));
 
 /**
@@ -204,6 +215,20 @@ export const ConfigSchema = T.Object({
     default: 10,
     description: "sign-ups one client address may make per hour (a burst of this many, then one every 60/N minutes)",
   }),
+  SMTP_URL: T.Optional(
+    T.String({
+      format: "smtp-url",
+      description:
+        "smtp://user:password@host:587 (STARTTLS when offered) or smtps://…:465: mail for links that confirm a sign-up's address; unset: no mail, a sign-up's address is not proved",
+    }),
+  ),
+  MAIL_FROM: T.Optional(
+    T.String({
+      format: "mail-address",
+      description:
+        "sender of the service's mail (you@acme.example, or Name <you@acme.example>); required with SMTP_URL",
+    }),
+  ),
   UPLOAD_MAX_FILE_BYTES: T.Integer({
     minimum: 1,
     default: 104857600,

@@ -114,6 +114,23 @@ export const ERRORS = {
     kind: "refusal",
     description: "The email's domain is not allowed to sign in (in /signin?error=)",
   },
+  email_not_confirmed: {
+    status: 403,
+    kind: "refusal",
+    description:
+      "The password is right, but the account's address was never confirmed: follow the link mailed at sign-up, or ask for another (POST /api/v1/auth/confirm/resend)",
+  },
+  confirmation_invalid: {
+    status: 400,
+    kind: "refusal",
+    description: "The confirmation link is unknown, used or expired (in /signin?error=)",
+  },
+  mail_failed: {
+    status: 502,
+    kind: "refusal",
+    description:
+      "The mail server (SMTP_URL) refused or dropped the confirmation mail, or did not answer in time; nothing was created",
+  },
   upload_too_large: {
     status: 413,
     kind: "refusal",

@@ -5,7 +5,9 @@ import {
   OidcProviderSchema,
   PlanSchema,
   ProvidersSchema,
+  ResendBodySchema,
   SessionStatusSchema,
+  SignupPendingSchema,
 } from "./auth.ts";
 import {
   CollectionAnswerSchema,
@@ -112,6 +114,8 @@ export const NAMED_SCHEMAS = {
   Plan: PlanSchema,
   Credentials: CredentialsSchema,
   Me: MeSchema,
+  SignupPending: SignupPendingSchema,
+  ResendBody: ResendBodySchema,
   SessionStatus: SessionStatusSchema,
   OidcProvider: OidcProviderSchema,
   Providers: ProvidersSchema,

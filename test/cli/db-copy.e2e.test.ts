@@ -35,6 +35,7 @@ async function filled(path: string): Promise<{ accountId: string; runId: string 
     passwordHash: "h",
     plan: "pro",
     createdAt: "2026-11-01T00:00:00Z",
+    emailStatus: "unproven",
   });
   await s.sessions.insert({
     id: "s",

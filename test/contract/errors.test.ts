@@ -63,7 +63,7 @@ describe("the error table", () => {
     }
   });
 
-  test("the only additions are idempotency_key_reused (422), the sign-up refusals, the collections' and the uploads' refusals, service_unavailable (503, the database away), client_closed (a run failure code) and MCP's server_unreachable and too_many_calls", () => {
+  test("the only additions are idempotency_key_reused (422), the sign-up refusals, the address confirmation's, the collections' and the uploads' refusals, service_unavailable (503, the database away), client_closed (a run failure code) and MCP's server_unreachable and too_many_calls", () => {
     expect(ERROR_CODES.filter((c) => !(c in LEGACY_STATUS))).toEqual([
       "too_many_signups",
       "signup_not_allowed",
@@ -73,6 +73,9 @@ describe("the error table", () => {
       "invalid_collection_name",
       "document_not_found",
       "idempotency_key_reused",
+      "email_not_confirmed",
+      "confirmation_invalid",
+      "mail_failed",
       "upload_too_large",
       "too_many_files",
       "invalid_file_name",
@@ -119,7 +122,7 @@ describe("the error table", () => {
     for (const c of ERROR_CODES) {
       // A refusal is the client's to fix (4xx), except a full disk (507) and a database away (503):
       // the server's, nothing started either.
-      const servers = ["insufficient_storage", "service_unavailable"];
+      const servers = ["insufficient_storage", "service_unavailable", "mail_failed"];
       if (ERRORS[c].kind === "refusal")
         expect([c, (ERRORS[c].status >= 400 && ERRORS[c].status < 500) || servers.includes(c)]).toEqual([c, true]);
       expect(ERRORS[c].description.length).toBeGreaterThan(0);

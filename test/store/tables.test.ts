@@ -13,6 +13,7 @@ const account = (email: string): AccountRow => ({
   passwordHash: "h",
   plan: "free",
   createdAt: "2026-11-01T00:00:00.000Z",
+  emailStatus: "unproven",
 });
 
 const key = (accountId: string, id: string, at = "2026-11-02T00:00:00.000Z"): KeyRow => ({
@@ -211,7 +212,18 @@ for (const backend of backends) {
       await s.accounts.insert(owner);
       const other = { issuer: "https://idp", subject: "s2", email: "owner@x.org", emailVerified: false };
       expect(await s.identities.link(other, "free")).toEqual({ refused: "email_not_verified" });
-      expect(await s.identities.link({ ...other, emailVerified: true }, "free")).toEqual({ accountId: owner.id });
+      // The owner's address was only typed: the verified identity takes it over, credentials revoked.
+      expect(await s.identities.link({ ...other, emailVerified: true }, "free")).toEqual({
+        accountId: owner.id,
+        replaced: true,
+      });
+      expect(await s.accounts.byId(owner.id)).toMatchObject({ passwordHash: null, emailStatus: "proven" });
+      // A proven address is joined as it is.
+      const proven = { ...account("proven@x.org"), emailStatus: "proven" as const };
+      await s.accounts.insert(proven);
+      const joining = { issuer: "https://idp", subject: "s4", email: "proven@x.org", emailVerified: true };
+      expect(await s.identities.link(joining, "free")).toEqual({ accountId: proven.id });
+      expect(await s.accounts.byId(proven.id)).toMatchObject({ passwordHash: "h", emailStatus: "proven" });
       expect(await s.identities.link({ ...other, subject: "s3", email: undefined }, "free")).toEqual({
         refused: "no_email",
       });

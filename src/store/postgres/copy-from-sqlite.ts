@@ -16,6 +16,7 @@ const PLAIN = [
   "sessions",
   "api_keys",
   "identities",
+  "email_confirmations",
   "settings",
   "runs",
   "run_counters",

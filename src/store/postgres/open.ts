@@ -5,6 +5,7 @@ import { pgAccounts } from "./accounts.ts";
 import { pgApiKeys } from "./api-keys.ts";
 import { pgCorpus } from "./corpus.ts";
 import { pgCorpusIndex } from "./corpus-index-reads.ts";
+import { pgEmailConfirmations } from "./email-confirmations.ts";
 import { pgIdempotencyKeys } from "./idempotency-keys.ts";
 import { pgIdentities } from "./identities.ts";
 import { pgInstances } from "./instances.ts";
@@ -51,6 +52,7 @@ export async function openPostgresStore(
     runCounters: counters,
     settings: pgSettings(sql),
     identities: pgIdentities(sql, accounts),
+    emailConfirmations: pgEmailConfirmations(sql),
     instances: pgInstances(sql),
     corpus: pgCorpus(sql),
     uploads: pgUploads(sql),

@@ -7,6 +7,7 @@ import { sqliteAccounts } from "./accounts.ts";
 import { sqliteApiKeys } from "./api-keys.ts";
 import { sqliteCorpus } from "./corpus.ts";
 import { sqliteCorpusIndex } from "./corpus-index-reads.ts";
+import { sqliteEmailConfirmations } from "./email-confirmations.ts";
 import { sqliteIdempotencyKeys } from "./idempotency-keys.ts";
 import { sqliteIdentities } from "./identities.ts";
 import { sqliteInstances } from "./instances.ts";
@@ -49,6 +50,7 @@ export function openSqliteStore(path: string): SqliteStore {
     runCounters: counters,
     settings: sqliteSettings(db),
     identities: sqliteIdentities(db, accounts),
+    emailConfirmations: sqliteEmailConfirmations(db),
     instances: sqliteInstances(db),
     corpus: sqliteCorpus(db, corpusIndex.changed),
     uploads: sqliteUploads(db),

@@ -98,6 +98,22 @@ export async function setPlan(store: Store, email: string, plan: Plan): Promise<
   return toAccount(r);
 }
 
+/** Every account with its address's status, oldest first (never a password hash). */
+export async function listAccounts(store: Store): Promise<(Account & { email_status: EmailStatus })[]> {
+  return (await store.accounts.list()).map((r) => ({ ...toAccount(r), email_status: r.emailStatus }));
+}
+
+/**
+ * The operator's word that an address belongs to its account's holder (the CLI's `account
+ * confirm`): it becomes proven, so a verified identity with it joins the account instead of
+ * taking it over (docs/decisions/0093-confirming-addresses-by-the-operator.md). Null when no
+ * account has it.
+ */
+export async function proveAddress(store: Store, email: string): Promise<AccountRow | null> {
+  const found = await accountRow(store, email);
+  return found && (await store.accounts.setProven(found.email));
+}
+
 // A real argon2id hash of a random string: verifying against it for unknown emails makes
 // "no such user" cost the same time as "wrong password" (no account enumeration by timing).
 let dummyHash: Promise<string> | null = null;

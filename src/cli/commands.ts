@@ -98,6 +98,31 @@ allowance and shown in its Console. Logs go to stderr; stdout carries only proto
     run: async (input) => (await import("./accounts.ts")).accountSetPlan(input),
   },
   {
+    name: "account list",
+    summary: "every account: email, plan, whether its address is proven, created",
+    positionals: [],
+    options: { json: json("print {accounts: [{id, email, plan, created_at, email_status}]} as JSON, oldest first") },
+    run: async (input) => (await import("./accounts.ts")).accountList(input),
+  },
+  {
+    name: "account confirm",
+    summary: "mark addresses as proven, so a sign-in through the identity provider joins their accounts",
+    help: `Marks the addresses of existing accounts as proven: the operator's word that each belongs to
+its account's holder. A sign-in through the identity provider with a verified email then joins that
+account (its password and keys stay) instead of taking it over and revoking them, which is what
+happens to an unproven address. Run it before turning OIDC on for accounts made by sign-up without
+mail; vouch only for addresses you know (a squatter's address confirmed keeps the squatter in).
+--all-unproven confirms every unproven address; one still waiting for its mailed link is left to
+it (name it to confirm it anyway). Prints {confirmed, unknown} as JSON.`,
+    positionals: [{ name: "EMAIL", help: "the accounts' emails", optional: true, variadic: true }],
+    options: {
+      "all-unproven": { type: "boolean", help: "every account whose address is unproven (instead of EMAIL...)" },
+    },
+    exits:
+      "For account confirm, 1 means that no account has one of the emails (the others are confirmed); 2 also neither or both of EMAIL... and --all-unproven.",
+    run: async (input) => (await import("./accounts.ts")).accountConfirm(input),
+  },
+  {
     name: "key create",
     summary: "print a new API key for the account (shown this once)",
     positionals: [EMAIL],

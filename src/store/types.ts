@@ -38,6 +38,8 @@ export interface AccountsTable {
   /** False when the email is taken. */
   insert(row: AccountRow): Awaitable<boolean>;
   setPlan(email: string, plan: Plan): Awaitable<AccountRow | null>;
+  /** Every account, oldest first (the CLI's `account list` and `account confirm --all-unproven`). */
+  list(): Awaitable<AccountRow[]>;
   /** Marks the address proven (the CLI's `account confirm`); null when there is no such account. */
   setProven(email: string): Awaitable<AccountRow | null>;
   /**

@@ -73,6 +73,12 @@ for (const backend of backends) {
       expect(await s.accounts.byId("none")).toBeNull();
       expect(await s.accounts.setPlan("a@x.org", "pro")).toEqual({ ...a, plan: "pro" });
       expect(await s.accounts.setPlan("b@x.org", "pro")).toBeNull();
+      // The CLI's account list and account confirm.
+      const b = { ...account("b@x.org"), createdAt: "2099-01-01T00:00:00.000Z" };
+      await s.accounts.insert(b);
+      expect(await s.accounts.list()).toEqual([{ ...a, plan: "pro" }, b]);
+      expect(await s.accounts.setProven("b@x.org")).toEqual({ ...b, emailStatus: "proven" });
+      expect(await s.accounts.setProven("c@x.org")).toBeNull();
     });
 
     test("sessions: found by hash until they expire; deleted by hash", async () => {

@@ -27,6 +27,9 @@ export function pgAccounts(sql: SQL) {
           VALUES (${r.id}, ${r.email}, ${r.passwordHash}, ${r.plan}, ${r.createdAt}, ${r.emailStatus})
           ON CONFLICT (email) DO NOTHING`
       ).count === 1,
+    list: async (): Promise<AccountRow[]> =>
+      await db`SELECT id, email, password_hash AS "passwordHash", plan, created_at AS "createdAt", email_status AS "emailStatus"
+        FROM accounts ORDER BY created_at, email`,
     setPlan: async (email: string, plan: Plan) =>
       row(
         await db`UPDATE accounts SET plan = ${plan} WHERE email = ${email}

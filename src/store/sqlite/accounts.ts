@@ -10,6 +10,7 @@ export function sqliteAccounts(db: Database) {
   const insert = db.prepare(
     "INSERT INTO accounts (id, email, password_hash, plan, created_at, email_status) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (email) DO NOTHING",
   );
+  const list = db.prepare<AccountRow, []>(`SELECT ${COLUMNS} FROM accounts ORDER BY created_at, email`);
   const setPlan = db.prepare<AccountRow, [Plan, string]>(
     `UPDATE accounts SET plan = ? WHERE email = ? RETURNING ${COLUMNS}`,
   );
@@ -34,6 +35,7 @@ export function sqliteAccounts(db: Database) {
     byEmail: (email: string) => byEmail.get(email),
     insert: (r: AccountRow) =>
       insert.run(r.id, r.email, r.passwordHash, r.plan, r.createdAt, r.emailStatus).changes === 1,
+    list: () => list.all(),
     setPlan: (email: string, plan: Plan) => setPlan.get(plan, email),
     setProven: (email: string) => setProven.get(email),
     removePending: (email: string, before: string) => removePending.run(email, before).changes === 1,

@@ -204,7 +204,7 @@ describe("PDF bombs the stream check cannot measure (ASCII85 over Flate)", () =>
     expect(read.find((e) => e.data.url?.endsWith("/chained.pdf"))?.data).toMatchObject({ reason: "too_large" });
     expect(read.find((e) => e.data.url?.endsWith("/article.html"))?.data).toMatchObject({ used: "page" });
     // Unwatched, pdf.js holds the 400 MiB page whole (main: 916 MiB); stopped at 256 MiB of growth.
-    expect(peak).toBeLessThan(420);
+    expect(peak).toBeLessThan(512);
   });
 
   test("corpus add: the PDF's worker is stopped, the file skipped with its reason, the rest imported", async () => {
@@ -229,7 +229,7 @@ describe("PDF bombs the stream check cannot measure (ASCII85 over Flate)", () =>
       const said = out + err;
       expect(said).toContain("chained.pdf: reading it took more than 256 MiB of memory (a PDF bomb?): not read");
       expect(said).toMatch(/1 added/);
-      expect(peak).toBeLessThan(420);
+      expect(peak).toBeLessThan(512);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

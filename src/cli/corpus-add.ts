@@ -3,6 +3,7 @@ import { type ImportProblem, type ImportProgress, importPaths } from "../corpus/
 import { ownerOption } from "./collection-args.ts";
 import { type CommandInput, EXIT, UsageError } from "./command.ts";
 import { importTarget } from "./import-target.ts";
+import { pdfWorker } from "./pdf-worker.ts";
 import { clearStatus, rewriteStatus, say, warn } from "./terminal.ts";
 import { withStore } from "./with-store.ts";
 
@@ -59,6 +60,7 @@ export async function corpusAdd(input: CommandInput): Promise<number> {
     interrupt.abort("interrupted");
   };
   process.once("SIGINT", onSigint);
+  const pdf = pdfWorker(cfg.PARSE_MEMORY_MB);
   try {
     return await withStore(cfg, async (store) => {
       const { collection: target, made } = await importTarget(
@@ -73,6 +75,7 @@ export async function corpusAdd(input: CommandInput): Promise<number> {
         followLinks: options["follow-links"] === true,
         onProgress: progressPrinter(),
         onProblem: printProblem,
+        readPdf: pdf.readPdf,
       });
       clearStatus();
       const docs = s.added + s.replaced + s.unchanged;
@@ -93,6 +96,7 @@ export async function corpusAdd(input: CommandInput): Promise<number> {
       return s.failedPaths.length === args.length ? EXIT.failure : EXIT.ok;
     });
   } finally {
+    pdf.close();
     process.off("SIGINT", onSigint);
   }
 }

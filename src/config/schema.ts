@@ -259,6 +259,13 @@ export const ConfigSchema = T.Object({
     description:
       "memory an import may take above the server's own before its worker is stopped and the file fails (a PDF or gzip bomb)",
   }),
+  PARSE_MEMORY_MB: T.Integer({
+    minimum: 16,
+    maximum: 1048576,
+    default: 256,
+    description:
+      "memory the process may grow by while pages and PDFs are parsed (web reader, corpus add) before the worker reading the PDF is stopped and the PDF skipped as too large (a PDF bomb)",
+  }),
   MCP_MAX_CONCURRENT: T.Integer({
     minimum: 1,
     maximum: 64,

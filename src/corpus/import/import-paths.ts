@@ -1,6 +1,6 @@
 import { BatchWriter, type DocumentSink } from "./batch-writer.ts";
 import { formatOf, KNOWN_ENDINGS } from "./formats.ts";
-import type { ImportOptions, ImportSummary } from "./import-types.ts";
+import type { ImportOptions, ImportSummary, ReadPdf } from "./import-types.ts";
 import { ProblemLog } from "./problem-log.ts";
 import { ProgressMeter } from "./progress-meter.ts";
 import { MAX_DOC_CHARS } from "./read-capped.ts";
@@ -59,7 +59,7 @@ export async function importPaths(store: DocumentSink, paths: string[], o: Impor
     if (o.signal?.aborted) break;
     meter.current = f.file;
     meter.within = 0;
-    await importFile(f, { writer, skip, report: log.report, meter, maxChars, signal: o.signal });
+    await importFile(f, { writer, skip, report: log.report, meter, maxChars, signal: o.signal, readPdf: o.readPdf });
     log.endFile(f.file);
     meter.files++;
     meter.tick();
@@ -79,6 +79,7 @@ interface FileContext {
   meter: ProgressMeter;
   maxChars: number;
   signal?: AbortSignal;
+  readPdf?: ReadPdf;
 }
 
 async function importFile(f: FileEntry, c: FileContext): Promise<void> {
@@ -113,7 +114,7 @@ async function importFile(f: FileEntry, c: FileContext): Promise<void> {
   }
   let read: Awaited<ReturnType<typeof readFile>>;
   try {
-    read = await readFile(f, format, c.maxChars, c.signal);
+    read = await readFile(f, format, c.maxChars, c.signal, c.readPdf);
   } catch (e) {
     return c.skip(f.file, `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }

@@ -6,7 +6,7 @@ import { PdfTooLarge } from "../../text/pdf-streams.ts";
 import { capTitle, MAX_TITLE_CHARS } from "../../text/title.ts";
 import { sha256Hex } from "../../util/crypto.ts";
 import type { FileFormat } from "./formats.ts";
-import type { ReadDocument } from "./import-types.ts";
+import type { ReadDocument, ReadPdf } from "./import-types.ts";
 import { markdownText } from "./markdown-text.ts";
 import { bytesFor, capChars, readCapped } from "./read-capped.ts";
 import { checked, type Decoded, decodeTextBytes } from "./text-bytes.ts";
@@ -27,6 +27,7 @@ export async function readFile(
   format: Exclude<FileFormat, "jsonl" | "jsonl.gz">,
   maxChars: number,
   signal?: AbortSignal,
+  readPdf: ReadPdf = pdfToText,
 ): Promise<FileRead> {
   if (entry.bytes === 0) return { skip: "empty file" };
   if (format === "pdf" && entry.bytes > MAX_PDF_BYTES)
@@ -36,7 +37,7 @@ export async function readFile(
   let decoded: Decoded;
   if (format === "pdf") {
     try {
-      const pdf = await pdfToText(bytes, PDF_PAGES, signal);
+      const pdf = await readPdf(bytes, PDF_PAGES, signal);
       title = pdf.title ?? null;
       decoded = { text: pdf.text };
     } catch (e) {

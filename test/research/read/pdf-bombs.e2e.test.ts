@@ -37,16 +37,22 @@ async function peakUntilExit(p: { pid: number; exited: Promise<number> }): Promi
 
 // A 400 KB PDF whose one page inflates to 400 MiB: unchecked, pdf.js holds it whole (about 2 GB resident).
 let bomb: Uint8Array;
+// The same page as /ASCII85Decode over /FlateDecode (500 KB), a chain the stream check cannot undo:
+// only the parse workers' memory watchdog stops it.
+let chained: Uint8Array;
 let pages: ReturnType<typeof Bun.serve>;
 let search: SearchFixtures;
 beforeAll(async () => {
   bomb = await pdfBomb(400 * 1048576);
+  chained = await pdfBomb(400 * 1048576, { ascii85: true });
   pages = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
     fetch: (req) =>
-      new URL(req.url).pathname === "/bomb.pdf"
-        ? new Response(bomb as BodyInit, { headers: { "content-type": "application/pdf" } })
+      new URL(req.url).pathname.endsWith(".pdf")
+        ? new Response((new URL(req.url).pathname === "/chained.pdf" ? chained : bomb) as BodyInit, {
+            headers: { "content-type": "application/pdf" },
+          })
         : new Response(ARTICLE, { headers: { "content-type": "text/html; charset=utf-8" } }),
   });
   search = startSearchFixtures(`http://127.0.0.1:${pages.port}`);
@@ -144,6 +150,86 @@ describe("PDF bombs", () => {
       // 100 times its size, at least 64 MiB: the limit uploads have (src/corpus/import/jsonl-lines.ts).
       expect(said).toContain("expands past 64 MiB (a gzip bomb?)");
       expect(await p.exited).not.toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** A research run through a `serve` child process: its events, and the server's peak memory after it. */
+async function serveRun(env: Record<string, string> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "rq-pdf-bomb-"));
+  const port = 10000 + Math.floor(Math.random() * 20000);
+  const p = Bun.spawn(["bun", MAIN, "serve"], {
+    cwd: dir,
+    env: {
+      PATH: process.env.PATH!,
+      PORT: String(port),
+      DATABASE_PATH: join(dir, "rq.db"),
+      SEARXNG_URL: search.urls.searxng,
+      ACADEMIC_PROVIDERS: "none",
+      FETCH_ALLOW_PRIVATE: "true",
+      ...env,
+    },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  try {
+    await processLog(p.stdout).until('"msg":"listening"');
+    const base = `http://127.0.0.1:${port}`;
+    const { key } = await keyedClient(base);
+    const { events } = await readSse(
+      await query(base, key, { query: "How do base editors work?" }, {}, "/api/query/stream"),
+    );
+    return { events, peak: await peakMiB(p.pid) };
+  } finally {
+    p.kill();
+    await p.exited;
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe("PDF bombs the stream check cannot measure (ASCII85 over Flate)", () => {
+  test("in search results: the parse worker is stopped at PARSE_MEMORY_MB, the PDF skipped as too large, the run completes", async () => {
+    expect(chained.length).toBeLessThan(1048576);
+    search.setWeb([
+      { title: "Base editing, the PDF", url: "/chained.pdf", snippet: "Base editors change one DNA letter." },
+      { title: "Base editing", url: "/article.html", snippet: "Base editors avoid double-strand breaks." },
+    ]);
+    const { events, peak } = await serveRun();
+    console.log(`server peak ${peak} MiB`);
+    expect(events.at(-1)?.event).toBe("final");
+    expect(events.at(-1)?.data.status).toBe("ok");
+    const read = events.filter((e) => e.event === "progress" && e.data.stage === "reading");
+    expect(read.find((e) => e.data.url?.endsWith("/chained.pdf"))?.data).toMatchObject({ reason: "too_large" });
+    expect(read.find((e) => e.data.url?.endsWith("/article.html"))?.data).toMatchObject({ used: "page" });
+    // Unwatched, pdf.js holds the 400 MiB page whole (main: 916 MiB); stopped at 256 MiB of growth.
+    expect(peak).toBeLessThan(512);
+  });
+
+  test("corpus add: the PDF's worker is stopped, the file skipped with its reason, the rest imported", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rq-pdf-bomb-"));
+    const docs = join(dir, "docs");
+    try {
+      mkdirSync(docs);
+      writeFileSync(join(docs, "chained.pdf"), chained);
+      writeFileSync(join(docs, "after.md"), "# After\n\nThe file after the bomb is imported as usual.");
+      const p = Bun.spawn(["bun", MAIN, "corpus", "add", docs, "--shared"], {
+        cwd: dir,
+        env: { PATH: process.env.PATH!, HOME: dir, DATABASE_PATH: join(dir, "rq.db") },
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const [out, err, peak] = await Promise.all([
+        new Response(p.stdout).text(),
+        new Response(p.stderr).text(),
+        peakUntilExit(p),
+      ]);
+      console.log(`corpus add peak ${peak} MiB`);
+      const said = out + err;
+      expect(said).toContain("chained.pdf: reading it took more than 256 MiB of memory (a PDF bomb?): not read");
+      expect(said).toMatch(/1 added/);
+      expect(peak).toBeLessThan(512);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

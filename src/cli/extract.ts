@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { readUrl } from "../research/read/read-url.ts";
+import { watchedParser } from "../research/read/watched-parser.ts";
 import { decodeText } from "../text/charset.ts";
 import { extractMainText } from "../text/html-extract.ts";
 import type { CommandInput } from "./command.ts";
@@ -12,9 +13,19 @@ export async function extractCommand({ cfg, options, args }: CommandInput): Prom
   let title = "",
     text: string;
   if (/^https?:\/\//i.test(target)) {
-    const doc = await readUrl(target, { signal: AbortSignal.timeout(30_000), allowPrivate, timeoutMs: 20_000 });
-    title = doc.title;
-    text = doc.text;
+    const parser = watchedParser(cfg.PARSE_MEMORY_MB);
+    try {
+      const doc = await readUrl(target, {
+        signal: AbortSignal.timeout(30_000),
+        allowPrivate,
+        timeoutMs: 20_000,
+        parser,
+      });
+      title = doc.title;
+      text = doc.text;
+    } finally {
+      parser.close();
+    }
   } else {
     const bytes = target === "-" ? new Uint8Array(await Bun.stdin.arrayBuffer()) : new Uint8Array(readFileSync(target));
     const x = extractMainText(decodeText(bytes, ""));

@@ -1,7 +1,6 @@
 import type { ReadPdf } from "../corpus/import/import-types.ts";
-import { inlineParser } from "../research/read/doc-parser.ts";
 import { FetchError } from "../research/read/fetch-error.ts";
-import { createParsePool } from "../research/read/parse-pool.ts";
+import { watchedParser } from "../research/read/watched-parser.ts";
 import { PdfTooLarge } from "../text/pdf-streams.ts";
 
 /**
@@ -11,7 +10,7 @@ import { PdfTooLarge } from "../text/pdf-streams.ts";
  * reason (docs/decisions/0099-pdf-parse-watchdog.md).
  */
 export function pdfWorker(memoryMb: number): { readPdf: ReadPdf; close(): void } {
-  const pool = createParsePool({ size: 1, memoryLimit: memoryMb * 1048576 }, inlineParser);
+  const pool = watchedParser(memoryMb);
   return {
     readPdf: (bytes, maxPages, signal) =>
       pool.pdf(bytes, "file", signal, maxPages).catch((e) => {

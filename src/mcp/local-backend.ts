@@ -1,6 +1,7 @@
 import type { Config } from "../config/schema.ts";
 import { AppError } from "../contract/errors.ts";
 import { readUrl } from "../research/read/read-url.ts";
+import { watchedParser } from "../research/read/watched-parser.ts";
 import type { LocalRuns } from "../runs/local-runs.ts";
 import type { LocalBackend } from "./backend.ts";
 
@@ -18,6 +19,7 @@ export function localBackend(cfg: Config, { runs, close }: LocalRuns, owners: st
   // Threat: an agent firing research calls in a loop would run them all at once on this
   // machine (each a dozen fetches and a model call): past the cap a call is refused at once.
   let running = 0;
+  const parser = watchedParser(cfg.PARSE_MEMORY_MB);
   return {
     mode: "local",
     async research(question, call) {
@@ -43,9 +45,13 @@ export function localBackend(cfg: Config, { runs, close }: LocalRuns, owners: st
         signal: AbortSignal.any([signal, AbortSignal.timeout(EXTRACT_TOTAL_MS)]),
         allowPrivate: cfg.FETCH_ALLOW_PRIVATE,
         timeoutMs: EXTRACT_FETCH_MS,
+        parser,
       });
       return { url: doc.final_url, title: doc.title, text: doc.text };
     },
-    close,
+    close: async () => {
+      parser.close();
+      await close();
+    },
   };
 }

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { gzipBomb, pdfBomb } from "../../fixtures/bombs.ts";
 import { type SearchFixtures, startSearchFixtures } from "../../fixtures/search-servers.ts";
 import { processLog } from "../../helpers/process-log.ts";
+import { mcpSession, textOf } from "../../mcp/mcp-client.ts";
 import { keyedClient, query } from "../../helpers/server.ts";
 import { readSse } from "../../helpers/sse.ts";
 import { useLongTimeout } from "../../setup.ts";
@@ -232,6 +233,45 @@ describe("PDF bombs the stream check cannot measure (ASCII85 over Flate)", () =>
       expect(peak).toBeLessThan(512);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("extract URL: the worker is stopped at PARSE_MEMORY_MB and the command fails saying why, peak memory bounded", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rq-pdf-extract-"));
+    try {
+      const p = Bun.spawn(["bun", MAIN, "extract", `http://127.0.0.1:${pages.port}/chained.pdf`], {
+        cwd: dir,
+        env: { PATH: process.env.PATH!, HOME: dir, FETCH_ALLOW_PRIVATE: "true" },
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const [out, err, peak] = await Promise.all([
+        new Response(p.stdout).text(),
+        new Response(p.stderr).text(),
+        peakUntilExit(p),
+      ]);
+      console.log(`extract peak ${peak} MiB`);
+      expect(await p.exited).not.toBe(0);
+      expect(out + err).toContain("a PDF bomb?");
+      // Read on the calling thread, pdf.js holds the 400 MiB page whole.
+      expect(peak).toBeLessThan(512);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("MCP extract (local mode): the worker is stopped, the tool answers too_large saying why", async () => {
+    const mcp = await mcpSession([], { FETCH_ALLOW_PRIVATE: "true", DATABASE_PATH: "./none.db" });
+    try {
+      const r = await mcp.client.callTool({
+        name: "extract",
+        arguments: { url: `http://127.0.0.1:${pages.port}/chained.pdf` },
+      });
+      expect(r.isError).toBe(true);
+      expect(textOf(r)).toStartWith("too_large: ");
+      expect(textOf(r)).toContain("a PDF bomb?");
+    } finally {
+      await mcp.close();
     }
   });
 });

@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { gzipBomb, pdfBomb } from "../../fixtures/bombs.ts";
 import { type SearchFixtures, startSearchFixtures } from "../../fixtures/search-servers.ts";
 import { processLog } from "../../helpers/process-log.ts";
-import { mcpSession, textOf } from "../../mcp/mcp-client.ts";
 import { keyedClient, query } from "../../helpers/server.ts";
 import { readSse } from "../../helpers/sse.ts";
+import { mcpSession, textOf } from "../../mcp/mcp-client.ts";
 import { useLongTimeout } from "../../setup.ts";
 
 useLongTimeout();

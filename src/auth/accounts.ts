@@ -1,5 +1,5 @@
 import { AppError } from "../contract/errors.ts";
-import type { AccountRow, Plan, Store } from "../store/types.ts";
+import type { AccountRow, EmailStatus, Plan, Store } from "../store/types.ts";
 import { emailProblem, legacyEmail, normalizeEmail } from "./email.ts";
 
 export type { Plan } from "../store/types.ts";
@@ -38,9 +38,9 @@ async function accountRow(store: Store, email: string): Promise<AccountRow | nul
 export async function findAccountByEmail(
   store: Store,
   email: string,
-): Promise<(Account & { passwordHash: string | null }) | null> {
+): Promise<(Account & { passwordHash: string | null; emailStatus: EmailStatus }) | null> {
   const r = await accountRow(store, email);
-  return r ? { ...toAccount(r), passwordHash: r.passwordHash } : null;
+  return r ? { ...toAccount(r), passwordHash: r.passwordHash, emailStatus: r.emailStatus } : null;
 }
 
 /** The ids of the accounts of `emails` (in their order), and the addresses no account has. */
@@ -63,7 +63,9 @@ export const argon2id = (password: string) => Bun.password.hash(password, { algo
 /**
  * Creates an account (sign-up, the CLI): 400 invalid_request for an email with invisible or
  * look-alike characters, 409 email_taken when the email exists. The server passes its
- * PasswordWork's `hash`, so sign-ups queue behind sign-ins.
+ * PasswordWork's `hash`, so sign-ups queue behind sign-ins, and the address's status: a
+ * sign-up's address is only typed (unproven, or pending its confirmation link); the CLI's
+ * is the operator's word (proven).
  */
 export async function createAccount(
   store: Store,
@@ -71,6 +73,7 @@ export async function createAccount(
   password: string | null,
   plan: Plan,
   hash: (password: string) => Promise<string> = argon2id,
+  emailStatus: EmailStatus = "proven",
 ): Promise<Account> {
   const problem = emailProblem(email);
   if (problem) throw new AppError("invalid_request", problem);
@@ -81,6 +84,7 @@ export async function createAccount(
     passwordHash,
     plan,
     createdAt: new Date().toISOString(),
+    emailStatus,
   };
   if (!(await store.accounts.insert(row)))
     throw new AppError("email_taken", "an account with this email already exists");
@@ -92,6 +96,22 @@ export async function setPlan(store: Store, email: string, plan: Plan): Promise<
   const r = found && (await store.accounts.setPlan(found.email, plan));
   if (!r) throw new AppError("not_found", `no account with email ${normalizeEmail(email)}`);
   return toAccount(r);
+}
+
+/** Every account with its address's status, oldest first (never a password hash). */
+export async function listAccounts(store: Store): Promise<(Account & { email_status: EmailStatus })[]> {
+  return (await store.accounts.list()).map((r) => ({ ...toAccount(r), email_status: r.emailStatus }));
+}
+
+/**
+ * The operator's word that an address belongs to its account's holder (the CLI's `account
+ * confirm`): it becomes proven, so a verified identity with it joins the account instead of
+ * taking it over (docs/decisions/0093-confirming-addresses-by-the-operator.md). Null when no
+ * account has it.
+ */
+export async function proveAddress(store: Store, email: string): Promise<AccountRow | null> {
+  const found = await accountRow(store, email);
+  return found && (await store.accounts.setProven(found.email));
 }
 
 // A real argon2id hash of a random string: verifying against it for unknown emails makes
@@ -110,7 +130,7 @@ export async function verifyCredentials(
   email: string,
   password: string,
   verify: (password: string, hash: string) => Promise<boolean> = argon2Verify,
-): Promise<Account | null> {
+): Promise<(Account & { emailStatus: EmailStatus }) | null> {
   const acc = await findAccountByEmail(store, email);
   const hash = acc?.passwordHash ?? (await getDummyHash());
   const ok = await verify(password, hash);

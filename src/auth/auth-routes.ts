@@ -20,9 +20,12 @@ import { json } from "../http/responses.ts";
 import type { Store } from "../store/types.ts";
 import type { Logger } from "../util/logger.ts";
 import { type Account, createAccount, verifyCredentials } from "./accounts.ts";
+import { CONFIRM_OPERATIONS, confirmRoutes } from "./confirm-routes.ts";
 import { DEVICE_COOKIE, DeviceCookies, deviceCookie } from "./device-cookie.ts";
 import { normalizeEmail } from "./email.ts";
+import { EmailConfirmation, LINK_TTL_MS } from "./email-confirm.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
+import type { Mailer } from "./mailer.ts";
 import { PasswordWork } from "./password-work.ts";
 import { signingSecret } from "./secret.ts";
 import { clearedSessionCookie, cookieValue, requireAccount, sessionCookie, sessionToken } from "./session-cookie.ts";
@@ -39,10 +42,12 @@ const SIGNUP = publicOp(
   "Create an account and sign in (sets auth_token)",
   {
     201: jsonAnswer("Me", "signed in", signedIn),
+    202: jsonAnswer("SignupPending", "with SMTP_URL set: a link to confirm the address was mailed; no session yet"),
     400: err(["invalid_request"], ` (${BODY_TOO_LARGE})`),
     403: err(["CROSS_SITE_REQUEST", "signup_not_allowed"]),
     409: err(["email_taken"]),
     429: err(["too_many_signups"], "", retry),
+    502: err(["mail_failed"]),
   },
   { requestBody: credentials },
 );
@@ -54,7 +59,7 @@ const LOGIN = publicOp(
     200: jsonAnswer("Me", "signed in", signedIn),
     400: err(["invalid_request"], ` (${BODY_TOO_LARGE})`),
     401: err(["invalid_credentials"]),
-    403: err(["CROSS_SITE_REQUEST"]),
+    403: err(["CROSS_SITE_REQUEST", "email_not_confirmed"]),
     429: err(["too_many_attempts"], "", retry),
   },
   { requestBody: credentials },
@@ -71,6 +76,7 @@ const LOGOUT = publicOp(
 );
 const ME = sessionOp("me", "Accounts", "The signed-in account", { 200: jsonAnswer("Me", "the account") });
 export const AUTH_OPERATIONS: ApiPaths = {
+  ...CONFIRM_OPERATIONS,
   "/api/v1/auth/signup": { post: SIGNUP },
   "/api/v1/auth/login": { post: LOGIN },
   "/api/v1/auth/logout": { post: LOGOUT },
@@ -82,6 +88,8 @@ export interface AuthDeps {
   store: Store;
   logger: Logger;
   throttle: LoginThrottle;
+  /** The SMTP mailer (SMTP_URL), or null: then sign-up addresses are not confirmed. */
+  mailer: Mailer | null;
 }
 
 /** Password accounts and sessions (README "The API"). */
@@ -93,6 +101,7 @@ export function authRoutes(deps: AuthDeps) {
   const verify = (password: string, h: string) => work.verify(password, h);
   const mayJoin = signupPolicy(cfg);
   const signups = new SignupRate(cfg.SIGNUP_PER_HOUR, Date.now, deps.store.signupBuckets);
+  const confirmation = deps.mailer && new EmailConfirmation(deps.store, deps.mailer, publicUrl(cfg), deps.logger);
   const devices = Promise.resolve(signingSecret(deps.store, cfg.SESSION_SECRET)).then((s) => new DeviceCookies(s));
   devices.catch((e: unknown) => deps.logger.error("signing_secret_failed", { error: String(e) }));
 
@@ -122,9 +131,26 @@ export function authRoutes(deps: AuthDeps) {
     .post(
       "/api/v1/auth/signup",
       async ({ body, request }) => {
-        mayJoin(normalizeEmail(body.email));
+        const email = normalizeEmail(body.email);
+        mayJoin(email);
         await signups.take(client(request));
-        return signIn(await createAccount(deps.store, body.email, body.password, cfg.DEFAULT_PLAN, hash), 201);
+        // A pending account whose link lapsed holds its address no longer (nobody proved it).
+        await deps.store.accounts.removePending(email, new Date(Date.now() - LINK_TTL_MS).toISOString());
+        if (!confirmation)
+          return signIn(
+            await createAccount(deps.store, body.email, body.password, cfg.DEFAULT_PLAN, hash, "unproven"),
+            201,
+          );
+        const acc = await createAccount(deps.store, body.email, body.password, cfg.DEFAULT_PLAN, hash, "pending");
+        try {
+          await confirmation.send(acc);
+        } catch (e) {
+          // Nothing half-made: without its mail the account could never be confirmed.
+          await deps.store.accounts.removePending(acc.email, new Date(Date.now() + 60_000).toISOString());
+          deps.logger.warn("confirmation_mail_failed", { error: e instanceof Error ? e.message : String(e) });
+          throw e;
+        }
+        return json({ status: "confirmation_sent", email: acc.email }, 202, { "cache-control": "no-store" });
       },
       { body: CredentialsSchema, detail: SIGNUP },
     )
@@ -134,7 +160,7 @@ export function authRoutes(deps: AuthDeps) {
         const email = normalizeEmail(body.email);
         const device = (await devices).deviceFor(cookieValue(request, DEVICE_COOKIE), email);
         const attempt = await deps.throttle.begin({ email, client: client(request), device });
-        let acc: Account | null;
+        let acc: Awaited<ReturnType<typeof verifyCredentials>>;
         try {
           acc = await verifyCredentials(deps.store, body.email, body.password, verify);
         } catch (e) {
@@ -143,7 +169,14 @@ export function authRoutes(deps: AuthDeps) {
         }
         await attempt.settle(acc ? "success" : "failure");
         if (!acc) throw new AppError("invalid_credentials", "wrong email or password");
-        return signIn(acc, 200, email);
+        // Said only to whoever knows the password: no one learns from it who signed up.
+        if (acc.emailStatus === "pending")
+          throw new AppError(
+            "email_not_confirmed",
+            "Confirm your email address first: open the link we mailed to it (you can ask for another one).",
+          );
+        const { emailStatus: _, ...account } = acc;
+        return signIn(account, 200, email);
       },
       { body: CredentialsSchema, detail: LOGIN },
     )
@@ -155,6 +188,7 @@ export function authRoutes(deps: AuthDeps) {
       },
       { detail: LOGOUT },
     )
+    .use(confirmRoutes({ confirmation, signups, client }))
     .use(sessionRoute(deps))
     .get("/api/v1/me", ({ request }) => requireAccount(deps.store, request), {
       response: MeSchema,

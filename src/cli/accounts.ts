@@ -1,6 +1,8 @@
-import { createAccount, type Plan, setPlan } from "../auth/accounts.ts";
+import { createAccount, listAccounts, type Plan, proveAddress, setPlan } from "../auth/accounts.ts";
+import { normalizeEmail } from "../auth/email.ts";
 import { AppError } from "../contract/errors.ts";
-import type { CommandInput } from "./command.ts";
+import { type CommandInput, EXIT, UsageError } from "./command.ts";
+import { columns, shown } from "./terminal.ts";
 import { withStore } from "./with-store.ts";
 
 async function readPassword(): Promise<string> {
@@ -28,5 +30,47 @@ export async function accountSetPlan({ cfg, args }: CommandInput): Promise<numbe
   return withStore(cfg, async (store) => {
     console.log(JSON.stringify(await setPlan(store, args[0]!, args[1] as Plan)));
     return 0;
+  });
+}
+
+/** `account list [--json]`: every account with its address's status, oldest first. */
+export const accountList = ({ cfg, options }: CommandInput) =>
+  withStore(cfg, async (store) => {
+    const accounts = await listAccounts(store);
+    if (options.json) console.log(JSON.stringify({ accounts }));
+    else if (!accounts.length) process.stderr.write("no accounts yet\n");
+    else
+      console.log(
+        columns([
+          ["EMAIL", "PLAN", "ADDRESS", "CREATED"],
+          ...accounts.map((a) => [shown(a.email), a.plan, a.email_status, `${a.created_at.slice(0, 19)}Z`]),
+        ]),
+      );
+    return EXIT.ok;
+  });
+
+/**
+ * `account confirm EMAIL... | --all-unproven`: the operator vouches for these addresses, so a
+ * verified identity with one joins its account rather than replacing its credentials
+ * (docs/decisions/0093-confirming-addresses-by-the-operator.md). Prints {confirmed, unknown}.
+ */
+export async function accountConfirm({ cfg, options, args }: CommandInput): Promise<number> {
+  const all = options["all-unproven"] === true;
+  if (all === args.length > 0) throw new UsageError("give either EMAIL... or --all-unproven");
+  return withStore(cfg, async (store) => {
+    // Pending addresses have a link on its way: --all-unproven leaves them to it; naming one confirms it.
+    const emails = all
+      ? (await listAccounts(store)).filter((a) => a.email_status === "unproven").map((a) => a.email)
+      : args;
+    const confirmed: string[] = [];
+    const unknown: string[] = [];
+    for (const email of emails) {
+      const row = await proveAddress(store, email);
+      if (row) confirmed.push(row.email);
+      else unknown.push(normalizeEmail(email));
+    }
+    console.log(JSON.stringify({ confirmed, unknown }));
+    if (unknown.length) process.stderr.write(`no account with email ${unknown.map(shown).join(", ")}\n`);
+    return unknown.length ? EXIT.failure : EXIT.ok;
   });
 }

@@ -3,12 +3,12 @@ import { createLogger } from "../util/logger.ts";
 import { ownerOptions } from "./collection-args.ts";
 import { type CommandInput, EXIT, UsageError } from "./command.ts";
 import { openLocalRunsAs } from "./local-owners.ts";
-import { clearStatus, rewriteStatus } from "./terminal.ts";
+import { clearStatus, rewriteStatus, say, warn } from "./terminal.ts";
 
 /** Progress on stderr: one rewritten line on a terminal, plain lines otherwise. */
 function printProgress(stage: string, message: string): void {
   const line = `[${stage}] ${message}`;
-  if (!rewriteStatus(line)) process.stderr.write(`${line}\n`);
+  if (!rewriteStatus(line)) warn(`${line}\n`);
 }
 
 /** The question: the argument, or standard input to its end for `-` (never implicitly: docs/decisions/0033-cli-checks-before-running.md). */
@@ -44,9 +44,9 @@ export async function askCommand(input: CommandInput): Promise<number> {
     return env.status === "ok" ? EXIT.ok : failed;
   }
   if (env.status !== "ok") {
-    process.stderr.write(`error: ${errorsText(env)}\n`);
+    warn(`error: ${errorsText(env)}\n`);
     return failed;
   }
-  process.stdout.write(`${answerText(env)}\n`);
+  say(`${answerText(env)}\n`);
   return EXIT.ok;
 }

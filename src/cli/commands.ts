@@ -98,6 +98,31 @@ allowance and shown in its Console. Logs go to stderr; stdout carries only proto
     run: async (input) => (await import("./accounts.ts")).accountSetPlan(input),
   },
   {
+    name: "account list",
+    summary: "every account: email, plan, whether its address is proven, created",
+    positionals: [],
+    options: { json: json("print {accounts: [{id, email, plan, created_at, email_status}]} as JSON, oldest first") },
+    run: async (input) => (await import("./accounts.ts")).accountList(input),
+  },
+  {
+    name: "account confirm",
+    summary: "mark addresses as proven, so a sign-in through the identity provider joins their accounts",
+    help: `Marks the addresses of existing accounts as proven: the operator's word that each belongs to
+its account's holder. A sign-in through the identity provider with a verified email then joins that
+account (its password and keys stay) instead of taking it over and revoking them, which is what
+happens to an unproven address. Run it before turning OIDC on for accounts made by sign-up without
+mail; vouch only for addresses you know (a squatter's address confirmed keeps the squatter in).
+--all-unproven confirms every unproven address; one still waiting for its mailed link is left to
+it (name it to confirm it anyway). Prints {confirmed, unknown} as JSON.`,
+    positionals: [{ name: "EMAIL", help: "the accounts' emails", optional: true, variadic: true }],
+    options: {
+      "all-unproven": { type: "boolean", help: "every account whose address is unproven (instead of EMAIL...)" },
+    },
+    exits:
+      "For account confirm, 1 means that no account has one of the emails (the others are confirmed); 2 also neither or both of EMAIL... and --all-unproven.",
+    run: async (input) => (await import("./accounts.ts")).accountConfirm(input),
+  },
+  {
     name: "key create",
     summary: "print a new API key for the account (shown this once)",
     positionals: [EMAIL],
@@ -124,7 +149,8 @@ allowance and shown in its Console. Logs go to stderr; stdout carries only proto
     summary: "import files and folders (PDF, HTML, Markdown, text, JSONL) into a collection",
     help: `Imports files and folders (recursively) into a collection of the service's database, which runs
 then search beside the web. PDF, HTML, Markdown and text files are one document each, known by their
-path relative to the folder given (a file given directly: its name); a .jsonl or .jsonl.gz file holds
+path relative to the folder given (a file given directly: its name); links are followed while they
+stay inside the folder given (--follow-links: all); a .jsonl or .jsonl.gz file holds
 one document a line, {id, title, text, url?}. An unchanged document is left alone, a changed one
 replaced. What cannot be read (binary, encrypted PDF, a bad JSONL line…) is named on stderr and
 skipped; each document is cut at 2,000,000 characters. Progress goes to stderr, the summary to stdout.
@@ -140,6 +166,10 @@ nothing (corpus share and corpus unshare change that).`,
         help: "the account whose collection it is (a new one is private to it)",
       },
       shared: { type: "boolean", help: "a collection every account reads (with no --owner: owned by no one)" },
+      "follow-links": {
+        type: "boolean",
+        help: "also follow links that lead out of a folder given (skipped with a message otherwise)",
+      },
     },
     exits:
       "For corpus add, 1 means nothing could be imported from any PATH; 2 also a new collection without --owner or --shared, or a flag that disagrees with the collection's visibility (nothing imported); 130 (Ctrl-C) stops after the batch being written, every document written whole.",

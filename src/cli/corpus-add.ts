@@ -3,7 +3,8 @@ import { type ImportProblem, type ImportProgress, importPaths } from "../corpus/
 import { ownerOption } from "./collection-args.ts";
 import { type CommandInput, EXIT, UsageError } from "./command.ts";
 import { importTarget } from "./import-target.ts";
-import { clearStatus, rewriteStatus } from "./terminal.ts";
+import { pdfWorker } from "./pdf-worker.ts";
+import { clearStatus, rewriteStatus, say, warn } from "./terminal.ts";
 import { withStore } from "./with-store.ts";
 
 const num = (n: number) => Math.round(n).toLocaleString("en");
@@ -22,7 +23,7 @@ function eta(s: number | null): string {
 export function progressPrinter(
   now: () => number = () => performance.now(),
   status: (line: string) => boolean = rewriteStatus,
-  log: (line: string) => void = (line) => process.stderr.write(line),
+  log: (line: string) => void = warn,
 ): (p: ImportProgress) => void {
   let last = now();
   return (p) => {
@@ -39,11 +40,11 @@ export function progressPrinter(
 function printProblem(p: ImportProblem): void {
   clearStatus();
   const where = p.line ? `${p.path}:${p.line}` : p.path;
-  process.stderr.write(`${p.skipped ? "skipped" : "note"}: ${where}: ${p.message}\n`);
+  warn(`${p.skipped ? "skipped" : "note"}: ${where}: ${p.message}\n`);
 }
 
 /**
- * `corpus add PATH... [--collection NAME] [--owner EMAIL] [--shared]`: imports files and folders. Exit 0 when anything was
+ * `corpus add PATH... [--collection NAME] [--owner EMAIL] [--shared] [--follow-links]`: imports files and folders. Exit 0 when anything was
  * imported (or all was already there, unchanged), 1 when every path failed, 130 on Ctrl-C
  * (after the batch being written: no document is left half-written).
  */
@@ -59,6 +60,7 @@ export async function corpusAdd(input: CommandInput): Promise<number> {
     interrupt.abort("interrupted");
   };
   process.once("SIGINT", onSigint);
+  const pdf = pdfWorker(cfg.PARSE_MEMORY_MB);
   try {
     return await withStore(cfg, async (store) => {
       const { collection: target, made } = await importTarget(
@@ -70,8 +72,10 @@ export async function corpusAdd(input: CommandInput): Promise<number> {
       const s = await importPaths(store, [...args], {
         collection: { id: target.id, name: target.name },
         signal: interrupt.signal,
+        followLinks: options["follow-links"] === true,
         onProgress: progressPrinter(),
         onProblem: printProblem,
+        readPdf: pdf.readPdf,
       });
       clearStatus();
       const docs = s.added + s.replaced + s.unchanged;
@@ -81,17 +85,18 @@ export async function corpusAdd(input: CommandInput): Promise<number> {
         process.stderr.write(`${collection} not kept: nothing was imported into it\n`);
       }
       const rate = docs && s.seconds > 0 ? ` (${num(docs / s.seconds)} documents/s)` : "";
-      process.stdout.write(
+      say(
         `${collection}: ${num(s.added)} added, ${num(s.replaced)} replaced, ${num(s.unchanged)} unchanged, ${num(s.skipped)} skipped in ${s.seconds.toFixed(1)} s${rate}\n`,
       );
       if (s.interrupted) {
         process.stderr.write("interrupted: the documents above are complete; run the same command again to go on\n");
         return EXIT.interrupted;
       }
-      if (s.failedPaths.length) process.stderr.write(`nothing imported from: ${s.failedPaths.join(", ")}\n`);
+      if (s.failedPaths.length) warn(`nothing imported from: ${s.failedPaths.join(", ")}\n`);
       return s.failedPaths.length === args.length ? EXIT.failure : EXIT.ok;
     });
   } finally {
+    pdf.close();
     process.off("SIGINT", onSigint);
   }
 }

@@ -4,6 +4,7 @@ import type { Store } from "../store/types.ts";
 import { collapse } from "../util/collapse.ts";
 import { ownerIdsOf, ownerOptions } from "./collection-args.ts";
 import { type CommandInput, EXIT, UsageError } from "./command.ts";
+import { say } from "./terminal.ts";
 import { withStore } from "./with-store.ts";
 
 /** Results per query when --limit is not given: a screenful for people, enough for Recall@100 in a batch. */
@@ -52,8 +53,8 @@ export const corpusSearch = (input: CommandInput) =>
     else if (!results.length) console.error("no matching documents");
     else
       for (const [i, r] of results.entries())
-        console.log(
-          `${i + 1}. ${r.score.toFixed(2)}  ${r.doc_id}  ${r.title || "(untitled)"}  [${r.collection}]\n   ${r.snippet}`,
+        say(
+          `${i + 1}. ${r.score.toFixed(2)}  ${r.doc_id}  ${r.title || "(untitled)"}  [${r.collection}]\n   ${r.snippet}\n`,
         );
     return EXIT.ok;
   });

@@ -5,6 +5,7 @@ import { didYouMean, parseCommandArgs } from "./args.ts";
 import { type Command, EXIT, UsageError } from "./command.ts";
 import { COMMANDS } from "./commands.ts";
 import { commandHelp, commandList, groupUsage, helpText, usageHint } from "./help.ts";
+import { warn } from "./terminal.ts";
 import { VERSION } from "./version.ts";
 
 const isHelp = (w: string | undefined) => w === "--help" || w === "-h";
@@ -68,10 +69,10 @@ async function main(argv: string[]): Promise<number | null> {
 function fail(e: unknown): number {
   if (e instanceof UsageError) {
     const who = e.command ? `research-query ${e.command.name}` : "research-query";
-    process.stderr.write(`${who}: ${e.message}\n${e.hint ?? usageHint(e.command)}`);
+    warn(`${who}: ${e.message}\n${e.hint ?? usageHint(e.command)}`);
     return EXIT.usage;
   }
-  process.stderr.write(`research-query: ${isAppError(e) || e instanceof Error ? e.message : String(e)}\n`);
+  warn(`research-query: ${isAppError(e) || e instanceof Error ? e.message : String(e)}\n`);
   return EXIT.failure;
 }
 

@@ -1,4 +1,5 @@
 import type { Config } from "../config/schema.ts";
+import { gzipLimit } from "../corpus/import/jsonl-lines.ts";
 import { searcherOf } from "../corpus/search/search-corpus.ts";
 import { type StorageAllowance, storageAllowanceFor, withinAllowance } from "../corpus/storage-allowance.ts";
 import { passageBytes } from "../store/corpus-rows.ts";
@@ -31,9 +32,8 @@ const problemText = (p: JobProblem) => (p.line ? `line ${p.line}: ${p.message}` 
 /** Batches stored between two readings of the owner's storage use. */
 const REREAD_BATCHES = 20;
 
-/** Bytes a .jsonl.gz may expand to: 100 times its size (at least 64 MiB), never over 8 × UPLOAD_MAX_FILE_BYTES. */
-const gzipLimit = (bytes: number, cfg: Config) =>
-  Math.min(Math.max(bytes * 100, 64 * 1048576), cfg.UPLOAD_MAX_FILE_BYTES * 8);
+/** Bytes a .jsonl.gz may expand to: as `corpus add`'s limit, never over 8 × UPLOAD_MAX_FILE_BYTES. */
+const uploadGzipLimit = (bytes: number, cfg: Config) => Math.min(gzipLimit(bytes), cfg.UPLOAD_MAX_FILE_BYTES * 8);
 
 /**
  * How a finished job leaves its row: null when it is imported (the row goes), else the reason it
@@ -115,7 +115,7 @@ export async function importOne(row: UploadRow, c: ImportContext): Promise<void>
         path: c.spool.path(row.spool),
         docId: row.docId,
         format,
-        gzipLimit: gzipLimit(row.bytes, c.config),
+        gzipLimit: uploadGzipLimit(row.bytes, c.config),
       };
       // The file's documents are not `ready` until the job ends: searches meanwhile may use an
       // index view a moment old rather than re-read it after every slice (bench 9).

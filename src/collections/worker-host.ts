@@ -1,4 +1,5 @@
 import type { CorpusDocumentInput, CorpusPutOutcome } from "../store/types.ts";
+import { mib, watchMemory } from "../util/memory-watch.ts";
 import type { FromWorker, ImportJob, JobOutcome, ToWorker } from "./import-messages.ts";
 
 /** How a job ended as the queue sees it: the worker's outcome, or `stopped` by a shutdown. */
@@ -35,15 +36,12 @@ function defaultWorkerUrl(): string | URL {
     : new URL("./import-worker.ts", import.meta.url);
 }
 
-const mib = (n: number) => `${Math.round(n / 1048576)} MiB`;
-
 /**
  * The import worker, one job at a time, spawned on first use and let go when the queue is
  * idle. Threats: a PDF or gzip bomb, or a parser stuck on hostile input, taking the server's
  * memory or a core for good. A job whose memory grows past `memoryLimit` above where it started
- * (JSC gives a worker no heap limit of its own, so the process's RSS is watched from this
- * thread, which the worker's parsing never blocks), or that makes no progress for `stallMs`,
- * has its worker terminated — its memory is freed — and fails with the reason.
+ * (the process's RSS, watched by src/util/memory-watch.ts), or that makes no progress for
+ * `stallMs`, has its worker terminated — its memory is freed — and fails with the reason.
  */
 export class WorkerHost {
   private worker: Worker | null = null;
@@ -53,9 +51,7 @@ export class WorkerHost {
 
   /** Runs a job; `put` stores a batch (its throw is the batch's refusal, told to the worker). */
   run(job: ImportJob, put: (docs: CorpusDocumentInput[]) => Promise<CorpusPutOutcome[]>): Promise<HostOutcome> {
-    const rss = this.o.rss ?? (() => process.memoryUsage.rss());
     const worker = this.spawn();
-    const baseline = rss();
     return new Promise<HostOutcome>((resolve) => {
       let cancelStall = () => {};
       const armStall = () => {
@@ -65,23 +61,21 @@ export class WorkerHost {
           this.o.stallMs,
         );
       };
-      const watch = setInterval(() => {
-        const grown = rss() - baseline;
-        if (grown > this.o.memoryLimit)
-          end(
-            {
-              type: "failed",
-              reason: `reading it took more than ${mib(this.o.memoryLimit)} of memory (a PDF or gzip bomb?): stopped, not imported`,
-            },
-            true,
-          );
-      }, this.o.memoryEveryMs ?? 50);
+      const watch = watchMemory({ limit: this.o.memoryLimit, rss: this.o.rss, everyMs: this.o.memoryEveryMs }, () =>
+        end(
+          {
+            type: "failed",
+            reason: `reading it took more than ${mib(this.o.memoryLimit)} of memory (a PDF or gzip bomb?): stopped, not imported`,
+          },
+          true,
+        ),
+      );
       let ended = false;
       const end = (outcome: HostOutcome, kill: boolean) => {
         if (ended) return;
         ended = true;
         cancelStall();
-        clearInterval(watch);
+        watch.stop();
         this.stop = null;
         if (kill) this.drop();
         resolve(outcome);

@@ -52,6 +52,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       500,
     );
   }
+  if (cfg.SMTP_URL && !cfg.MAIL_FROM)
+    throw new AppError("config_invalid", "invalid MAIL_FROM=(unset): required when SMTP_URL is set", 500);
   return cfg;
 }
 
@@ -76,7 +78,7 @@ function invalid(name: string, value: unknown, why: string): AppError {
       ? "(unset)"
       : SECRET_NAME.test(name)
         ? `(hidden, ${String(value).length} characters)`
-        : name === "DATABASE_URL"
+        : name === "DATABASE_URL" || name === "SMTP_URL"
           ? JSON.stringify(redactUrl(String(value)))
           : JSON.stringify(value);
   return new AppError("config_invalid", `invalid ${name}=${shown}: ${why}`, 500);

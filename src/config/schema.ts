@@ -3,6 +3,17 @@ import { parseTrustProxy } from "./trust-proxy.ts";
 
 // A bad entry in TRUST_PROXY stops the start naming the variable (not a silently smaller trusted set).
 FormatRegistry.Set("ip-cidr-list", (v) => parseTrustProxy(v) !== null);
+FormatRegistry.Set("smtp-url", (v) => {
+  try {
+    const u = new URL(v);
+    return (u.protocol === "smtp:" || u.protocol === "smtps:") && u.hostname !== "";
+  } catch {
+    return false;
+  }
+});
+FormatRegistry.Set("mail-address", (v) =>
+  /^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+)$/.test(v),
+);
 FormatRegistry.Set("domain-list", (v) => v.split(",").every((d) => /^\s*@?[^\s,@]+\.[^\s,@]+\s*$/.test(d)));
 
 /**
@@ -204,6 +215,20 @@ export const ConfigSchema = T.Object({
     default: 10,
     description: "sign-ups one client address may make per hour (a burst of this many, then one every 60/N minutes)",
   }),
+  SMTP_URL: T.Optional(
+    T.String({
+      format: "smtp-url",
+      description:
+        "smtp://user:password@host:587 (STARTTLS when offered) or smtps://…:465: mail for links that confirm a sign-up's address; unset: no mail, a sign-up's address is not proved",
+    }),
+  ),
+  MAIL_FROM: T.Optional(
+    T.String({
+      format: "mail-address",
+      description:
+        "sender of the service's mail (you@acme.example, or Name <you@acme.example>); required with SMTP_URL",
+    }),
+  ),
   UPLOAD_MAX_FILE_BYTES: T.Integer({
     minimum: 1,
     default: 104857600,
@@ -233,6 +258,20 @@ export const ConfigSchema = T.Object({
     default: 1024,
     description:
       "memory an import may take above the server's own before its worker is stopped and the file fails (a PDF or gzip bomb)",
+  }),
+  PARSE_MEMORY_MB: T.Integer({
+    minimum: 16,
+    maximum: 1048576,
+    default: 256,
+    description:
+      "memory the process may grow by while pages and PDFs are parsed (web reader, corpus add) before the worker reading the PDF is stopped and the PDF skipped as too large (a PDF bomb)",
+  }),
+  MCP_MAX_CONCURRENT: T.Integer({
+    minimum: 1,
+    maximum: 64,
+    default: 4,
+    description:
+      "research calls `mcp` runs at once in local mode; more are answered at once with the tool error too_many_calls",
   }),
   LOG_LEVEL: T.Union(
     [T.Literal("debug"), T.Literal("info"), T.Literal("warn"), T.Literal("error"), T.Literal("silent")],

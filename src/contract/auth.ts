@@ -32,6 +32,21 @@ export const MeSchema = T.Object(
   { description: "the signed-in account" },
 );
 
+/** A sign-up's answer when the address must be confirmed first (202; no session yet). */
+export const SignupPendingSchema = T.Object(
+  {
+    status: T.Literal("confirmation_sent", { description: "a link to confirm the address was mailed to it" }),
+    email: T.String({ description: "normalised: trimmed, NFC and lower-cased" }),
+  },
+  { description: "the account waits for its address to be confirmed; sign-in works once the link is followed" },
+);
+
+/** Body of POST /api/v1/auth/confirm/resend. */
+export const ResendBodySchema = T.Object(
+  { email: T.String({ minLength: 3, maxLength: 254, description: "the address signed up with" }) },
+  { description: "the address to mail another confirmation link to" },
+);
+
 /** GET /api/v1/auth/session: the signed-in account, or null (never a 401). */
 export const SessionStatusSchema = T.Object(
   { account: T.Union([MeSchema, T.Null()], { description: "the signed-in account, or null when signed out" }) },
@@ -60,8 +75,10 @@ export const SIGNIN_ERROR_CODES = [
   "oidc_failed",
   "email_not_verified",
   "domain_not_allowed",
+  "confirmation_invalid",
 ] as const;
 
 export type Plan = Static<typeof PlanSchema>;
 export type Me = Static<typeof MeSchema>;
+export type SignupPending = Static<typeof SignupPendingSchema>;
 export type Providers = Static<typeof ProvidersSchema>;

@@ -114,6 +114,23 @@ export const ERRORS = {
     kind: "refusal",
     description: "The email's domain is not allowed to sign in (in /signin?error=)",
   },
+  email_not_confirmed: {
+    status: 403,
+    kind: "refusal",
+    description:
+      "The password is right, but the account's address was never confirmed: follow the link mailed at sign-up, or ask for another (POST /api/v1/auth/confirm/resend)",
+  },
+  confirmation_invalid: {
+    status: 400,
+    kind: "refusal",
+    description: "The confirmation link is unknown, used or expired (in /signin?error=)",
+  },
+  mail_failed: {
+    status: 502,
+    kind: "refusal",
+    description:
+      "The mail server (SMTP_URL) refused or dropped the confirmation mail, or did not answer in time; nothing was created",
+  },
   upload_too_large: {
     status: 413,
     kind: "refusal",
@@ -154,6 +171,12 @@ export const ERRORS = {
     kind: "refusal",
     description: "The server's disk is full: the upload could not be kept; nothing was stored",
   },
+  service_unavailable: {
+    status: 503,
+    kind: "refusal",
+    description:
+      "The database cannot be reached (PostgreSQL down or restarting); nothing was started (Retry-After: seconds). Answers of runs that ended meanwhile are written once it is back",
+  },
   search_failed: { status: 500, kind: "run", description: "No search provider answered" },
   no_sources: { status: 500, kind: "run", description: "Nothing usable was found or read" },
   llm_failed: { status: 500, kind: "run", description: "The writer's model failed after retries" },
@@ -179,6 +202,12 @@ export const ERRORS = {
     kind: "client",
     description:
       "`mcp --server`: the research-query server could not be reached, or broke off and could not be rejoined, after retries",
+  },
+  too_many_calls: {
+    status: 429,
+    kind: "client",
+    description:
+      "`mcp` (local mode): MCP_MAX_CONCURRENT research calls are already running; this one was not started (try again when one has answered)",
   },
 } as const satisfies Record<string, { status: number; kind: ErrorKind; description: string }>;
 

@@ -60,8 +60,10 @@ export const pathParam = (name: string, description: string) => ({
 });
 export const retry = { "Retry-After": header("Retry-After") };
 
-/** The answers of a server that is draining (README "The API"): come back after Retry-After. */
-export const SHUTTING_DOWN = " (the server is shutting down and takes no new calls; retry after Retry-After)";
+/** The 503 of every operation (README "The API"): a draining server, or a database that cannot be reached; both come back after Retry-After. */
+export const UNAVAILABLE: ErrorCode[] = ["internal_error", "service_unavailable"];
+export const UNAVAILABLE_WHY =
+  " (the server is shutting down and takes no new calls, or its database cannot be reached; retry after Retry-After)";
 /** Said on every operation that takes a body: the server's limit, before the route reads anything. */
 export const BODY_TOO_LARGE = `a body over ${MAX_BODY_BYTES / 1024} KB, or not sent within ${BODY_TIMEOUT_S} s`;
 

@@ -9,7 +9,8 @@ import {
   type Operation,
   type Response,
   retry,
-  SHUTTING_DOWN,
+  UNAVAILABLE,
+  UNAVAILABLE_WHY,
 } from "./openapi-operations.ts";
 import { ref, schemaFor } from "./openapi-schemas.ts";
 import { MAX_BODY_BYTES, MAX_QUERY_CHARS, QUERY_BODY_EXAMPLE } from "./query.ts";
@@ -32,6 +33,12 @@ const LAST_EVENT_ID = {
   description:
     "`<request_id>:<sequence>`, the `id:` of the last event received. Attaches to that run of the same account instead of starting one: the events after it are replayed (from memory while the run lives, from its stored timeline after), then live ones; nothing is charged and the body is not read. 404 `run_not_found` if the account has no such run; 204 if the run has ended and nothing follows that event.",
   schema: { type: "string", pattern: EVENT_ID_PATTERN },
+};
+/** On a JSON endpoint: the run's envelope, as an Idempotency-Key replay answers it. */
+const LAST_EVENT_ID_JSON = {
+  ...LAST_EVENT_ID,
+  description:
+    "`<request_id>:<sequence>`, an event id of a run of the same account (from a stream that broke off, or any of its events). Answers with that run's envelope, waiting for it if it is still running, with `Idempotent-Replayed: true`; nothing is charged and the body is not read. 404 `run_not_found` if the account has no such run.",
 };
 
 /** 200 of a stream: Server-Sent Events, each message a StreamMessage. */
@@ -80,9 +87,9 @@ export function runOp(kind: "key" | "session", stream: boolean, operationId: str
     operationId,
     summary,
     tags: [kind === "key" ? "Query" : "Web client runs"],
-    description: `Checks in order: credentials, body (query of 1 to ${MAX_QUERY_CHARS} characters), allowance; only a call passing all three is accepted and uses one research run. An Idempotency-Key naming a run of the account answers with that run before the allowance is checked${stream ? "; a Last-Event-ID follows its run right after the credential check, without reading the body" : ""} (README "Safe retries"). The run outlives the connection: it finishes and is recorded whatever the client does.`,
+    description: `Checks in order: credentials, body (query of 1 to ${MAX_QUERY_CHARS} characters), allowance; only a call passing all three is accepted and uses one research run. An Idempotency-Key naming a run of the account answers with that run before the allowance is checked; a Last-Event-ID ${stream ? "follows" : "answers with"} its run right after the credential check, without reading the body (README "Safe retries"). The run outlives the connection: it finishes and is recorded whatever the client does.`,
     security: kind === "key" ? KEY_AUTH : COOKIE_AUTH,
-    parameters: stream ? [IDEMPOTENCY_KEY, LAST_EVENT_ID] : [IDEMPOTENCY_KEY],
+    parameters: [IDEMPOTENCY_KEY, stream ? LAST_EVENT_ID : LAST_EVENT_ID_JSON],
     requestBody: body,
     responses: {
       200: ok,
@@ -99,11 +106,11 @@ export function runOp(kind: "key" | "session", stream: boolean, operationId: str
         ` (no body, broken JSON, wrong type, empty, over ${MAX_QUERY_CHARS} characters, a body over ${MAX_BODY_BYTES / 1024} KB)`,
       ),
       ...auth,
-      ...(stream ? { 404: env(["run_not_found"]) } : {}),
+      404: env(["run_not_found"]),
       422: env(["idempotency_key_reused"]),
       429: env(["quota_exceeded"], " (Retry-After: seconds until the next month)", retry),
       500: env(["internal_error"], " (an unexpected failure)"),
-      503: env(["internal_error"], SHUTTING_DOWN, retry),
+      503: env(UNAVAILABLE, UNAVAILABLE_WHY, retry),
     },
   };
 }

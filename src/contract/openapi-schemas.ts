@@ -5,7 +5,9 @@ import {
   OidcProviderSchema,
   PlanSchema,
   ProvidersSchema,
+  ResendBodySchema,
   SessionStatusSchema,
+  SignupPendingSchema,
 } from "./auth.ts";
 import {
   CollectionAnswerSchema,
@@ -51,7 +53,20 @@ import { UploadAcceptedSchema, UploadBodySchema, UploadedFileSchema } from "./up
  * is {$ref: "#/components/schemas/Source"} without anyone writing that by hand.
  */
 
-export const HealthSchema = T.Object({ status: T.Literal("ok") }, { description: "the database is open and migrated" });
+export const HealthSchema = T.Object(
+  {
+    status: T.Literal("ok", { description: "the process answers; the database was open and migrated at its start" }),
+    database: T.Union([T.Literal("ok"), T.Literal("unreachable")], {
+      description:
+        "whether the database answers now; while it is unreachable new calls get 503 service_unavailable with Retry-After",
+    }),
+    unrecorded_runs: T.Integer({
+      minimum: 0,
+      description: "runs that ended while the database was unreachable; their answers are written once it is back",
+    }),
+  },
+  { description: "the process's health and its database's" },
+);
 
 /** Name → schema. Only non-trivial schemas: a name for a bare string would match everywhere. */
 export const NAMED_SCHEMAS = {
@@ -99,6 +114,8 @@ export const NAMED_SCHEMAS = {
   Plan: PlanSchema,
   Credentials: CredentialsSchema,
   Me: MeSchema,
+  SignupPending: SignupPendingSchema,
+  ResendBody: ResendBodySchema,
   SessionStatus: SessionStatusSchema,
   OidcProvider: OidcProviderSchema,
   Providers: ProvidersSchema,

@@ -1,9 +1,17 @@
-import { err, header, type Operation, type Response, retry, SHUTTING_DOWN } from "./openapi-operations.ts";
+import {
+  err,
+  header,
+  type Operation,
+  type Response,
+  retry,
+  UNAVAILABLE,
+  UNAVAILABLE_WHY,
+} from "./openapi-operations.ts";
 
 /**
  * What every operation's answers share, added in one place so that no operation can miss it:
  * the X-Request-Id header on every response (README "The API"), an unexpected failure (500) and the
- * refusal of a draining server (503 with Retry-After). Operations that answer these with
+ * refusal of a draining server or one without its database (503 with Retry-After). Operations that answer these with
  * something else (the run endpoints: the envelope) keep their own.
  */
 export function withSharedAnswers(
@@ -21,7 +29,7 @@ function shared(op: Operation): Operation {
   const all: Record<string, Response> = {
     ...op.responses,
     500: op.responses[500] ?? err(["internal_error"], " (an unexpected failure)"),
-    503: op.responses[503] ?? err(["internal_error"], SHUTTING_DOWN, retry),
+    503: op.responses[503] ?? err(UNAVAILABLE, UNAVAILABLE_WHY, retry),
   };
   // New objects throughout: response and header maps are shared between operations.
   const responses = Object.fromEntries(

@@ -1,5 +1,6 @@
 import { AppError } from "../contract/errors.ts";
 import { BODY_TIMEOUT_S, MAX_BODY_BYTES } from "../contract/query.ts";
+import { unstorableAt, unstorableMessage } from "../contract/storable-text.ts";
 import { readBodyCapped } from "../util/read-capped.ts";
 
 const BODY_TIMEOUT_MS = BODY_TIMEOUT_S * 1000;
@@ -39,8 +40,9 @@ export async function readRequestBody(request: Request, timeoutMs = BODY_TIMEOUT
 }
 
 /**
- * A body's text as a JSON object (not an array, string or null); throws invalid_request,
- * `notObject` naming what the route expected.
+ * A body's text as a JSON object (not an array, string or null) whose strings every backend
+ * can store (contract/storable-text.ts); throws invalid_request, `notObject` naming what the
+ * route expected.
  */
 export function parseJsonObject(text: string, notObject: string): Record<string, unknown> {
   let body: unknown;
@@ -51,6 +53,8 @@ export function parseJsonObject(text: string, notObject: string): Record<string,
   }
   if (typeof body !== "object" || body === null || Array.isArray(body))
     throw new AppError("invalid_request", notObject);
+  const unstorable = unstorableAt(body);
+  if (unstorable) throw new AppError("invalid_request", unstorableMessage(unstorable));
   return body as Record<string, unknown>;
 }
 

@@ -16,8 +16,8 @@ export interface ResearchCall {
 /**
  * What the MCP tools run on: this machine's engine (local) or a research-query server
  * (remote). `research` resolves the run's envelope whatever its status, and throws only an
- * AppError when there is no envelope to give (a server out of reach) or the call was
- * cancelled. Which tools a mode offers is the TOOLS table's `modes` (tools.ts).
+ * AppError when there is no envelope to give (a server out of reach, too many calls at once)
+ * or the call was cancelled. Which tools a mode offers is the TOOLS table's `modes` (tools.ts).
  */
 interface BackendBase {
   research(question: string, call: ResearchCall): Promise<Envelope>;

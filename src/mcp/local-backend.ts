@@ -1,5 +1,7 @@
 import type { Config } from "../config/schema.ts";
+import { AppError } from "../contract/errors.ts";
 import { readUrl } from "../research/read/read-url.ts";
+import { watchedParser } from "../research/read/watched-parser.ts";
 import type { LocalRuns } from "../runs/local-runs.ts";
 import type { LocalBackend } from "./backend.ts";
 
@@ -14,23 +16,42 @@ const EXTRACT_TOTAL_MS = 30_000;
  * can ever read it, so finishing it would only spend the model's tokens.
  */
 export function localBackend(cfg: Config, { runs, close }: LocalRuns, owners: string[]): LocalBackend {
+  // Threat: an agent firing research calls in a loop would run them all at once on this
+  // machine (each a dozen fetches and a model call): past the cap a call is refused at once.
+  let running = 0;
+  const parser = watchedParser(cfg.PARSE_MEMORY_MB);
   return {
     mode: "local",
-    research: (question, call) =>
-      runs.run(runs.local(question, owners), {
-        signal: call.signal,
-        onEvent: (e) => {
-          if (e.event === "progress") call.onProgress({ stage: e.data.stage, message: e.data.message });
-        },
-      }),
+    async research(question, call) {
+      if (running >= cfg.MCP_MAX_CONCURRENT)
+        throw new AppError(
+          "too_many_calls",
+          `${running} research calls are running, as many as MCP_MAX_CONCURRENT allows; try again when one has answered`,
+        );
+      running++;
+      try {
+        return await runs.run(runs.local(question, owners), {
+          signal: call.signal,
+          onEvent: (e) => {
+            if (e.event === "progress") call.onProgress({ stage: e.data.stage, message: e.data.message });
+          },
+        });
+      } finally {
+        running--;
+      }
+    },
     async extract(url, signal) {
       const doc = await readUrl(url, {
         signal: AbortSignal.any([signal, AbortSignal.timeout(EXTRACT_TOTAL_MS)]),
         allowPrivate: cfg.FETCH_ALLOW_PRIVATE,
         timeoutMs: EXTRACT_FETCH_MS,
+        parser,
       });
       return { url: doc.final_url, title: doc.title, text: doc.text };
     },
-    close,
+    close: async () => {
+      parser.close();
+      await close();
+    },
   };
 }

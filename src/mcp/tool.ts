@@ -2,6 +2,7 @@ import type { CallToolResult, ServerNotification } from "@modelcontextprotocol/s
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { AppError } from "../contract/errors.ts";
+import { unstorableAt, unstorableMessage } from "../contract/storable-text.ts";
 import type { McpBackend, McpMode } from "./backend.ts";
 
 /** What a tool's call gets besides its arguments and backend. */
@@ -58,6 +59,8 @@ export function defineTool<S extends TObject, M extends McpMode>(spec: ToolSpec<
       if (!offered(backend))
         throw new AppError("invalid_request", `${spec.name} is not offered in ${backend.mode} mode`);
       if (!Value.Check(spec.args, args)) throw new AppError("invalid_request", `${spec.name} takes ${argsHint}`);
+      const unstorable = unstorableAt(args);
+      if (unstorable) throw new AppError("invalid_request", unstorableMessage(unstorable));
       return spec.call(args, backend, ctx);
     },
   };

@@ -47,6 +47,7 @@ export function buildEngine(
   const parser = createParsePool(
     {
       jobTimeoutMs: t.parseJobMs,
+      memoryLimit: cfg.PARSE_MEMORY_MB * 1048576,
       onParse: metrics ? (where, ok) => metrics.parses.inc({ where, outcome: ok ? "ok" : "error" }) : undefined,
     },
     inlineParser,

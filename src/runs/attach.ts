@@ -1,6 +1,7 @@
 import type { Writer } from "../contract/envelope.ts";
 import type { ErrorItem } from "../contract/errors.ts";
 import type { RunRow, Store, TimelineEvent } from "../store/types.ts";
+import { isDatabaseUnreachable } from "../store/unreachable.ts";
 import { awaitedFollow, type Follow, liveFollow, storedFollow } from "./follow.ts";
 import { mirroredFollow } from "./mirror.ts";
 import type { RunRegistry } from "./registry.ts";
@@ -41,7 +42,12 @@ export function attacher(deps: AttachDeps) {
       await Bun.sleep(POLL_MS);
       const live = registry.get(first.id);
       if (live) return liveFollow(first.id, live);
-      last = (await readRun(store, accountId, first.id)) ?? last;
+      // The database away: look again at the next poll (the run's instance writes it once it is back).
+      const now = await readRun(store, accountId, first.id).catch((e: unknown) => {
+        if (isDatabaseUnreachable(e)) return null;
+        throw e;
+      });
+      last = now ?? last;
       if (last.run.status !== "running") return stored(last.run, last.events);
       if (Date.now() > giveUpAt) return stored({ ...last.run, status: "error", errors: [INTERRUPTED] }, last.events);
     }

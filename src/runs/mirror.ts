@@ -1,5 +1,6 @@
 import type { StreamEvent } from "../contract/events.ts";
 import type { RunStreamTable, StreamedEvent } from "../store/types.ts";
+import { isDatabaseUnreachable } from "../store/unreachable.ts";
 import type { Logger } from "../util/logger.ts";
 import type { Follow } from "./follow.ts";
 import type { RunLog, Sequenced } from "./run-log.ts";
@@ -9,26 +10,34 @@ const FLUSH_MS = 50;
 /** How often a follower on another instance looks for new events. */
 const POLL_MS = 250;
 
+/** The longest wait before a failed batch is tried again (the database away: docs/decisions/0100-postgres-outage.md). */
+const RETRY_MAX_MS = 2_000;
+
 /**
  * The running instance's side (README "PostgreSQL"): every event of the run's log is written
  * to the store's run stream as it is sent, in batches, one write at a time and in order, until
- * the final event. A failed write is logged and its events are written with the next batch;
- * followers elsewhere fall back to the stored run when it ends, so nothing is lost either way.
+ * the final event. A failed write is logged and its events are kept, in order, ahead of any
+ * later ones, and tried again with backoff whether or not more events come; followers
+ * elsewhere fall back to the stored run when it ends, so nothing is lost either way.
  */
 export function mirrorRun(stream: RunStreamTable, runId: string, log: RunLog, logger: Logger): void {
   let pending: StreamedEvent[] = [];
   let scheduled = false;
   let done = false;
+  let retryMs = FLUSH_MS;
   const flush = async () => {
-    while (pending.length) {
+    while (pending.length && !done) {
       const batch = pending;
       pending = [];
       try {
         await stream.append(runId, batch);
+        retryMs = FLUSH_MS;
       } catch (e) {
-        logger.warn("run_stream_failed", { request_id: runId, error: String(e) });
+        if (retryMs === FLUSH_MS) logger.warn("run_stream_failed", { request_id: runId, error: String(e) });
         pending = [...batch, ...pending];
-        break;
+        retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+        if (!done) setTimeout(() => void flush(), retryMs);
+        return;
       }
     }
     scheduled = false;
@@ -67,7 +76,12 @@ export function mirroredFollow(runId: string, stream: RunStreamTable, ended: Pro
         signal?.addEventListener("abort", () => r(null), { once: true });
       });
       for (;;) {
-        for (const e of await stream.after(runId, last)) {
+        // The database away: nothing new to hand on yet; the events are there once it is back.
+        const found = await Promise.resolve(stream.after(runId, last)).catch((e: unknown) => {
+          if (isDatabaseUnreachable(e)) return [];
+          throw e;
+        });
+        for (const e of found) {
           if (e.seq !== last + 1) break;
           const s: Sequenced = { seq: e.seq, event: e.event as StreamEvent };
           on(s);

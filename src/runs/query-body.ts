@@ -1,6 +1,7 @@
 import { Value } from "@sinclair/typebox/value";
 import { AppError } from "../contract/errors.ts";
 import { MAX_QUERY_CHARS, QueryBodySchema } from "../contract/query.ts";
+import { isStorableText, unstorableMessage } from "../contract/storable-text.ts";
 import { parseJsonObject, readRequestBody } from "../http/request-body.ts";
 
 /** Reads and validates the body; throws invalid_request naming the problem. */
@@ -15,10 +16,12 @@ export async function readQueryBody(request: Request, timeoutMs?: number): Promi
 
 /**
  * The rules a question meets on every entry (the query endpoints, the web client's runs,
- * MCP's `research`): 1 to MAX_QUERY_CHARS code points, something visible. `field` names
- * it in the message as the caller knows it. Throws invalid_request.
+ * MCP's `research`): 1 to MAX_QUERY_CHARS code points, something visible, text every
+ * backend stores (contract/storable-text.ts). `field` names it in the message as the caller
+ * knows it. Throws invalid_request.
  */
 export function checkQuestion(query: string, field: string): string {
+  if (!isStorableText(query)) throw bad(unstorableMessage(field));
   const chars = [...query].length;
   if (chars === 0 || !query.trim()) throw bad(`${field} must not be empty or only white space`);
   // Zero-width and control characters look empty too, and would still be charged as a run.

@@ -8,17 +8,22 @@ export interface LiveRun {
   readonly stop: AbortController;
   readonly done: Promise<Envelope>;
   settle(envelope: Envelope): void;
+  /** Its outcome is in the store (or will never be): it leaves the registry. */
+  recorded(): void;
 }
 
 /**
  * The runs in flight, by request id: followers attach to them (README "Safe retries") and a
  * shutdown stops accepting, waits for them (bounded) and aborts the stragglers. A run is
  * registered when it is accepted, before anything can look for it, and leaves once its
- * outcome is stored. One per server.
+ * outcome is stored — which, while the database is away, is after its callers had their
+ * answer: until then it is answered from here (docs/decisions/0100-postgres-outage.md).
+ * One per server.
  */
 export class RunRegistry {
-  private readonly runs = new Map<string, LiveRun>();
+  private readonly runs = new Map<string, { run: LiveRun; recorded: Promise<void> }>();
   private draining = false;
+  private readonly abandon = new AbortController();
 
   get size(): number {
     return this.runs.size;
@@ -28,7 +33,19 @@ export class RunRegistry {
   }
 
   get(id: string): LiveRun | undefined {
-    return this.runs.get(id);
+    return this.runs.get(id)?.run;
+  }
+
+  /** Aborts once a shutdown's grace is over: outcomes still waiting for the database are given up. */
+  get abandoned(): AbortSignal {
+    return this.abandon.signal;
+  }
+
+  /** Runs that have ended but whose outcome waits for the database. */
+  get unrecorded(): number {
+    let n = 0;
+    for (const { run } of this.runs.values()) if (run.log.ended) n++;
+    return n;
   }
 
   open(id: string, accountId: string | null, startedAt: number): LiveRun {
@@ -36,18 +53,30 @@ export class RunRegistry {
     const done = new Promise<Envelope>((r) => {
       settle = r;
     });
-    const run: LiveRun = { accountId, log: new RunLog(startedAt), stop: new AbortController(), done, settle };
-    this.runs.set(id, run);
-    void done.finally(() => this.runs.delete(id));
+    const left = Promise.withResolvers<void>();
+    const run: LiveRun = {
+      accountId,
+      log: new RunLog(startedAt),
+      stop: new AbortController(),
+      done,
+      settle,
+      recorded: left.resolve,
+    };
+    this.runs.set(id, { run, recorded: left.promise });
+    void left.promise.then(() => this.runs.delete(id));
     return run;
   }
 
-  /** Resolves once every run now in flight has settled (accepting goes on). */
+  /** Resolves once every run now in flight has ended and its outcome is stored (accepting goes on). */
   async idle(): Promise<void> {
-    await Promise.allSettled([...this.runs.values()].map((r) => r.done));
+    await Promise.allSettled([...this.runs.values()].map((r) => r.recorded));
   }
 
-  /** Stops accepting; waits up to `graceMs` for runs to finish, then aborts the rest. */
+  /**
+   * Stops accepting; waits up to `graceMs` for runs to finish and be stored, then aborts the
+   * rest and gives up outcomes the database did not take (their runs end `interrupted` once
+   * this instance's lease expires, README "Instances on one database").
+   */
   async drain(graceMs: number): Promise<void> {
     this.draining = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -59,7 +88,8 @@ export class RunRegistry {
     ]);
     clearTimeout(timer);
     if (timedOut) {
-      for (const r of this.runs.values()) r.stop.abort("shutdown");
+      for (const { run } of this.runs.values()) run.stop.abort("shutdown");
+      this.abandon.abort();
       await this.idle();
     }
   }

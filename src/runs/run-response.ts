@@ -2,6 +2,7 @@ import { AppError, isAppError, KEY_FAILURE_CODES } from "../contract/errors.ts";
 import { eventId } from "../contract/events.ts";
 import { holdConnection } from "../http/connection-hold.ts";
 import { json } from "../http/responses.ts";
+import { asUnavailable } from "../store/unreachable.ts";
 import type { Logger } from "../util/logger.ts";
 import { refusalEnvelope } from "./envelope.ts";
 import type { Follow } from "./follow.ts";
@@ -21,8 +22,8 @@ export interface RunHttp {
 
 /**
  * One run over HTTP, as JSON (the envelope when the run ends) or as an SSE stream of the
- * service's events with their ids. A stream with a Last-Event-ID resumes that run; an
- * Idempotency-Key that names a run answers with it (README "Safe retries"). Refusals carry
+ * service's events with their ids. A Last-Event-ID attaches to that run (a stream resumes
+ * after it, JSON gets the envelope); an Idempotency-Key that names a run answers with it (README "Safe retries"). Refusals carry
  * the envelope; on a stream the key failures arrive as `error` + `final` on HTTP 200 (README
  * "The API"). `headers` go on every answer. A credential refusal is returned without a
  * promise in between (the commonest refusal).
@@ -41,7 +42,8 @@ export function runResponse(
   const sse = (retryMs: number, hh: Record<string, string>, body: Parameters<typeof sseResponse>[0]) =>
     sseResponse(body, { keepAliveMs: http.keepAliveMs, retryMs, requestSignal: request.signal, headers: hh });
 
-  const refuse = (e: unknown): Response => {
+  const refuse = (thrown: unknown): Response => {
+    const e = asUnavailable(thrown);
     let err = e as AppError;
     if (!isAppError(e)) {
       http.logger.error("query_failed", { request_id: requestId, error: String(e) });
@@ -71,11 +73,12 @@ export function runResponse(
   };
 
   const answer = async (who: Identity): Promise<Response> => {
-    const last = mode === "stream" ? lastEventIdOf(request.headers) : undefined;
+    // On /api/query too: a JSON client sending it wants that run's envelope, not a new charged run.
+    const last = lastEventIdOf(request.headers);
     if (last) {
       const follow = await http.runs.attach(who, last.requestId);
       if (!follow) throw new AppError("run_not_found", "Last-Event-ID names no run of this account");
-      return respond(follow, last.seq);
+      return respond(follow, last.seq, mode === "json" ? { "idempotent-replayed": "true" } : {});
     }
     const key = idempotencyKeyOf(request.headers);
     const admission = await http.runs.admit(

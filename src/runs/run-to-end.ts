@@ -8,6 +8,7 @@ import type { Logger } from "../util/logger.ts";
 import { refusalEnvelope } from "./envelope.ts";
 import { type AdmittedRun, type DeadlineTimer, executeRun } from "./execute.ts";
 import { mirrorRun } from "./mirror.ts";
+import { type OutcomeBackoff, recordOutcome } from "./record-outcome.ts";
 import type { LiveRun } from "./registry.ts";
 
 export interface RunToEndDeps {
@@ -18,6 +19,9 @@ export interface RunToEndDeps {
   metrics?: Metrics;
   writer: Writer;
   deadlineTimer?: DeadlineTimer;
+  /** Aborted when a shutdown stops waiting for the database (RunRegistry.abandoned). */
+  abandon: AbortSignal;
+  backoff?: OutcomeBackoff;
 }
 
 /**
@@ -58,13 +62,20 @@ export function runToEnd(deps: RunToEndDeps) {
       ...envelope.errors.map((data) => ({ event: "error" as const, data })),
       { event: "final", data: envelope },
     ];
-    // Stored before the final event goes out: whoever hears `final` finds the run finished.
+    // Stored before the final event goes out: whoever hears `final` finds the run finished —
+    // unless the database is away. Then the answer goes out all the same and is written once
+    // it is back; until then the run stays registered, so a retry here is answered from memory.
+    let pending: (() => Promise<void>) | undefined;
     if (run.recorded) {
-      try {
-        await store.runs.finish(run.id, outcomeOf(envelope, recordedSources), log.timelineWith(tail));
-      } catch (e) {
-        logger.error("run_store_failed", { request_id: run.id, error: String(e) });
-      }
+      const outcome = outcomeOf(envelope, recordedSources);
+      const timeline = log.timelineWith(tail);
+      const first = await recordOutcome(() => store.runs.finish(run.id, outcome, timeline), {
+        runId: run.id,
+        logger,
+        abandon: deps.abandon,
+        backoff: deps.backoff,
+      });
+      if ("waiting" in first) pending = first.retry;
     }
     for (const e of tail) log.push(e);
     // The request line of a stream is written at its headers, of a JSON call at its answer;
@@ -80,6 +91,8 @@ export function runToEnd(deps: RunToEndDeps) {
       sources: envelope.sources.length,
     });
     live.settle(envelope);
+    await pending?.();
+    live.recorded();
   };
 }
 

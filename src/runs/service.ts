@@ -87,6 +87,7 @@ export function createRunService(deps: RunServiceDeps) {
     metrics: deps.metrics,
     writer,
     deadlineTimer: deps.deadlineTimer,
+    abandon: registry.abandoned,
   });
   const attach = attacher({ store, registry, writer, runTimeoutMs: config.RUN_TIMEOUT_MS });
   /** Runs a run (registered at admission, or now for `ask`) to its end, in the background. */
@@ -98,7 +99,11 @@ export function createRunService(deps: RunServiceDeps) {
 
   return {
     get inFlight(): number {
-      return registry.size;
+      return registry.size - registry.unrecorded;
+    },
+    /** Runs that have ended, whose outcome waits for the database to come back. */
+    get unrecorded(): number {
+      return registry.unrecorded;
     },
     /** True from the start of a shutdown: every new call is answered SHUTTING_DOWN. */
     get draining(): boolean {

@@ -1,4 +1,4 @@
-import { markerGroups } from "../research/write/citations.ts";
+import { markerGroups } from "../research/write/markers.ts";
 
 /** What stands in for a line of an answer that cited a withheld source; the line's markers follow it. */
 export const WITHHELD_LINE = "_Withheld: this quoted a document this account can no longer read._";

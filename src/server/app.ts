@@ -16,6 +16,7 @@ import { routeLabeler } from "../metrics/registry.ts";
 import { type Observe, QUERY_PATHS, queryRoutes } from "../runs/query-routes.ts";
 import { researchRoutes } from "../runs/research-routes.ts";
 import { SHUTTING_DOWN } from "../runs/service.ts";
+import { asUnavailable } from "../store/unreachable.ts";
 import { apiDocument, apiPaths } from "./api-document.ts";
 import { gateBody } from "./body-gate.ts";
 import { isCrossSiteWrite, originOf } from "./cross-site.ts";
@@ -26,7 +27,7 @@ import { serviceRoutes } from "./service-routes.ts";
 export function mainApp(deps: AppDeps) {
   return new Elysia({ name: "main-app" })
     .onError(({ code, error }) => {
-      const err = mapError(code, error);
+      const err = mapError(code, asUnavailable(error));
       if (err.code === "internal_error")
         deps.logger.error("route_error", {
           error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
@@ -103,7 +104,7 @@ export function createHandlers(deps: AppDeps): AppHandlers {
       if (gated !== request) setClientIp(gated, peer);
       res = await m.handle(gated);
     } catch (e) {
-      res = errorResponse(mapError("", e));
+      res = errorResponse(mapError("", asUnavailable(e)));
     }
     // README "The API": X-Request-Id on every response (the run routes set their run's id).
     if (!res.headers.has("x-request-id")) res.headers.set("x-request-id", crypto.randomUUID());

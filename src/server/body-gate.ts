@@ -1,6 +1,7 @@
 import { sessionAccount } from "../auth/session-cookie.ts";
 import { UPLOAD_PATH } from "../collections/upload-routes.ts";
 import { AppError } from "../contract/errors.ts";
+import { isStorableText, unstorableMessage } from "../contract/storable-text.ts";
 import { parseJsonObject, readRequestBody } from "../http/request-body.ts";
 import type { Store } from "../store/types.ts";
 
@@ -21,6 +22,7 @@ const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
  */
 export async function gateBody(store: Store, request: Request, path: string, bodyTimeoutMs?: number): Promise<Request> {
   const method = request.method;
+  refuseUnstorableUrl(request.url);
   if (method === "GET" || method === "HEAD" || method === "OPTIONS" || OWN_BODY.has(path)) return request;
   if (path.startsWith("/api/console/") && !(await sessionAccount(store, request)))
     throw new AppError("unauthorized", "sign in first: this endpoint needs the session cookie");
@@ -33,6 +35,26 @@ export async function gateBody(store: Store, request: Request, path: string, bod
     throw new AppError("invalid_request", "send the body as JSON (Content-Type: application/json)");
   parseJsonObject(text, "the request body must be a JSON object");
   return new Request(request.url, { method, headers: request.headers, body: text });
+}
+
+/**
+ * A NUL sent percent-encoded in the path or the query (the only way into a URL) is refused
+ * as the body's would be (contract/storable-text.ts): a name in the path reaches the store.
+ */
+function refuseUnstorableUrl(url: string): void {
+  if (!url.includes("%00")) return;
+  const u = new URL(url);
+  const decoded = (s: string) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  };
+  if (!isStorableText(decoded(u.pathname))) throw new AppError("invalid_request", unstorableMessage("the path"));
+  for (const [k, v] of u.searchParams)
+    if (!isStorableText(k) || !isStorableText(v))
+      throw new AppError("invalid_request", unstorableMessage("a query parameter"));
 }
 
 /** An empty body is no body: the routes' schemas then see "absent", not "". */

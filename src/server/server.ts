@@ -1,4 +1,5 @@
 import { LoginThrottle, loginAttemptsFor } from "../auth/login-throttle.ts";
+import { createMailer } from "../auth/mailer.ts";
 import { type ImportQueueOptions, startImportQueue } from "../collections/import-queue.ts";
 import { openSpool } from "../collections/spool.ts";
 import type { Config } from "../config/schema.ts";
@@ -83,6 +84,7 @@ export function startServer(opts: StartOptions): RunningServer {
     logger,
     metrics,
     throttle: new LoginThrottle(loginAttemptsFor(store)),
+    mailer: createMailer(opts.config),
     keepAliveMs: opts.keepAliveMs ?? 15_000,
     bodyTimeoutMs: opts.bodyTimeoutMs,
   };

@@ -6,10 +6,14 @@ import { type ApiPaths, json as jsonAnswer, publicOp, text } from "../contract/o
 import { json } from "../http/responses.ts";
 import { apiReferenceHtml } from "./api-reference.ts";
 import type { AppDeps } from "./deps.ts";
+import { healthProbe } from "./health.ts";
 
 // Each route's OpenAPI operation, beside it: its summary and answers are this one object.
 const HEALTH = publicOp("health", "Service", "Health", {
-  200: jsonAnswer("Health", "ok once the database is open and migrated"),
+  200: jsonAnswer(
+    "Health",
+    "the process answers once the database is open and migrated; `database` says whether it answers now",
+  ),
 });
 const OPEN_API = publicOp("openApi", "Service", "This document", {
   200: jsonAnswer(T.Object({}, { additionalProperties: true }), "the OpenAPI 3.1 document"),
@@ -32,8 +36,9 @@ export const SERVICE_OPERATIONS: ApiPaths = {
  * document comes from the composition root (api-document.ts), which knows every route.
  */
 export function serviceRoutes(deps: AppDeps, document: (serverUrl: string) => OpenApiDocument) {
+  const health = healthProbe(deps.store, () => deps.runs.unrecorded);
   return new Elysia({ name: "service-routes" })
-    .get("/healthz", () => json({ status: "ok" }), { detail: HEALTH })
+    .get("/healthz", async () => json(await health()), { detail: HEALTH })
     .get("/openapi.json", () => json(document(publicUrl(deps.config))), { detail: OPEN_API })
     .get(
       "/docs",

@@ -15,12 +15,20 @@ export type { CorpusDocumentRow };
  */
 export type Awaitable<T> = T | Promise<T>;
 
+/**
+ * Whether an account's address is proved: proven (a confirmation link, a verified identity,
+ * the CLI), unproven (typed at sign-up, no mail to confirm it), pending (typed at sign-up, a
+ * confirmation link on its way: no sign-in until it is followed).
+ */
+export type EmailStatus = "proven" | "unproven" | "pending";
+
 export interface AccountRow {
   id: string;
   email: string;
   passwordHash: string | null;
   plan: Plan;
   createdAt: string;
+  emailStatus: EmailStatus;
 }
 
 export interface AccountsTable {
@@ -30,6 +38,35 @@ export interface AccountsTable {
   /** False when the email is taken. */
   insert(row: AccountRow): Awaitable<boolean>;
   setPlan(email: string, plan: Plan): Awaitable<AccountRow | null>;
+  /** Every account, oldest first (the CLI's `account list` and `account confirm --all-unproven`). */
+  list(): Awaitable<AccountRow[]>;
+  /** Marks the address proven (the CLI's `account confirm`); null when there is no such account. */
+  setProven(email: string): Awaitable<AccountRow | null>;
+  /**
+   * Removes the account of `email` if it is still pending and was made before `before` (its
+   * link lapsed, or its mail was never sent): the address is free to sign up again.
+   */
+  removePending(email: string, before: string): Awaitable<boolean>;
+}
+
+export interface EmailConfirmationRow {
+  /** SHA-256 of the token in the link: a leaked database confirms nothing. */
+  tokenHash: string;
+  accountId: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export interface EmailConfirmationsTable {
+  insert(row: EmailConfirmationRow): Awaitable<void>;
+  /** When the links sent to this account since `since` were made, newest first. */
+  sentSince(accountId: string, since: string): Awaitable<string[]>;
+  /**
+   * Follows a link, in one transaction: a live token marks its account proven and every token
+   * of that account is dropped (single use). The account id, or null for an unknown or
+   * expired token.
+   */
+  take(tokenHash: string, now: string): Awaitable<string | null>;
 }
 
 export interface SessionRow {
@@ -192,13 +229,17 @@ export interface IdentityClaim {
   emailVerified: boolean;
 }
 
-export type LinkOutcome = { accountId: string } | { refused: "no_email" | "email_not_verified" };
+/** `replaced`: the account's address was unproven; its old credentials were revoked (IdentitiesTable.link). */
+export type LinkOutcome = { accountId: string; replaced?: boolean } | { refused: "no_email" | "email_not_verified" };
 
 export interface IdentitiesTable {
   /**
    * The account an identity signs in to, in one transaction: the one linked to (issuer,
    * subject); else the account with its email, linked only if the email is verified; else
-   * a new account on `plan`, linked. No account is ever left without its link.
+   * a new account on `plan`, linked. No account is ever left without its link. Threat: an
+   * account made with someone else's address before they arrive. When the account's address
+   * is not proven, the verified identity takes it over: its password, sessions, API keys,
+   * other identities and pending links are revoked, and the address counts as proven.
    */
   link(claim: IdentityClaim, plan: Plan): Awaitable<LinkOutcome>;
 }
@@ -472,6 +513,7 @@ export interface Store {
   runCounters: RunCountersTable;
   settings: SettingsTable;
   identities: IdentitiesTable;
+  emailConfirmations: EmailConfirmationsTable;
   instances: InstancesTable;
   corpus: CorpusTable;
   /** Files uploaded to collections, until imported. */
@@ -486,5 +528,7 @@ export interface Store {
   signupBuckets: SignupBucketsTable | null;
   /** Running runs' events for followers on other hosts; null on SQLite (they wait for the stored run). */
   runStream: RunStreamTable | null;
+  /** One trivial statement: throws when the database cannot be reached (store/unreachable.ts). */
+  ping(): Awaitable<void>;
   close(): Awaitable<void>;
 }

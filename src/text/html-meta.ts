@@ -1,3 +1,5 @@
+import { capTitle } from "./title.ts";
+
 /** Page metadata a source object can carry. */
 export interface PageMeta {
   title: string;
@@ -109,7 +111,7 @@ export function readMeta(doc: Document, url?: string): PageMeta {
   const author = meta("name=author") ?? meta("property=article:author") ?? ld.author;
   const d = date ? new Date(date) : null;
   return {
-    title: title.replace(/\s+/g, " ").slice(0, 300),
+    title: capTitle(title),
     published_at: d && !Number.isNaN(d.getTime()) ? d.toISOString().slice(0, 10) : undefined,
     author: author && !/^https?:/.test(author) ? author.slice(0, 200) : undefined,
     lang: doc.documentElement?.getAttribute("lang")?.trim().slice(0, 20) || undefined,

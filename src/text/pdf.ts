@@ -1,4 +1,6 @@
 import { getDocumentProxy, getMeta } from "unpdf";
+import { checkPdfStreams } from "./pdf-streams.ts";
+import { capTitle } from "./title.ts";
 
 /** A PDF's text and, when its metadata has one, its title. */
 export interface PdfText {
@@ -9,10 +11,13 @@ export interface PdfText {
 /**
  * Text of a PDF's first `maxPages` pages (long papers: the abstract and body come first).
  * Once `signal` aborts, no further page is read and what was read so far is returned. A PDF
- * that cannot be read throws an Error "the PDF could not be read: …"; the web reader types it
- * as a FetchError (research/read/doc-parser.ts), a collection import skips the file.
+ * that cannot be read throws an Error "the PDF could not be read: …", one whose streams inflate
+ * past the limits of pdf-streams.ts a PdfTooLarge; the web reader types either as a FetchError
+ * (research/read/doc-parser.ts), a collection import skips the file with the reason.
  */
 export async function pdfToText(bytes: Uint8Array, maxPages = 30, signal?: AbortSignal): Promise<PdfText> {
+  // Before pdf.js sees it: a stream past the limits throws PdfTooLarge, the file is not read.
+  checkPdfStreams(bytes);
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>> | undefined;
   try {
     // pdf.js may transfer (detach) the buffer it is given: hand it a copy.
@@ -28,7 +33,7 @@ export async function pdfToText(bytes: Uint8Array, maxPages = 30, signal?: Abort
     try {
       const meta = await getMeta(pdf);
       const t = (meta.info as Record<string, unknown> | undefined)?.Title;
-      if (typeof t === "string" && t.trim()) title = t.trim().slice(0, 300);
+      if (typeof t === "string" && t.trim()) title = capTitle(t);
     } catch {
       /* metadata is optional */
     }

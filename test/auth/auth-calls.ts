@@ -5,6 +5,8 @@ export interface AuthAnswer {
   retryAfter: string | null;
   /** "name=value" of each Set-Cookie. */
   cookies: string[];
+  /** The JSON body, or null. */
+  body: unknown;
 }
 
 export const PASSWORD = "correct horse battery";
@@ -18,7 +20,7 @@ export const cookieNamed = (a: AuthAnswer, name: string) => a.cookies.find((c) =
 /** POST a JSON body (or a raw one with its own content-type) to one of /api/v1/auth/*. */
 export async function authPost(
   base: string,
-  path: "signup" | "login" | "logout",
+  path: "signup" | "login" | "logout" | "confirm/resend",
   body: unknown,
   headers: Record<string, string> = {},
 ): Promise<AuthAnswer> {
@@ -28,17 +30,17 @@ export async function authPost(
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
   const text = await res.text();
-  let code: string | undefined;
+  let parsed: unknown = null;
   try {
-    code = (JSON.parse(text) as { errors?: { code: string }[] }).errors?.[0]?.code;
-  } catch {
-    code = undefined;
-  }
+    parsed = JSON.parse(text);
+  } catch {}
+  const code = (parsed as { errors?: { code: string }[] } | null)?.errors?.[0]?.code;
   return {
     status: res.status,
     code,
     retryAfter: res.headers.get("retry-after"),
     cookies: res.headers.getSetCookie().map((c) => c.split(";")[0]!),
+    body: parsed,
   };
 }
 

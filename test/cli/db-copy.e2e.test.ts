@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { SQL } from "bun";
 import { RANKING, searcherOf } from "../../src/corpus/search/search-corpus.ts";
 import { openPostgresStore } from "../../src/store/postgres/open.ts";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";
@@ -34,6 +35,7 @@ async function filled(path: string): Promise<{ accountId: string; runId: string 
     passwordHash: "h",
     plan: "pro",
     createdAt: "2026-11-01T00:00:00Z",
+    emailStatus: "unproven",
   });
   await s.sessions.insert({
     id: "s",
@@ -205,6 +207,69 @@ describe.skipIf(!postgresTests)("db copy --to postgres://", () => {
     const again = await cli(["db", "copy", "--to", url], { DATABASE_PATH: path });
     expect(again.code).toBe(1);
     expect(again.err).toContain("is not empty (accounts: 1");
+  });
+
+  test("text PostgreSQL cannot hold, stored by SQLite, is copied with U+FFFD and counted: one row never blocks the copy", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "rq-copy-")), "rq.db");
+    const { accountId } = await filled(path);
+    // As a SQLite server left them before the service refused such text: a user's question, a
+    // key's name, a model's answer, a timeline entry and a document's passage holding NUL.
+    const s = openSqliteStore(path);
+    s.raw.query("UPDATE runs SET query = ?, answer = ? WHERE id = 'r1'").run("tides\0 and moon", "A\0 [S1]");
+    s.raw.query("UPDATE api_keys SET name = ? WHERE id = 'k2'").run("k\u00002");
+    s.raw.query("UPDATE run_events SET type = ? WHERE id = (SELECT min(id) FROM run_events)").run("progress\0");
+    s.raw.query("UPDATE corpus_passages SET text = ? WHERE text = 'twice a day'").run("twice\0 a day");
+    s.close();
+    const url = await freshDatabase();
+    const copied = await cli(["db", "copy", "--to", url], { DATABASE_PATH: path });
+    expect(copied.err).toContain(
+      "rows holding NUL, which PostgreSQL cannot store, copied with U+FFFD in its place: api_keys: 1, runs: 1, run_events: 1, corpus_passages: 1\n",
+    );
+    expect(copied.code).toBe(0);
+    expect(copied.out).toMatch(/runs\s+2/);
+    const pg = await openPostgresStore(url, { max: 2 });
+    try {
+      const run = await pg.runs.withEvents(accountId, "r1");
+      expect([run?.run.query, run?.run.answer, run?.events[0]?.type]).toEqual([
+        "tides\ufffd and moon",
+        "A\ufffd [S1]",
+        "progress\ufffd",
+      ]);
+      expect((await pg.apiKeys.listByAccount(accountId)).map((k) => k.name).sort()).toEqual(["k1", "k\ufffd2"]);
+      expect(
+        Number((await pg.raw`SELECT count(*) AS n FROM corpus_passages WHERE text = ${"twice\ufffd a day"}`)[0].n),
+      ).toBe(1);
+    } finally {
+      await pg.close();
+    }
+  });
+
+  test("a target holding another application's tables is refused, naming them, and nothing is created there", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "rq-copy-")), "rq.db");
+    await filled(path);
+    const url = await freshDatabase();
+    const theirs = new SQL(url, { max: 1 });
+    const tablesThere = async () =>
+      (
+        (await theirs`SELECT table_name AS t FROM information_schema.tables WHERE table_schema = current_schema()
+          ORDER BY 1`) as { t: string }[]
+      ).map((r) => r.t);
+    try {
+      // A name the service also uses is still another application's table when the service did not make it.
+      for (const t of ["invoices", "customers", "ledger", "orders", "payments", "refunds", "accounts"])
+        await theirs.unsafe(`CREATE TABLE ${t} (id int)`);
+      await theirs.unsafe("CREATE VIEW open_orders AS SELECT * FROM orders");
+      const before = await tablesThere();
+      const copy = await cli(["db", "copy", "--to", url], { DATABASE_PATH: path });
+      expect(copy.code).toBe(1);
+      expect(copy.err).toContain(
+        "holds 8 tables that research-query did not make in schema public (accounts, customers, invoices, ledger, open_orders and 3 more); nothing was created",
+      );
+      expect(await tablesThere()).toEqual(before);
+      expect(before).not.toContain("__migrations");
+    } finally {
+      await theirs.close();
+    }
   });
 
   test("without --to, or with a target that cannot be reached, nothing is copied and the password is not shown", async () => {

@@ -63,7 +63,7 @@ describe("the error table", () => {
     }
   });
 
-  test("the only additions are idempotency_key_reused (422), the sign-up refusals, the collections' and the uploads' refusals, client_closed (a run failure code) and MCP's server_unreachable", () => {
+  test("the only additions are idempotency_key_reused (422), the sign-up refusals, the address confirmation's, the collections' and the uploads' refusals, service_unavailable (503, the database away), client_closed (a run failure code) and MCP's server_unreachable and too_many_calls", () => {
     expect(ERROR_CODES.filter((c) => !(c in LEGACY_STATUS))).toEqual([
       "too_many_signups",
       "signup_not_allowed",
@@ -73,6 +73,9 @@ describe("the error table", () => {
       "invalid_collection_name",
       "document_not_found",
       "idempotency_key_reused",
+      "email_not_confirmed",
+      "confirmation_invalid",
+      "mail_failed",
       "upload_too_large",
       "too_many_files",
       "invalid_file_name",
@@ -80,11 +83,15 @@ describe("the error table", () => {
       "upload_incomplete",
       "storage_quota_exceeded",
       "insufficient_storage",
+      "service_unavailable",
       "client_closed",
       "server_unreachable",
+      "too_many_calls",
     ]);
     expect(errorKind("server_unreachable")).toBe("client");
+    expect([errorKind("too_many_calls"), errorStatus("too_many_calls")]).toEqual(["client", 429]);
     expect(errorStatus("idempotency_key_reused")).toBe(422);
+    expect([errorStatus("service_unavailable"), errorKind("service_unavailable")]).toEqual([503, "refusal"]);
     expect(
       (
         [
@@ -113,12 +120,11 @@ describe("the error table", () => {
     ]);
     expect(errorKind("config_invalid")).toBe("startup");
     for (const c of ERROR_CODES) {
-      // A refusal is the client's to fix (4xx), except a full disk: the server's (507), nothing started either.
+      // A refusal is the client's to fix (4xx), except a full disk (507) and a database away (503):
+      // the server's, nothing started either.
+      const servers = ["insufficient_storage", "service_unavailable", "mail_failed"];
       if (ERRORS[c].kind === "refusal")
-        expect([c, (ERRORS[c].status >= 400 && ERRORS[c].status < 500) || c === "insufficient_storage"]).toEqual([
-          c,
-          true,
-        ]);
+        expect([c, (ERRORS[c].status >= 400 && ERRORS[c].status < 500) || servers.includes(c)]).toEqual([c, true]);
       expect(ERRORS[c].description.length).toBeGreaterThan(0);
     }
     expect(ERRORS.insufficient_storage.status).toBe(507);

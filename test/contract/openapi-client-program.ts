@@ -69,7 +69,8 @@ export async function main(baseUrl: string): Promise<Summary> {
 
   const email = "Typed-" + crypto.randomUUID() + "@Example.com";
   const signup = await client.POST("/api/v1/auth/signup", { body: { email, password: "correct horse battery" } });
-  if (!signup.data) throw new Error("signup: HTTP " + signup.response.status);
+  // 201 is the account; 202 (with mail configured) only says a confirmation link was mailed.
+  if (!signup.data || !("plan" in signup.data)) throw new Error("signup: HTTP " + signup.response.status);
 
   const created = await client.POST("/api/console/keys", { body: { name: "typed client" } });
   if (!created.data) throw new Error("create key: HTTP " + created.response.status);

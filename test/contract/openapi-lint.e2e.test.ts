@@ -29,6 +29,8 @@ const ACCEPTED_WARNINGS: Record<string, string> = {
   // A browser redirect: success is a 302 to the identity provider or back to the app.
   "operation-2xx-response #/paths/~1api~1v1~1auth~1oidc~1start/get/responses": "succeeds with a 302",
   "operation-2xx-response #/paths/~1api~1v1~1auth~1oidc~1callback/get/responses": "succeeds with a 302",
+  // The link mailed to confirm an address: a 302 to the sign-in page, confirmed or not.
+  "operation-2xx-response #/paths/~1api~1v1~1auth~1confirm/get/responses": "succeeds with a 302",
 };
 
 interface Problem {

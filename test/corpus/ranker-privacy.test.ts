@@ -66,6 +66,7 @@ describe("B's ranking beside A's private collection", () => {
             passwordHash: null,
             plan: "free",
             createdAt: "2026-11-01T00:00:00Z",
+            emailStatus: "unproven",
           });
           await put("a-private", "a", hidden);
         }

@@ -31,7 +31,7 @@ function findBinDir(): string | null {
   return null;
 }
 
-const binDir = findBinDir();
+export const binDir = findBinDir();
 
 /**
  * Whether the PostgreSQL tests run: always in CI (where a missing server is a failure), else when
@@ -39,15 +39,15 @@ const binDir = findBinDir();
  */
 export const postgresTests = process.env.RQ_TEST_TIER !== "fast" && (binDir !== null || process.env.CI === "true");
 
-const asRoot = process.getuid?.() === 0;
+export const asRoot = process.getuid?.() === 0;
 
-function run(args: string[], what: string): void {
+export function run(args: string[], what: string): void {
   const cmd = asRoot ? ["runuser", "-u", "postgres", "--", ...args] : args;
   const r = Bun.spawnSync(cmd, { stdout: "pipe", stderr: "pipe" });
   if (r.exitCode !== 0) throw new Error(`${what} failed (${r.exitCode}): ${r.stderr.toString()}${r.stdout.toString()}`);
 }
 
-function freePort(): number {
+export function freePort(): number {
   const s = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
   const port = s.port;
   s.stop(true);
@@ -65,7 +65,7 @@ let started: Promise<Server> | undefined;
 let keeper: ReturnType<typeof Bun.spawn> | undefined;
 
 /** Waits until the server takes connections (pg_isready), or fails with its log. */
-async function ready(port: number, dir: string): Promise<void> {
+export async function ready(port: number, dir: string): Promise<void> {
   for (let i = 0; i < 1200; i++) {
     const probe = Bun.spawnSync([join(binDir!, "pg_isready"), "-q", "-h", "127.0.0.1", "-p", String(port)]);
     if (probe.exitCode === 0) return;
@@ -77,7 +77,8 @@ async function ready(port: number, dir: string): Promise<void> {
   throw new Error(`PostgreSQL did not start on 127.0.0.1:${port}: ${log}`);
 }
 
-async function start(): Promise<Server> {
+/** A new cluster in a temporary directory the server's user owns: its directory and data directory. */
+export function initDataDir(): { dir: string; data: string } {
   if (!binDir) throw new Error("PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/postgres, no pg_config)");
   if (asRoot && Bun.spawnSync(["id", "-u", "postgres"]).exitCode !== 0) {
     const r = Bun.spawnSync(["useradd", "--system", "--no-create-home", "postgres"], { stderr: "pipe" });
@@ -92,6 +93,11 @@ async function start(): Promise<Server> {
   chmodSync(dir, 0o700);
   const data = join(dir, "data");
   run([join(binDir, "initdb"), "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync"], "initdb");
+  return { dir, data };
+}
+
+async function start(): Promise<Server> {
+  const { dir } = initDataDir();
   const port = freePort();
   // The server lives as long as this process's end of a pipe: when the test process exits,
   // however it exits (kill -9 included), `cat` sees the end, and the server and its files go.
@@ -102,7 +108,7 @@ async function start(): Promise<Server> {
       -c synchronous_commit=off -c max_connections=300 >"$1/log" 2>&1 & pid=$!
     cat >/dev/null
     kill -QUIT $pid; wait $pid; rm -rf "$1"`;
-  const args = ["sh", "-c", script, binDir, dir, String(port)];
+  const args = ["sh", "-c", script, binDir!, dir, String(port)];
   keeper = Bun.spawn(asRoot ? ["runuser", "-u", "postgres", "--", ...args] : args, {
     stdin: "pipe",
     stdout: "ignore",

@@ -37,6 +37,15 @@ describe("mcp: the TOOLS table", () => {
           isError: true,
           content: [{ text: `invalid_request: ${t.name} takes ${t.argsHint}` }],
         });
+        // Text no backend can store is refused before the tool runs, naming the argument.
+        const name = Object.keys(t.args.properties)[0]!;
+        const nul = await s.client.callTool({ name: t.name, arguments: { [name]: "https://a.example/\u0000" } });
+        expect(nul).toMatchObject({
+          isError: true,
+          content: [
+            { text: `invalid_request: ${name} holds U+0000 (NUL) or an unpaired surrogate: not accepted in text` },
+          ],
+        });
       }
       const others = [...TOOLS.filter((t) => !t.modes.includes(mode)).map((t) => t.name), "summarise"];
       for (const name of others)

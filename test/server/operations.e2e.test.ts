@@ -25,7 +25,11 @@ describe("operations endpoints", () => {
   });
 
   test("/healthz answers ok and /openapi.json lists every contract path", async () => {
-    expect(await (await fetch(srv.url + "/healthz")).json()).toEqual({ status: "ok" });
+    expect(await (await fetch(srv.url + "/healthz")).json()).toEqual({
+      status: "ok",
+      database: "ok",
+      unrecorded_runs: 0,
+    });
     const doc = (await (await fetch(srv.url + "/openapi.json")).json()) as {
       openapi: string;
       paths: Record<string, unknown>;

@@ -100,7 +100,7 @@ describe("bodies the Console must refuse", () => {
   });
 
   test("a query of only invisible or control characters is refused and not charged", async () => {
-    for (const q of ["\u200b\u200b", "\u0000\u0001", "\u2060\ufeff", "\u200d \u200c"]) {
+    for (const q of ["\u200b\u200b", "\u0001\u0007", "\u2060\ufeff", "\u200d \u200c"]) {
       const res = await post("/api/query", { authorization: `Bearer ${key}` }, JSON.stringify({ query: q }));
       const body = await expectRefusal(res, 400, "invalid_request");
       expect(body.errors[0]!.message).toContain("visible");

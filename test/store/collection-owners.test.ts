@@ -18,7 +18,14 @@ const doc = (docId: string): CorpusDocumentInput => ({
 
 async function account(s: AnyStore, email: string): Promise<string> {
   const id = crypto.randomUUID();
-  await s.accounts.insert({ id, email, passwordHash: null, plan: "free", createdAt: new Date().toISOString() });
+  await s.accounts.insert({
+    id,
+    email,
+    passwordHash: null,
+    plan: "free",
+    createdAt: new Date().toISOString(),
+    emailStatus: "unproven",
+  });
   return id;
 }
 

@@ -26,6 +26,7 @@ async function expectSharedWithNoOwner(db: Store): Promise<void> {
     passwordHash: null,
     plan: "free",
     createdAt: "2026-11-01T00:00:00Z",
+    emailStatus: "unproven",
   });
   expect(await db.corpus.createCollection({ name: "notes", ownerId: "a1", visibility: "private" })).toMatchObject({
     name: "notes",

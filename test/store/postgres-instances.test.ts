@@ -36,6 +36,7 @@ const account = (): AccountRow => ({
   passwordHash: "h",
   plan: "free",
   createdAt: "2026-11-01T00:00:00.000Z",
+  emailStatus: "unproven",
 });
 
 const run = (accountId: string, instanceId = "i"): NewRun => ({

@@ -13,6 +13,7 @@ const account = (email: string): AccountRow => ({
   passwordHash: "h",
   plan: "free",
   createdAt: "2026-11-01T00:00:00.000Z",
+  emailStatus: "unproven",
 });
 
 const key = (accountId: string, id: string, at = "2026-11-02T00:00:00.000Z"): KeyRow => ({
@@ -72,6 +73,12 @@ for (const backend of backends) {
       expect(await s.accounts.byId("none")).toBeNull();
       expect(await s.accounts.setPlan("a@x.org", "pro")).toEqual({ ...a, plan: "pro" });
       expect(await s.accounts.setPlan("b@x.org", "pro")).toBeNull();
+      // The CLI's account list and account confirm.
+      const b = { ...account("b@x.org"), createdAt: "2099-01-01T00:00:00.000Z" };
+      await s.accounts.insert(b);
+      expect(await s.accounts.list()).toEqual([{ ...a, plan: "pro" }, b]);
+      expect(await s.accounts.setProven("b@x.org")).toEqual({ ...b, emailStatus: "proven" });
+      expect(await s.accounts.setProven("c@x.org")).toBeNull();
     });
 
     test("sessions: found by hash until they expire; deleted by hash", async () => {
@@ -211,7 +218,18 @@ for (const backend of backends) {
       await s.accounts.insert(owner);
       const other = { issuer: "https://idp", subject: "s2", email: "owner@x.org", emailVerified: false };
       expect(await s.identities.link(other, "free")).toEqual({ refused: "email_not_verified" });
-      expect(await s.identities.link({ ...other, emailVerified: true }, "free")).toEqual({ accountId: owner.id });
+      // The owner's address was only typed: the verified identity takes it over, credentials revoked.
+      expect(await s.identities.link({ ...other, emailVerified: true }, "free")).toEqual({
+        accountId: owner.id,
+        replaced: true,
+      });
+      expect(await s.accounts.byId(owner.id)).toMatchObject({ passwordHash: null, emailStatus: "proven" });
+      // A proven address is joined as it is.
+      const proven = { ...account("proven@x.org"), emailStatus: "proven" as const };
+      await s.accounts.insert(proven);
+      const joining = { issuer: "https://idp", subject: "s4", email: "proven@x.org", emailVerified: true };
+      expect(await s.identities.link(joining, "free")).toEqual({ accountId: proven.id });
+      expect(await s.accounts.byId(proven.id)).toMatchObject({ passwordHash: "h", emailStatus: "proven" });
       expect(await s.identities.link({ ...other, subject: "s3", email: undefined }, "free")).toEqual({
         refused: "no_email",
       });

@@ -14,6 +14,7 @@ const account = async (s: Store): Promise<AccountRow> => {
     passwordHash: "h",
     plan: "free",
     createdAt: "2026-11-01T00:00:00.000Z",
+    emailStatus: "unproven",
   };
   await s.accounts.insert(row);
   return row;

@@ -1,4 +1,5 @@
 import { AppError } from "../../contract/errors.ts";
+import { isStorableText } from "../../contract/storable-text.ts";
 import type { Store } from "../../store/types.ts";
 import type { Plan } from "../accounts.ts";
 import { emailProblem, normalizeEmail } from "../email.ts";
@@ -37,6 +38,10 @@ function checkDomain(email: string | undefined, verified: boolean, allowed: stri
  * domain allow-list is checked first, on the verified email only.
  */
 export async function accountForIdentity(store: Store, id: OidcIdentity, policy: LinkPolicy): Promise<string> {
+  // Threat: a provider's subject PostgreSQL cannot hold failing the sign-in with a 500 there and
+  // stored altered on SQLite (docs/decisions/0103-text-a-database-cannot-hold.md).
+  if (!isStorableText(id.subject))
+    throw new AppError("oidc_failed", "The identity provider sent a subject with NUL or an unpaired surrogate.");
   // An address with invisible or look-alike characters is no address: it could otherwise be
   // linked to the account of the plain address it imitates (src/auth/email.ts).
   const usable = !!id.email && !emailProblem(id.email);

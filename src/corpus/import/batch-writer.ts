@@ -1,5 +1,6 @@
 import type { CorpusDocumentInput, CorpusPutOutcome, CorpusTable } from "../../store/types.ts";
 import { splitPassages } from "../../text/passages.ts";
+import { capTitle } from "../../text/title.ts";
 import type { ImportProblem, ReadDocument } from "./import-types.ts";
 
 // One store.corpus.put is one transaction: a few hundred documents amortise its cost (10,000
@@ -51,7 +52,8 @@ export class BatchWriter {
   async add(d: ReadDocument, root: number): Promise<void> {
     const input: CorpusDocumentInput = {
       docId: d.docId,
-      title: d.title,
+      // Every import path passes here (`corpus add` and uploads): no title is stored longer.
+      title: capTitle(d.title) || d.docId,
       url: d.url,
       path: d.path,
       format: d.format,

@@ -1,6 +1,6 @@
 import { BatchWriter, type DocumentSink } from "./batch-writer.ts";
 import { formatOf, KNOWN_ENDINGS } from "./formats.ts";
-import type { ImportOptions, ImportSummary } from "./import-types.ts";
+import type { ImportOptions, ImportSummary, ReadPdf } from "./import-types.ts";
 import { ProblemLog } from "./problem-log.ts";
 import { ProgressMeter } from "./progress-meter.ts";
 import { MAX_DOC_CHARS } from "./read-capped.ts";
@@ -30,16 +30,17 @@ export async function importPaths(store: DocumentSink, paths: string[], o: Impor
     interrupted: false,
     seconds: 0,
   };
-  const { files, missing } = walkPaths(paths);
+  const { files, missing, skipped } = walkPaths(paths, { followLinks: o.followLinks });
   const log = new ProblemLog(o.onProblem);
   const skip = (path: string, message: string, line?: number) => {
     summary.skipped++;
     log.report({ path, line, message, skipped: true });
   };
   for (const m of missing) log.report({ path: paths[m.root]!, message: m.message, skipped: true });
+  for (const s of skipped) skip(s.file, s.message);
   paths.forEach((p, i) => {
-    if (!missing.some((m) => m.root === i) && !files.some((f) => f.root === i))
-      log.report({ path: p, message: "empty folder: nothing to import", skipped: true });
+    const reached = [...missing, ...files, ...skipped].some((x) => x.root === i);
+    if (!reached) log.report({ path: p, message: "empty folder: nothing to import", skipped: true });
   });
 
   const perRoot = paths.map(() => 0);
@@ -58,7 +59,7 @@ export async function importPaths(store: DocumentSink, paths: string[], o: Impor
     if (o.signal?.aborted) break;
     meter.current = f.file;
     meter.within = 0;
-    await importFile(f, { writer, skip, report: log.report, meter, maxChars, signal: o.signal });
+    await importFile(f, { writer, skip, report: log.report, meter, maxChars, signal: o.signal, readPdf: o.readPdf });
     log.endFile(f.file);
     meter.files++;
     meter.tick();
@@ -78,6 +79,7 @@ interface FileContext {
   meter: ProgressMeter;
   maxChars: number;
   signal?: AbortSignal;
+  readPdf?: ReadPdf;
 }
 
 async function importFile(f: FileEntry, c: FileContext): Promise<void> {
@@ -112,7 +114,7 @@ async function importFile(f: FileEntry, c: FileContext): Promise<void> {
   }
   let read: Awaited<ReturnType<typeof readFile>>;
   try {
-    read = await readFile(f, format, c.maxChars, c.signal);
+    read = await readFile(f, format, c.maxChars, c.signal, c.readPdf);
   } catch (e) {
     return c.skip(f.file, `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }

@@ -1,3 +1,5 @@
+import type { PdfText } from "../../text/pdf.ts";
+
 /** How far an import has come, reported at most a few times a second (README "Importing documents"). */
 export interface ImportProgress {
   /** Documents read so far (added, replaced or unchanged). */
@@ -43,11 +45,18 @@ export interface ImportOptions {
   onProgress?: (p: ImportProgress) => void;
   onProblem?: (p: ImportProblem) => void;
   signal?: AbortSignal;
+  /** Follow links that lead out of a folder given (corpus add --follow-links); default: skip them. */
+  followLinks?: boolean;
   /** Characters kept per document (default MAX_DOC_CHARS); tests lower it. */
   maxChars?: number;
   /** The clock of the progress reports, in ms (default performance.now); tests move it by hand. */
   now?: () => number;
+  /** Reads a PDF's text; default: on this thread. A PdfTooLarge thrown skips the file with its reason. */
+  readPdf?: ReadPdf;
 }
+
+/** `corpus add` passes one on a worker a memory watchdog may stop (docs/decisions/0099-pdf-parse-watchdog.md). */
+export type ReadPdf = (bytes: Uint8Array, maxPages: number, signal?: AbortSignal) => Promise<PdfText>;
 
 /** One document as a reader found it, before it is split and hashed. */
 export interface ReadDocument {

@@ -32,10 +32,32 @@ export function uncompressedSize(file: string, size: number, gz: boolean): numbe
  * one line, never the file. A line longer than `maxLine` characters is not kept whole: it
  * comes out empty with `tooLong` set.
  */
-export function jsonlLines(file: string, gz: boolean, maxLine: number): AsyncGenerator<JsonlLine> {
+export function jsonlLines(file: string, gz: boolean, maxLine: number, gzLimit = Infinity): AsyncGenerator<JsonlLine> {
   const raw = Bun.file(file).stream();
+  if (!gz) return streamLines(raw, maxLine);
   // lib.dom types these streams' writable side as BufferSource, which TS will not take for Uint8Array chunks.
-  return streamLines(gz ? raw.pipeThrough(new DecompressionStream("gzip") as unknown as Bytes) : raw, maxLine);
+  return streamLines(
+    raw.pipeThrough(new DecompressionStream("gzip") as unknown as Bytes).pipeThrough(capped(gzLimit)),
+    maxLine,
+  );
+}
+
+/** Bytes a .jsonl.gz may expand to: 100 times its size, at least 64 MiB (an upload's limit is lower still). */
+export const gzipLimit = (bytes: number) => Math.max(bytes * 100, 64 * 1048576);
+
+/**
+ * Passes bytes on until `limit` have passed, then fails. Threat: a gzip bomb (a few MB that
+ * expand to terabytes) read on for hours; the lines before the limit stay imported.
+ */
+function capped(limit: number): TransformStream<Uint8Array, Uint8Array> {
+  let seen = 0;
+  return new TransformStream({
+    transform(chunk, out) {
+      seen += chunk.byteLength;
+      if (seen > limit) throw new Error(`expands past ${Math.round(limit / 1048576)} MiB (a gzip bomb?)`);
+      out.enqueue(chunk);
+    },
+  });
 }
 
 /** The lines of a byte stream as they arrive (a file, standard input), under the same rules as jsonlLines. */

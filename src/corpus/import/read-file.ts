@@ -2,9 +2,11 @@ import { basename } from "node:path";
 import { decodeText } from "../../text/charset.ts";
 import { extractMainText } from "../../text/html-extract.ts";
 import { pdfToText } from "../../text/pdf.ts";
+import { PdfTooLarge } from "../../text/pdf-streams.ts";
+import { capTitle, MAX_TITLE_CHARS } from "../../text/title.ts";
 import { sha256Hex } from "../../util/crypto.ts";
 import type { FileFormat } from "./formats.ts";
-import type { ReadDocument } from "./import-types.ts";
+import type { ReadDocument, ReadPdf } from "./import-types.ts";
 import { markdownText } from "./markdown-text.ts";
 import { bytesFor, capChars, readCapped } from "./read-capped.ts";
 import { checked, type Decoded, decodeTextBytes } from "./text-bytes.ts";
@@ -25,6 +27,7 @@ export async function readFile(
   format: Exclude<FileFormat, "jsonl" | "jsonl.gz">,
   maxChars: number,
   signal?: AbortSignal,
+  readPdf: ReadPdf = pdfToText,
 ): Promise<FileRead> {
   if (entry.bytes === 0) return { skip: "empty file" };
   if (format === "pdf" && entry.bytes > MAX_PDF_BYTES)
@@ -34,10 +37,11 @@ export async function readFile(
   let decoded: Decoded;
   if (format === "pdf") {
     try {
-      const pdf = await pdfToText(bytes, PDF_PAGES, signal);
+      const pdf = await readPdf(bytes, PDF_PAGES, signal);
       title = pdf.title ?? null;
       decoded = { text: pdf.text };
     } catch (e) {
+      if (e instanceof PdfTooLarge) return { skip: `${e.message}: not read` };
       return {
         skip: `cannot read the PDF (encrypted or damaged): ${(e as Error).message.replace(/^the PDF could not be read: /, "")}`,
       };
@@ -57,7 +61,13 @@ export async function readFile(
       title = md.title;
       decoded = { ...decoded, text: md.text };
     } else if ("text" in decoded) {
-      title = decoded.text.trimStart().split("\n", 1)[0]!.trim().slice(0, 300) || null;
+      title =
+        capTitle(
+          decoded.text
+            .trimStart()
+            .slice(0, MAX_TITLE_CHARS * 4)
+            .split("\n", 1)[0]!,
+        ) || null;
     }
   }
   if ("binary" in decoded) return { skip: decoded.binary };
@@ -69,7 +79,7 @@ export async function readFile(
     warnings,
     doc: {
       docId: entry.docId,
-      title: title || stem(entry.file),
+      title: capTitle(title ?? "") || stem(entry.file),
       text: capped.text,
       url: null,
       path: entry.file,

@@ -1,6 +1,8 @@
+import { isStorableText, unstorableMessage } from "../../contract/storable-text.ts";
+import { capTitle } from "../../text/title.ts";
 import { sha256Hex } from "../../util/crypto.ts";
 import type { ReadDocument } from "./import-types.ts";
-import { jsonlLines, uncompressedSize } from "./jsonl-lines.ts";
+import { gzipLimit, jsonlLines, uncompressedSize } from "./jsonl-lines.ts";
 import { capChars } from "./read-capped.ts";
 import type { FileEntry } from "./walk-paths.ts";
 
@@ -32,17 +34,20 @@ function record(line: string, n: number, entry: FileEntry, maxChars: number): Js
   const id = typeof rawId === "number" && Number.isFinite(rawId) ? String(rawId) : rawId;
   if (typeof id !== "string" || !id.trim()) return { bad: 'no "id" (a string or a number)', line: n };
   if (id.length > MAX_ID) return { bad: `"id" longer than ${MAX_ID} characters`, line: n };
+  // An id is a name (citations, paths): not cleaned like the text (the store does that), so never another's.
+  if (!isStorableText(id)) return { bad: unstorableMessage('"id"'), line: n };
   if (o.text !== undefined && typeof o.text !== "string") return { bad: '"text" is not a string', line: n };
   if (o.title !== undefined && o.title !== null && typeof o.title !== "string")
     return { bad: '"title" is not a string', line: n };
-  const title = ((o.title as string | undefined) ?? "").trim();
+  const rawTitle = ((o.title as string | undefined) ?? "").trim();
+  const title = capTitle(rawTitle);
   const body = (o.text as string | undefined) ?? "";
   if (!body.trim() && !title) return { bad: `no text for id ${id}`, line: n };
   const warnings: string[] = [];
   const url = httpUrl(o.url);
   if (o.url !== undefined && o.url !== null && o.url !== "" && !url)
     warnings.push('"url" is not an http(s) URL: left out');
-  const capped = capChars(body.trim() ? body : title, maxChars);
+  const capped = capChars(body.trim() ? body : rawTitle, maxChars);
   if (capped.cut) warnings.push(`text longer than ${maxChars.toLocaleString("en")} characters: cut there`);
   return {
     warnings,
@@ -74,7 +79,7 @@ export async function* readJsonl(
   const total = uncompressedSize(entry.file, entry.bytes, gz);
   // JSON escapes ("\u00e9") can take six characters for one: room for a capped text and its title.
   const maxLine = maxChars * 6 + 65_536;
-  for await (const l of jsonlLines(entry.file, gz, maxLine)) {
+  for await (const l of jsonlLines(entry.file, gz, maxLine, gzipLimit(entry.bytes))) {
     onShare(total ? Math.min(1, l.offset / total) : 1);
     if (l.tooLong) yield { bad: `line longer than ${maxLine.toLocaleString("en")} characters`, line: l.n };
     else {

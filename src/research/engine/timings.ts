@@ -1,7 +1,7 @@
 import { GROQ_ATTEMPT_MS } from "../llm/groq.ts";
 import { OPENAI_ATTEMPT_MS } from "../llm/openai-compatible.ts";
 import { DEFAULT_RETRY, type RetryPolicy } from "../llm/retry.ts";
-import { PARSE_JOB_MS } from "../read/parse-pool.ts";
+import { PARSE_JOB_MS } from "../read/parse-pool-setup.ts";
 import { READ_DEFAULTS } from "../read/read-all.ts";
 import { PROVIDER_NAMES, SEARCH_PROVIDERS, type SearchProviderName } from "../search/providers.ts";
 

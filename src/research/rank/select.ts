@@ -60,8 +60,11 @@ export function selectPassages(
     });
   });
   if (!all.length || maxSources < 1) return [];
-  // The title helps tell what a passage is about, so it is scored along with it.
-  const bm = new Bm25(all.map((p) => `${docs[p.doc]!.title}\n${p.text}`));
+  // The title helps tell what a passage is about, so it is scored along with it (read once per document).
+  const bm = new Bm25(
+    all.map((p) => p.text),
+    { headings: docs.map((d) => d.title), heading: all.map((p) => p.doc) },
+  );
   bm.scores(question).forEach((s, i) => {
     all[i]!.score += s;
   });

@@ -1,6 +1,7 @@
 import { decodeText } from "../../text/charset.ts";
 import { type Extracted, extractMainText } from "../../text/html-extract.ts";
 import { type PdfText, pdfToText } from "../../text/pdf.ts";
+import { PdfTooLarge } from "../../text/pdf-streams.ts";
 import { FetchError } from "./fetch-error.ts";
 
 /**
@@ -10,7 +11,8 @@ import { FetchError } from "./fetch-error.ts";
  */
 export interface DocParser {
   html(bytes: Uint8Array, contentType: string, url: string, signal?: AbortSignal): Promise<Extracted>;
-  pdf(bytes: Uint8Array, url: string, signal?: AbortSignal): Promise<PdfText>;
+  /** The first `maxPages` pages (default 30: the web reader's; `corpus add` reads whole files). */
+  pdf(bytes: Uint8Array, url: string, signal?: AbortSignal, maxPages?: number): Promise<PdfText>;
 }
 
 /** Parses on the calling thread. */
@@ -18,11 +20,11 @@ export const inlineParser: DocParser = {
   async html(bytes, contentType, url) {
     return extractMainText(decodeText(bytes, contentType), url);
   },
-  async pdf(bytes, url, signal) {
+  async pdf(bytes, url, signal, maxPages = 30) {
     try {
-      return await pdfToText(bytes, 30, signal);
+      return await pdfToText(bytes, maxPages, signal);
     } catch (e) {
-      throw new FetchError("unsupported_type", url, (e as Error).message);
+      throw new FetchError(e instanceof PdfTooLarge ? "too_large" : "unsupported_type", url, (e as Error).message);
     }
   },
 };

@@ -1,54 +1,19 @@
 import { availableParallelism } from "node:os";
 import type { Extracted } from "../../text/html-extract.ts";
 import type { PdfText } from "../../text/pdf.ts";
+import { mib, watchMemory } from "../../util/memory-watch.ts";
 import type { DocParser } from "./doc-parser.ts";
 import { FetchError, type FetchFailure } from "./fetch-error.ts";
+import {
+  defaultWorkerUrl,
+  PARSE_JOB_MS,
+  PARSE_MEMORY_BYTES,
+  type ParsePoolOptions,
+  type Pending,
+  type Slot,
+  wallClockTimer,
+} from "./parse-pool-setup.ts";
 import type { ParseJob, ParseReply } from "./parse-worker.ts";
-
-/** Settings of the parse pool. */
-export interface ParsePoolOptions {
-  /** Worker threads; default: one less than the CPUs (at least 1, at most 4). */
-  size?: number;
-  /** A job running longer is a runaway parse: its worker is terminated and replaced. */
-  jobTimeoutMs?: number;
-  /** The worker script; the default is resolved next to this module (also inside the binary). */
-  workerUrl?: string | URL;
-  /** Told of every parse: where it ran and whether it produced text. */
-  onParse?: (where: "worker" | "inline", ok: boolean) => void;
-  /** Starts a job's time limit and returns its cancel; tests replace it to overrun a job without waiting. */
-  jobTimer?: (onOverrun: () => void, ms: number) => () => void;
-}
-
-const wallClockTimer = (onOverrun: () => void, ms: number) => {
-  const t = setTimeout(onOverrun, ms);
-  return () => clearTimeout(t);
-};
-
-/** A parse this long is a runaway (hostile nesting, a pathological PDF), not a slow page. */
-export const PARSE_JOB_MS = 20_000;
-
-interface Pending {
-  resolve(v: unknown): void;
-  reject(e: Error): void;
-  url: string;
-  cancelTimer(): void;
-}
-interface Slot {
-  worker: Worker;
-  pending: Map<number, Pending>;
-  answered: boolean;
-}
-
-/**
- * Where the worker script is. In the compiled binary (`bun run build` lists it as a second
- * entrypoint) entrypoints are stored relative to their common folder, src/; from a
- * checkout it sits next to this module.
- */
-function defaultWorkerUrl(): string | URL {
-  return /\/\$bunfs\/|~BUN\//.test(import.meta.url)
-    ? "./research/read/parse-worker.ts"
-    : new URL("./parse-worker.ts", import.meta.url);
-}
 
 /**
  * Parses pages and PDFs on worker threads, spawned on first use (an idle server holds
@@ -59,22 +24,31 @@ function defaultWorkerUrl(): string | URL {
 export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser): DocParser & { close(): void } {
   const size = o.size ?? Math.max(1, Math.min(4, availableParallelism() - 1));
   const jobTimeoutMs = o.jobTimeoutMs ?? PARSE_JOB_MS;
+  const memoryLimit = o.memoryLimit ?? PARSE_MEMORY_BYTES;
   const url = o.workerUrl ?? defaultWorkerUrl();
   const jobTimer = o.jobTimer ?? wallClockTimer;
   const slots: (Slot | undefined)[] = Array.from({ length: size });
   let nextId = 1;
   let broken = false;
 
-  const retire = (i: number, why: FetchFailure, message: string) => {
+  const finish = (p: Pending) => {
+    p.cancelTimer();
+    p.watch.stop();
+  };
+  /** Terminates a worker; each of its jobs fails with `fate`'s error, or (null) is posted again. */
+  const retire = (i: number, fate: (p: Pending) => FetchError | null) => {
     const s = slots[i];
     if (!s) return;
     slots[i] = undefined;
     s.worker.terminate();
     for (const p of s.pending.values()) {
-      p.cancelTimer();
-      p.reject(new FetchError(why, p.url, message));
+      finish(p);
+      const error = fate(p);
+      if (error) p.reject(error);
+      else repost(p);
     }
   };
+  const failAll = (why: FetchFailure, message: string) => (p: Pending) => new FetchError(why, p.job.url, message);
   const spawn = (i: number): Slot => {
     const worker = new Worker(url, { smol: true } as WorkerOptions);
     const slot: Slot = { worker, pending: new Map(), answered: false };
@@ -83,15 +57,15 @@ export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser):
       const p = slot.pending.get(e.data.id);
       if (!p) return;
       slot.pending.delete(e.data.id);
-      p.cancelTimer();
+      finish(p);
       if (e.data.ok) p.resolve(e.data.value);
-      else p.reject(new FetchError(e.data.reason as FetchFailure, p.url, e.data.message));
+      else p.reject(new FetchError(e.data.reason as FetchFailure, p.job.url, e.data.message));
     };
     worker.onerror = (e) => {
       // Dying before its first answer means the worker can't start here (a missing script):
       // from now on parse inline. A crash later is one bad document; the next job respawns.
       if (!slot.answered) broken = true;
-      retire(i, "unsupported_type", `the parser crashed: ${e.message}`);
+      retire(i, failAll("unsupported_type", `the parser crashed: ${e.message}`));
     };
     // Workers must not keep a finished CLI process alive.
     (worker as Worker & { unref?(): void }).unref?.();
@@ -103,15 +77,51 @@ export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser):
     for (let i = 1; i < size; i++) if ((slots[i]?.pending.size ?? 0) < (slots[best]?.pending.size ?? 0)) best = i;
     return [best, slots[best] ?? spawn(best)];
   };
-  const run = <T>(job: Omit<ParseJob, "id">, signal?: AbortSignal): Promise<T> => {
-    let i: number, slot: Slot;
-    try {
-      [i, slot] = pick();
-    } catch {
-      broken = true;
-      return Promise.reject(new Error("no worker"));
-    }
+  const watchOf = (p: Pending) =>
+    watchMemory({ limit: memoryLimit, rss: o.rss, ticker: o.memoryTicker }, () => overMemory(p));
+  /**
+   * Memory grew past the limit while `tripped` ran. The process's RSS cannot tell workers
+   * apart: the PDF job under way longest is stopped (HTML is bounded by the page cap; a bomb
+   * grows from its start), else the job that tripped (docs/decisions/0099-pdf-parse-watchdog.md).
+   */
+  const overMemory = (tripped: Pending) => {
+    let victim = tripped;
+    for (const s of slots)
+      for (const p of s?.pending.values() ?? [])
+        if (p.job.kind === "pdf" && (victim.job.kind !== "pdf" || p.seq < victim.seq)) victim = p;
+    const message = `reading it took more than ${mib(memoryLimit)} of memory (a PDF bomb?)`;
+    // Its worker's other jobs get one more try on a fresh worker.
+    retire(victim.slot, (p) => (p === victim || p.retried ? new FetchError("too_large", p.job.url, message) : null));
+    // The others' growth is counted again from now: the stopped worker's memory is handed back late.
+    for (const s of slots)
+      for (const p of s?.pending.values() ?? []) {
+        p.watch.stop();
+        p.watch = watchOf(p);
+      }
+  };
+  /** Hands a job to the least busy worker, with its time limit and its memory watch. */
+  const post = (p: Pending) => {
+    const [i, slot] = pick();
     const id = nextId++;
+    p.slot = i;
+    p.cancelTimer = jobTimer(
+      () => retire(i, failAll("timeout", `parsing took longer than ${jobTimeoutMs} ms`)),
+      jobTimeoutMs,
+    );
+    p.watch = watchOf(p);
+    slot.pending.set(id, p);
+    // Copied, not transferred: the caller may still hold the bytes.
+    slot.worker.postMessage({ ...p.job, id } satisfies ParseJob);
+  };
+  const repost = (p: Pending) => {
+    p.retried = true;
+    try {
+      post(p);
+    } catch {
+      p.reject(new FetchError("unsupported_type", p.job.url, "the parser could not be restarted"));
+    }
+  };
+  const run = <T>(job: Omit<ParseJob, "id">, signal?: AbortSignal): Promise<T> => {
     if (signal?.aborted) return Promise.reject(new FetchError("aborted", job.url, "aborted"));
     return new Promise<T>((resolve, reject) => {
       // The caller stops waiting at once; the worker finishes the job and its answer is dropped.
@@ -122,19 +132,23 @@ export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser):
           signal?.removeEventListener("abort", onAbort);
           f(a);
         };
-      const cancelTimer = jobTimer(
-        () => retire(i, "timeout", `parsing took longer than ${jobTimeoutMs} ms`),
-        jobTimeoutMs,
-      );
-      slot.pending.set(id, {
+      const p: Pending = {
+        job,
         resolve: settle(resolve as (v: unknown) => void),
         reject: settle(reject),
-        url: job.url,
-        cancelTimer,
-      });
+        seq: nextId,
+        slot: 0,
+        retried: false,
+        cancelTimer: () => {},
+        watch: { stop: () => {} },
+      };
+      try {
+        post(p);
+      } catch {
+        broken = true;
+        return reject(new Error("no worker"));
+      }
       signal?.addEventListener("abort", onAbort, { once: true });
-      // Copied, not transferred: the caller may still hold the bytes.
-      slot.worker.postMessage({ ...job, id } satisfies ParseJob);
     });
   };
   const counted = <T>(where: "worker" | "inline", p: Promise<T>): Promise<T> =>
@@ -170,14 +184,14 @@ export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser):
         () => fallback!.html(bytes, contentType, url, signal),
         signal,
       ),
-    pdf: (bytes, url, signal) =>
+    pdf: (bytes, url, signal, maxPages) =>
       viaPool<PdfText>(
-        { kind: "pdf", bytes, contentType: "application/pdf", url },
-        () => fallback!.pdf(bytes, url, signal),
+        { kind: "pdf", bytes, contentType: "application/pdf", url, pages: maxPages },
+        () => fallback!.pdf(bytes, url, signal, maxPages),
         signal,
       ),
     close: () => {
-      for (let i = 0; i < size; i++) retire(i, "aborted", "the parser pool was closed");
+      for (let i = 0; i < size; i++) retire(i, failAll("aborted", "the parser pool was closed"));
     },
   };
 }

@@ -11,6 +11,8 @@ export interface ParseJob {
   bytes: Uint8Array;
   contentType: string;
   url: string;
+  /** PDF pages to read (default: the web reader's 30). */
+  pages?: number;
 }
 /** The answer: the parsed value, or a typed failure. */
 export type ParseReply =
@@ -20,10 +22,12 @@ export type ParseReply =
 declare const self: Worker;
 
 self.onmessage = async (e: MessageEvent<ParseJob>) => {
-  const { id, kind, bytes, contentType, url } = e.data;
+  const { id, kind, bytes, contentType, url, pages } = e.data;
   try {
     const value =
-      kind === "pdf" ? await inlineParser.pdf(bytes, url) : await inlineParser.html(bytes, contentType, url);
+      kind === "pdf"
+        ? await inlineParser.pdf(bytes, url, undefined, pages)
+        : await inlineParser.html(bytes, contentType, url);
     self.postMessage({ id, ok: true, value } satisfies ParseReply);
   } catch (err) {
     const reason = err instanceof FetchError ? err.reason : "unsupported_type";

@@ -1,5 +1,6 @@
 import { splitSentences, withoutTitle } from "../../text/passages.ts";
 import { Bm25 } from "../rank/bm25.ts";
+import { neutraliseMarkers } from "./markers.ts";
 import type { WriterSource } from "./prompt.ts";
 
 const LEAD: Record<string, string> = {
@@ -17,10 +18,9 @@ const LEAD: Record<string, string> = {
   ar: "إليك ما تقوله المصادر:",
 };
 
-// Reference marks inside quoted text ("[12]", "[S3]", "【S1】", "[citation needed]") would
-// read as our citation markers, so they are cut (cutting only; nothing is added).
-const REFS =
-  /\s*(?:\[(?:\d+(?:\s*[,–-]\s*\d+)*|[Ss]\s*\d+(?:\s*[,;]\s*[Ss]?\s*\d+)*|citation needed|note \d+|[a-z])\]|【[^】]{0,12}】)/g;
+// Reference marks inside quoted text ("[12]", "【1】", "[citation needed]") are cut (cutting
+// only; nothing is added); anything our citation parser reads goes too (markers.ts).
+const REFS = /\s*(?:\[(?:\d+(?:\s*[,–-]\s*\d+)*|citation needed|note \d+|[a-z])\]|【[^】]{0,12}】)/g;
 
 export interface ExtractiveOptions {
   /** Sentences at most (default 8). */
@@ -38,13 +38,13 @@ interface Sentence {
   score: number;
 }
 
-/** Candidate sentences: whole, readable, with reference marks cut. */
+/** Candidate sentences: whole, readable, with reference marks and marker-shaped text cut. */
 function sentencesOf(sources: WriterSource[]): Omit<Sentence, "score">[] {
   const out: Omit<Sentence, "score">[] = [];
   sources.forEach((s, src) => {
     for (const p of s.passages)
       for (const raw of splitSentences(withoutTitle(p, s.title))) {
-        const text = raw.replace(REFS, "").trim();
+        const text = neutraliseMarkers(raw.replace(REFS, "")).trim();
         if (text.length >= 40 && text.length <= 600 && /\p{L}/u.test(text)) out.push({ src, pos: out.length, text });
       }
   });

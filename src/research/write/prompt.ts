@@ -1,4 +1,5 @@
 import type { ChatMessage } from "../llm/types.ts";
+import { neutraliseMarkers } from "./markers.ts";
 
 /** A source as the writer sees it: its marker id ("S1"), where it is from, and the chosen passages. */
 export interface WriterSource {
@@ -53,10 +54,14 @@ Rules:
 - Write in ${lang}, in Markdown: a direct answer first, then the supporting detail; short paragraphs or lists. No preamble, no bibliography (sources are listed separately).`;
 }
 
-/** One source as a fenced data block. */
+/**
+ * One source as a fenced data block. Its text, title and address lose any marker-shaped text
+ * (markers.ts): a model copying "[S2]" from a page would make that page cite another source.
+ */
 export function sourceBlock(s: WriterSource): string {
-  const meta = `id="${attr(s.id)}" title="${attr(s.title)}" url="${attr(s.url)}"${s.published_at ? ` published="${attr(s.published_at)}"` : ""}`;
-  return `<source ${meta}>\n${s.passages.map(defuse).join("\n…\n")}\n</source>`;
+  const text = (v: string) => attr(neutraliseMarkers(v));
+  const meta = `id="${attr(s.id)}" title="${text(s.title)}" url="${text(s.url)}"${s.published_at ? ` published="${attr(s.published_at)}"` : ""}`;
+  return `<source ${meta}>\n${s.passages.map((p) => defuse(neutraliseMarkers(p))).join("\n…\n")}\n</source>`;
 }
 
 /** The writer's messages: the rules as system prompt, the fenced sources and the question as user turn. */

@@ -12,25 +12,45 @@ export function pgAccounts(sql: SQL) {
   const on = (db: SQL) => ({
     byId: async (id: string) =>
       row(
-        await db`SELECT id, email, password_hash AS "passwordHash", plan, created_at AS "createdAt"
+        await db`SELECT id, email, password_hash AS "passwordHash", plan, created_at AS "createdAt", email_status AS "emailStatus"
         FROM accounts WHERE id = ${id}`,
       ),
     byEmail: async (email: string) =>
       row(
-        await db`SELECT id, email, password_hash AS "passwordHash", plan, created_at AS "createdAt"
+        await db`SELECT id, email, password_hash AS "passwordHash", plan, created_at AS "createdAt", email_status AS "emailStatus"
         FROM accounts WHERE email = ${email}`,
       ),
     // The unique email decides a race between two sign-ups of one address: one row, one `true`.
     insert: async (r: AccountRow) =>
       (
-        await db`INSERT INTO accounts (id, email, password_hash, plan, created_at)
-          VALUES (${r.id}, ${r.email}, ${r.passwordHash}, ${r.plan}, ${r.createdAt}) ON CONFLICT (email) DO NOTHING`
+        await db`INSERT INTO accounts (id, email, password_hash, plan, created_at, email_status)
+          VALUES (${r.id}, ${r.email}, ${r.passwordHash}, ${r.plan}, ${r.createdAt}, ${r.emailStatus})
+          ON CONFLICT (email) DO NOTHING`
       ).count === 1,
+    list: async (): Promise<AccountRow[]> =>
+      await db`SELECT id, email, password_hash AS "passwordHash", plan, created_at AS "createdAt", email_status AS "emailStatus"
+        FROM accounts ORDER BY created_at, email`,
     setPlan: async (email: string, plan: Plan) =>
       row(
         await db`UPDATE accounts SET plan = ${plan} WHERE email = ${email}
-        RETURNING id, email, password_hash AS "passwordHash", plan, created_at AS "createdAt"`,
+        RETURNING id, email, password_hash AS "passwordHash", plan, created_at AS "createdAt", email_status AS "emailStatus"`,
       ),
+    setProven: async (email: string) =>
+      row(
+        await db`UPDATE accounts SET email_status = 'proven' WHERE email = ${email}
+        RETURNING id, email, password_hash AS "passwordHash", plan, created_at AS "createdAt", email_status AS "emailStatus"`,
+      ),
+    removePending: async (email: string, before: string) =>
+      (await db`DELETE FROM accounts WHERE email = ${email} AND email_status = 'pending' AND created_at < ${before}`)
+        .count === 1,
+    /** The takeover of an unproven address (IdentitiesTable.link): call inside a transaction. */
+    revokeCredentials: async (id: string, now: string) => {
+      await db`UPDATE accounts SET password_hash = NULL, email_status = 'proven' WHERE id = ${id}`;
+      await db`DELETE FROM sessions WHERE account_id = ${id}`;
+      await db`UPDATE api_keys SET status = 'revoked', revoked_at = ${now} WHERE account_id = ${id} AND status = 'active'`;
+      await db`DELETE FROM identities WHERE account_id = ${id}`;
+      await db`DELETE FROM email_confirmations WHERE account_id = ${id}`;
+    },
   });
   return { ...(on(sql) satisfies AccountsTable), on };
 }

@@ -1,5 +1,5 @@
 import type { SQL } from "bun";
-import type { IdentitiesTable, LinkOutcome } from "../types.ts";
+import type { AccountRow, IdentitiesTable, LinkOutcome } from "../types.ts";
 import type { pgAccounts } from "./accounts.ts";
 
 /** The `identities` table: accounts linked to an identity provider by (issuer, subject). */
@@ -15,21 +15,33 @@ export function pgIdentities(sql: SQL, accounts: ReturnType<typeof pgAccounts>):
         if (!claim.email) return { refused: "no_email" };
         const now = new Date().toISOString();
         const a = accounts.on(tx);
-        let accountId = (await a.byEmail(claim.email))?.id;
-        if (accountId) {
-          // Threat: someone claiming a victim's address at the IdP to take over their account.
-          if (!claim.emailVerified) return { refused: "email_not_verified" };
-        } else {
-          accountId = crypto.randomUUID();
+        let existing = await a.byEmail(claim.email);
+        if (!existing) {
+          const emailStatus = claim.emailVerified ? "proven" : "unproven";
+          const row: AccountRow = {
+            id: crypto.randomUUID(),
+            email: claim.email,
+            passwordHash: null,
+            plan,
+            createdAt: now,
+            emailStatus,
+          };
           // A password sign-up of the same address may win the race: then that account is the one.
-          if (!(await a.insert({ id: accountId, email: claim.email, passwordHash: null, plan, createdAt: now }))) {
-            if (!claim.emailVerified) return { refused: "email_not_verified" };
-            accountId = (await a.byEmail(claim.email))!.id;
-          }
+          if (await a.insert(row)) return linkTo(row.id, false);
+          existing = (await a.byEmail(claim.email))!;
         }
-        await tx`INSERT INTO identities (id, account_id, issuer, subject, email, created_at)
-          VALUES (${crypto.randomUUID()}, ${accountId}, ${claim.issuer}, ${claim.subject}, ${claim.email}, ${now})`;
-        return { accountId };
+        // Threat: someone claiming a victim's address at the IdP to take over their account.
+        if (!claim.emailVerified) return { refused: "email_not_verified" };
+        // Threat: someone who made an account with the victim's address before the victim came.
+        const replaced = existing.emailStatus !== "proven";
+        if (replaced) await a.revokeCredentials(existing.id, now);
+        return linkTo(existing.id, replaced);
+
+        async function linkTo(accountId: string, replaced: boolean): Promise<LinkOutcome> {
+          await tx`INSERT INTO identities (id, account_id, issuer, subject, email, created_at)
+            VALUES (${crypto.randomUUID()}, ${accountId}, ${claim.issuer}, ${claim.subject}, ${claim.email}, ${now})`;
+          return replaced ? { accountId, replaced } : { accountId };
+        }
       }),
   };
 }

@@ -4,6 +4,8 @@ import m0000 from "../../../db/pg/0000_init.sql" with { type: "text" };
 import m0001 from "../../../db/pg/0001_corpus_text_search.sql" with { type: "text" };
 import m0002 from "../../../db/pg/0002_collection_owners.sql" with { type: "text" };
 import m0003 from "../../../db/pg/0003_corpus_uploads.sql" with { type: "text" };
+import m0004 from "../../../db/pg/0004_corpus_title_cuts.sql" with { type: "text" };
+import m0005 from "../../../db/pg/0005_email_proof.sql" with { type: "text" };
 import journal from "../../../db/pg/meta/_journal.json";
 
 /** Migrations in journal order. A test checks every db/pg/*.sql file is listed here. */
@@ -12,6 +14,8 @@ export const pgMigrations: { tag: string; sql: string }[] = [
   { tag: "0001_corpus_text_search", sql: m0001 },
   { tag: "0002_collection_owners", sql: m0002 },
   { tag: "0003_corpus_uploads", sql: m0003 },
+  { tag: "0004_corpus_title_cuts", sql: m0004 },
+  { tag: "0005_email_proof", sql: m0005 },
 ];
 
 export const pgJournalTags: string[] = journal.entries.map((e) => e.tag);

@@ -1,9 +1,11 @@
 import { SQL } from "bun";
+import { withStorableWrites } from "../storable-writes.ts";
 import type { Store } from "../types.ts";
 import { pgAccounts } from "./accounts.ts";
 import { pgApiKeys } from "./api-keys.ts";
 import { pgCorpus } from "./corpus.ts";
 import { pgCorpusIndex } from "./corpus-index-reads.ts";
+import { pgEmailConfirmations } from "./email-confirmations.ts";
 import { pgIdempotencyKeys } from "./idempotency-keys.ts";
 import { pgIdentities } from "./identities.ts";
 import { pgInstances } from "./instances.ts";
@@ -23,20 +25,24 @@ export type PostgresStore = Store & { readonly raw: SQL };
 
 /**
  * Connects to DATABASE_URL through Bun's own client and migrates (under an advisory lock, so
- * instances starting together migrate once). The pool is small: each instance's work is
- * short statements, and a server's connection limit is shared by every instance.
+ * instances starting together migrate once; `beforeMigrating` runs first in its transaction).
+ * The pool is small: each instance's work is short statements, and a server's connection
+ * limit is shared by every instance.
  */
-export async function openPostgresStore(url: string, o: { max?: number } = {}): Promise<PostgresStore> {
+export async function openPostgresStore(
+  url: string,
+  o: { max?: number; beforeMigrating?: (tx: SQL) => Promise<void> } = {},
+): Promise<PostgresStore> {
   const sql = new SQL(url, { max: o.max ?? 10, connectionTimeout: 10, idleTimeout: 60 });
   try {
-    await migratePostgres(sql);
+    await migratePostgres(sql, o.beforeMigrating);
   } catch (e) {
     await sql.close();
     throw e;
   }
   const counters = pgRunCounters(sql);
   const accounts = pgAccounts(sql);
-  return {
+  return withStorableWrites({
     backend: "postgres",
     raw: sql,
     accounts,
@@ -46,6 +52,7 @@ export async function openPostgresStore(url: string, o: { max?: number } = {}): 
     runCounters: counters,
     settings: pgSettings(sql),
     identities: pgIdentities(sql, accounts),
+    emailConfirmations: pgEmailConfirmations(sql),
     instances: pgInstances(sql),
     corpus: pgCorpus(sql),
     uploads: pgUploads(sql),
@@ -55,6 +62,9 @@ export async function openPostgresStore(url: string, o: { max?: number } = {}): 
     loginAttempts: pgLoginAttempts(sql),
     signupBuckets: pgSignupBuckets(sql),
     runStream: pgRunStream(sql),
+    ping: async () => {
+      await sql`SELECT 1`;
+    },
     close: () => sql.close(),
-  };
+  });
 }

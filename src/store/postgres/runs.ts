@@ -15,7 +15,8 @@ const USED_UP = Symbol("used up");
  * The `runs` table. Acceptance runs in one transaction: the idempotency key's advisory lock
  * and lookup, the conditional counter bump, the run row and the claim, so a refusal writes
  * nothing and no spread of calls over instances passes the allowance (run-counters.ts).
- * Finishing writes the outcome and the whole timeline in one commit.
+ * Finishing writes the outcome and the whole timeline in one commit, and may be repeated
+ * (docs/decisions/0100-postgres-outage.md).
  */
 export function pgRuns(
   sql: SQL,
@@ -58,6 +59,9 @@ export function pgRuns(
     },
     async finish(runId, o, timeline) {
       await sql.begin(async (tx) => {
+        // A retry after a commit whose answer was lost with the connection replaces what it wrote
+        // (runs/record-outcome.ts); the outcome also replaces an `interrupted` mark made meanwhile.
+        await tx`DELETE FROM run_events WHERE run_id = ${runId}`;
         await events.insertAll(tx, runId, timeline);
         // The events followers elsewhere read while it ran: the timeline holds them now.
         await tx`DELETE FROM run_stream WHERE run_id = ${runId}`;

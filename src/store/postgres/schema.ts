@@ -32,8 +32,30 @@ export const accounts = pgTable(
     passwordHash: text("password_hash"),
     plan: text("plan", { enum: ["free", "pro", "researcher"] }).notNull(),
     createdAt: text("created_at").notNull(),
+    /**
+     * Whether the address is proved (docs/decisions/0091-pre-registration-takeover.md):
+     * proven (a confirmed link, a verified identity, the CLI), unproven (typed at sign-up),
+     * pending (typed at sign-up, a confirmation link on its way; cannot sign in).
+     */
+    emailStatus: text("email_status", { enum: ["proven", "unproven", "pending"] })
+      .notNull()
+      .default("unproven"),
   },
   (t) => [uniqueIndex("accounts_email_uq").on(t.email)],
+);
+
+/** Links sent to confirm an address: single-use, expiring, only the SHA-256 of the token kept. */
+export const emailConfirmations = pgTable(
+  "email_confirmations",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [index("email_confirmations_account_idx").on(t.accountId, t.createdAt)],
 );
 
 export const sessions = pgTable(

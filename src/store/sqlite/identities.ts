@@ -17,16 +17,24 @@ export function sqliteIdentities(db: Database, accounts: ReturnType<typeof sqlit
       if (found) return { accountId: found.accountId };
       if (!claim.email) return { refused: "no_email" };
       const now = new Date().toISOString();
-      let accountId = accounts.byEmail(claim.email)?.id;
-      if (accountId) {
+      const existing = accounts.byEmail(claim.email);
+      let accountId = existing?.id;
+      let replaced = false;
+      if (existing) {
         // Threat: someone claiming a victim's address at the IdP to take over their account.
         if (!claim.emailVerified) return { refused: "email_not_verified" };
+        // Threat: someone who made an account with the victim's address before the victim came.
+        if (existing.emailStatus !== "proven") {
+          accounts.revokeCredentials(existing.id, now);
+          replaced = true;
+        }
       } else {
         accountId = crypto.randomUUID();
-        accounts.insert({ id: accountId, email: claim.email, passwordHash: null, plan, createdAt: now });
+        const emailStatus = claim.emailVerified ? "proven" : "unproven";
+        accounts.insert({ id: accountId, email: claim.email, passwordHash: null, plan, createdAt: now, emailStatus });
       }
-      insert.run(crypto.randomUUID(), accountId, claim.issuer, claim.subject, claim.email, now);
-      return { accountId };
+      insert.run(crypto.randomUUID(), accountId!, claim.issuer, claim.subject, claim.email, now);
+      return replaced ? { accountId: accountId!, replaced } : { accountId: accountId! };
     },
   );
   return { link: (claim, plan) => link.immediate(claim, plan) };

@@ -9,6 +9,8 @@ import m0005 from "../../../db/0005_corpus.sql" with { type: "text" };
 import m0006 from "../../../db/0006_corpus_fts.sql" with { type: "text" };
 import m0007 from "../../../db/0007_collection_owners.sql" with { type: "text" };
 import m0008 from "../../../db/0008_corpus_uploads.sql" with { type: "text" };
+import m0009 from "../../../db/0009_corpus_title_cuts.sql" with { type: "text" };
+import m0010 from "../../../db/0010_email_proof.sql" with { type: "text" };
 import journal from "../../../db/meta/_journal.json";
 
 /** Migrations in journal order. A test checks every db/*.sql file is listed here. */
@@ -22,6 +24,8 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0006_corpus_fts", sql: m0006 },
   { tag: "0007_collection_owners", sql: m0007 },
   { tag: "0008_corpus_uploads", sql: m0008 },
+  { tag: "0009_corpus_title_cuts", sql: m0009 },
+  { tag: "0010_email_proof", sql: m0010 },
 ];
 
 export const journalTags: string[] = journal.entries.map((e) => e.tag);

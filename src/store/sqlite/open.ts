@@ -1,11 +1,13 @@
 import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { withStorableWrites } from "../storable-writes.ts";
 import type { Store } from "../types.ts";
 import { sqliteAccounts } from "./accounts.ts";
 import { sqliteApiKeys } from "./api-keys.ts";
 import { sqliteCorpus } from "./corpus.ts";
 import { sqliteCorpusIndex } from "./corpus-index-reads.ts";
+import { sqliteEmailConfirmations } from "./email-confirmations.ts";
 import { sqliteIdempotencyKeys } from "./idempotency-keys.ts";
 import { sqliteIdentities } from "./identities.ts";
 import { sqliteInstances } from "./instances.ts";
@@ -15,6 +17,7 @@ import { sqliteRunEvents } from "./run-events.ts";
 import { sqliteRuns } from "./runs.ts";
 import { sqliteSessions } from "./sessions.ts";
 import { sqliteSettings } from "./settings.ts";
+import { cutLongTitles } from "./title-cuts.ts";
 import { sqliteUploads } from "./uploads.ts";
 
 /** The SQLite store; `raw` is the connection, for tests and the bench only. */
@@ -33,10 +36,11 @@ export function openSqliteStore(path: string): SqliteStore {
   db.exec("PRAGMA foreign_keys = ON;");
   db.exec("PRAGMA synchronous = NORMAL;");
   migrate(db);
+  cutLongTitles(db);
   const counters = sqliteRunCounters(db);
   const accounts = sqliteAccounts(db);
   const corpusIndex = sqliteCorpusIndex(db);
-  return {
+  return withStorableWrites({
     backend: "sqlite",
     raw: db,
     accounts,
@@ -46,6 +50,7 @@ export function openSqliteStore(path: string): SqliteStore {
     runCounters: counters,
     settings: sqliteSettings(db),
     identities: sqliteIdentities(db, accounts),
+    emailConfirmations: sqliteEmailConfirmations(db),
     instances: sqliteInstances(db),
     corpus: sqliteCorpus(db, corpusIndex.changed),
     uploads: sqliteUploads(db),
@@ -56,6 +61,9 @@ export function openSqliteStore(path: string): SqliteStore {
     signupBuckets: null,
     // Followers in other processes wait for the run to end and replay it from its timeline.
     runStream: null,
+    ping: () => {
+      db.query("SELECT 1").get();
+    },
     close: () => db.close(),
-  };
+  });
 }

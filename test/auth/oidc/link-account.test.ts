@@ -80,4 +80,10 @@ describe("account linking", () => {
     }
     expect(count(db, "accounts")).toBe(2);
   });
+  test("a subject no database can hold (NUL, unpaired surrogate) is refused alike on every backend, nothing created", async () => {
+    const db = openSqliteStore(":memory:");
+    expect(await codeOf(() => accountForIdentity(db, id("s\u0000x", "nul@example.com"), policy))).toBe("oidc_failed");
+    expect(await codeOf(() => accountForIdentity(db, id("s\ud800", "lone@example.com"), policy))).toBe("oidc_failed");
+    expect([count(db, "accounts"), count(db, "identities")]).toEqual([0, 0]);
+  });
 });

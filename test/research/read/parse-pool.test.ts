@@ -111,4 +111,61 @@ describe("parse pool (worker threads)", () => {
       pool.close();
     }
   });
+
+  test("memory past the limit: the PDF job under way longest is stopped as too_large, its worker's other job retried, the rest untouched", async () => {
+    // The process's memory and the watchdog's checks are the test's: growth happens when it says so.
+    let rss = 100 * 1048576;
+    const ticks = new Set<() => void>();
+    const memoryTicker = (tick: () => void) => {
+      ticks.add(tick);
+      return () => ticks.delete(tick);
+    };
+    const check = () => {
+      for (const t of [...ticks]) t();
+    };
+    const gate = parseGate();
+    const pool = createParsePool({
+      size: 2,
+      workerUrl: GATED_WORKER,
+      memoryLimit: 1048576,
+      rss: () => rss,
+      memoryTicker,
+    });
+    const settled = <T>(p: Promise<T>) =>
+      p.then(
+        (v) => ({ v }),
+        (e: FetchError) => ({ e }),
+      );
+    try {
+      const pdf = tinyPdf(["Alpha line"], "T");
+      // Least busy first: a and c on one worker, the PDF b and the page d on the other.
+      const url = (n: string) => `https://x.example/gated/${n}`;
+      const a = settled(pool.html(page, "text/html", url("a")));
+      const b = settled(pool.pdf(pdf, url("b.pdf")));
+      const c = settled(pool.html(page, "text/html", url("c")));
+      const d = settled(pool.html(page, "text/html", url("d")));
+      for (const n of ["a", "b.pdf", "c", "d"]) await gate.started(url(n));
+      check();
+      expect(ticks.size).toBe(4);
+      rss += 2 * 1048576;
+      // The page a, older, trips the watch first; the PDF b is the one stopped.
+      const again = parseGate();
+      check();
+      expect(await b).toMatchObject({
+        e: { reason: "too_large", message: "reading it took more than 1 MiB of memory (a PDF bomb?)" },
+      });
+      // Growth counts from the stop now: the others are not stopped at the next check.
+      check();
+      await again.started(url("d"));
+      for (const n of ["a", "c"]) gate.open(url(n));
+      again.open(url("d"));
+      for (const r of await Promise.all([a, c, d])) expect("v" in r && r.v.title).toBe("Base editing");
+      again.close();
+      // The stopped worker was replaced: PDFs parse again.
+      expect((await pool.pdf(pdf, "https://x.example/e.pdf")).text).toContain("Alpha line");
+    } finally {
+      pool.close();
+      gate.close();
+    }
+  });
 });

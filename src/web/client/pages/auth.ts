@@ -1,14 +1,32 @@
-import type { Providers } from "../../../contract/auth.ts";
+import type { Providers, SignupPending } from "../../../contract/auth.ts";
 import { type ApiError, api } from "../api.ts";
 import { h, mount } from "../dom.ts";
 import { navigate } from "../router.ts";
-import { signinNotice } from "./signin-notice.ts";
+import { confirmedNotice, signinNotice } from "./signin-notice.ts";
+
+/** "Check your mail" with a button that mails the link again (README "Accounts: sign-up and sign-in"). */
+function checkMail(text: string, address: string): HTMLElement {
+  const status = h("p", { role: "status" });
+  const again = h("button", { type: "button", class: "secondary" }, "Send the link again");
+  again.addEventListener("click", async () => {
+    again.disabled = true;
+    const sent = await api("POST", "/api/v1/auth/confirm/resend", { email: address }).then(
+      () => "If the address is waiting for confirmation, another link is on its way (at most one a minute).",
+      (err: ApiError) => err.message,
+    );
+    status.replaceChildren(sent);
+    again.disabled = false;
+  });
+  return h("div", { class: "alert notice" }, h("p", {}, text), again, status);
+}
 
 /** Sign in / sign up, plus "Sign in with …" when an identity provider is configured. */
 export async function authPage(mode: "signin" | "signup"): Promise<void> {
   const alert = h("div", { role: "alert", "aria-live": "assertive" });
   const notice = signinNotice(location.search);
   if (notice) alert.append(h("p", { class: "alert" }, notice));
+  const confirmed = mode === "signin" ? confirmedNotice(location.search) : null;
+  if (confirmed) alert.append(h("p", { class: "alert notice" }, confirmed));
   const email = h("input", { type: "email", name: "email", autocomplete: "email", required: true });
   const password = h("input", {
     type: "password",
@@ -31,13 +49,25 @@ export async function authPage(mode: "signin" | "signup"): Promise<void> {
     submit.disabled = true;
     alert.replaceChildren();
     try {
-      await api("POST", mode === "signup" ? "/api/v1/auth/signup" : "/api/v1/auth/login", {
-        email: email.value,
-        password: password.value,
-      });
+      const answer = await api<Partial<SignupPending>>(
+        "POST",
+        mode === "signup" ? "/api/v1/auth/signup" : "/api/v1/auth/login",
+        { email: email.value, password: password.value },
+      );
+      if (answer?.status === "confirmation_sent") {
+        const text = `Check your mail: we sent a link to ${answer.email}. Open it to confirm your address, then sign in.`;
+        form.replaceWith(checkMail(text, email.value));
+        return;
+      }
       navigate("/research");
     } catch (err) {
       const x = err as ApiError;
+      if (x.code === "email_not_confirmed") {
+        alert.replaceChildren(
+          checkMail("Confirm your email address first: open the link we mailed to it.", email.value),
+        );
+        return;
+      }
       const msg =
         x.code === "invalid_credentials"
           ? "Wrong email or password."

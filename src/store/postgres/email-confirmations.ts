@@ -1,0 +1,28 @@
+import type { SQL } from "bun";
+import type { EmailConfirmationsTable } from "../types.ts";
+
+/** The `email_confirmations` table: links sent to confirm an address. */
+export function pgEmailConfirmations(sql: SQL): EmailConfirmationsTable {
+  return {
+    async insert(r) {
+      await sql`INSERT INTO email_confirmations (token_hash, account_id, created_at, expires_at)
+        VALUES (${r.tokenHash}, ${r.accountId}, ${r.createdAt}, ${r.expiresAt})`;
+    },
+    async sentSince(accountId, since) {
+      const rows = await sql`SELECT created_at FROM email_confirmations
+        WHERE account_id = ${accountId} AND created_at >= ${since} ORDER BY created_at DESC`;
+      return rows.map((r: { created_at: string }) => r.created_at);
+    },
+    take: (tokenHash, now) =>
+      sql.begin(async (tx) => {
+        // DELETE … RETURNING: of two clicks at once, one gets the row.
+        const [found] = await tx`DELETE FROM email_confirmations
+          WHERE token_hash = ${tokenHash} AND expires_at > ${now} RETURNING account_id`;
+        if (!found) return null;
+        const accountId = found.account_id as string;
+        await tx`UPDATE accounts SET email_status = 'proven' WHERE id = ${accountId}`;
+        await tx`DELETE FROM email_confirmations WHERE account_id = ${accountId}`;
+        return accountId;
+      }),
+  };
+}

@@ -6,18 +6,21 @@
  *                                                               for each of TARGETS (.exe added for Windows)
  *   bun src/build/build.ts --outfile PATH                     → this machine's binary at PATH
  *
- * The parse worker and the upload import worker are entrypoints too, so the binary carries them
- * (src/research/read/parse-pool.ts and src/collections/worker-host.ts load them from the embedded
- * file system). A compiled binary reads no .env or bunfig.toml from the
+ * The parse worker, the upload import worker and the search worker are entrypoints too, so the
+ * binary carries them (src/research/read/parse-pool.ts, src/collections/worker-host.ts and
+ * src/corpus/search/search-pool.ts load them from the embedded file system). A compiled binary reads no .env or bunfig.toml from the
  * directory it is started in: its configuration comes from the environment only.
  */
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 
 const ROOT = join(import.meta.dir, "../..");
-const ENTRYPOINTS = ["src/cli/main.ts", "src/research/read/parse-worker.ts", "src/collections/import-worker.ts"].map(
-  (p) => join(ROOT, p),
-);
+const ENTRYPOINTS = [
+  "src/cli/main.ts",
+  "src/research/read/parse-worker.ts",
+  "src/collections/import-worker.ts",
+  "src/corpus/search/search-worker.ts",
+].map((p) => join(ROOT, p));
 const NAME = "research-query";
 const TARGETS: Bun.Build.CompileTarget[] = [
   "bun-linux-x64",

@@ -1,6 +1,6 @@
 import type { Config } from "../config/schema.ts";
 import { gzipLimit } from "../corpus/import/jsonl-lines.ts";
-import { rankerOf } from "../corpus/search/search-corpus.ts";
+import { searcherOf } from "../corpus/search/search-corpus.ts";
 import { type StorageAllowance, storageAllowanceFor, withinAllowance } from "../corpus/storage-allowance.ts";
 import { passageBytes } from "../store/corpus-rows.ts";
 import type { CorpusDocumentInput, StorageUse, Store, UploadRow } from "../store/types.ts";
@@ -119,7 +119,7 @@ export async function importOne(row: UploadRow, c: ImportContext): Promise<void>
       };
       // The file's documents are not `ready` until the job ends: searches meanwhile may use an
       // index view a moment old rather than re-read it after every slice (bench 9).
-      const release = rankerOf(c.store).holdDuringImport();
+      const release = searcherOf(c.store).holdDuringImport();
       const outcome = await c.host.run(job, storer(c, row, allowance, written)).finally(release);
       // Stopped by a shutdown: the row stays `indexing` with its file, for the next start.
       keep = outcome.type === "stopped";

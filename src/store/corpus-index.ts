@@ -64,3 +64,10 @@ export interface CorpusIndex {
   /** The rows of documents by the store's ids (a document since removed is left out). */
   documents(ids: number[]): Awaitable<CorpusDocumentRow[]>;
 }
+
+/**
+ * Where another thread can open the collections for reading (src/corpus/search/search-pool.ts):
+ * a SQLite file or a PostgreSQL database. A store whose data only its own connection sees (an
+ * in-memory SQLite database) has none, and is searched on the thread that holds it.
+ */
+export type CorpusReaderSource = { backend: "sqlite"; path: string } | { backend: "postgres"; url: string };

@@ -2,7 +2,7 @@ import type { Plan } from "../contract/auth.ts";
 import type { KeyStatus, Origin, RecentRun, RunStatus, UsageDay } from "../contract/console.ts";
 import type { Source, Writer } from "../contract/envelope.ts";
 import type { ErrorItem } from "../contract/errors.ts";
-import type { CorpusDocumentRow, CorpusIndex } from "./corpus-index.ts";
+import type { CorpusDocumentRow, CorpusIndex, CorpusReaderSource } from "./corpus-index.ts";
 
 export type { CorpusDocumentRow };
 
@@ -520,6 +520,8 @@ export interface Store {
   uploads: UploadsTable;
   /** The collections' index as the ranker reads it (src/corpus/search ranks). */
   corpusIndex: CorpusIndex;
+  /** Where a search thread opens the collections itself; null when only this connection can. */
+  corpusReaderSource: CorpusReaderSource | null;
   /** Shared sign-in counters; null where the process's memory serves (SQLite). */
   loginAttempts: LoginAttemptsTable | null;
   /** Shared sign-up buckets; null where the process's memory serves (SQLite). */

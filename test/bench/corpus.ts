@@ -11,6 +11,7 @@ import { sharedCollection } from "../corpus/collections-helpers.ts";
 import { freshDatabase, postgresTests } from "../helpers/postgres.ts";
 import { benchOfflineRun } from "./offline-run.ts";
 import { type JudgedQuery, ndcgAt, recallAt } from "./retrieval-metric.ts";
+import { benchSearchStall, STALL_HEAD } from "./search-stall.ts";
 import { syntheticDocs, syntheticQueries } from "./synthetic-corpus.ts";
 
 const DATA = join(import.meta.dir, "../../../shared/data/scifact");
@@ -37,6 +38,9 @@ async function perQuery(store: Store, qs: JudgedQuery[], ranking: CorpusRanking)
   return out;
 }
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+
+/** Rows of the /healthz stall table (search-stall.ts), one per collection measured. */
+const stallRows: string[] = [];
 
 // The grid the final ranking was chosen from; 2-fold cross-validation picks on one half and scores the other.
 const GRID: [string, CorpusRanking][] = [];
@@ -89,6 +93,7 @@ async function scifact(): Promise<string> {
         heldR.push(best[1][i]!.recall);
       }
     }
+    stallRows.push(await benchSearchStall(join(dir, "rq.db"), "SciFact, 5,183 abstracts"));
     const finalName = GRID.find(([, r]) => JSON.stringify(r) === JSON.stringify(RANKING))?.[0] ?? "final";
     const final = runs.get(finalName) ?? (await perQuery(store, qs, RANKING));
     const base = runs.get("title ×1")!;
@@ -196,6 +201,7 @@ async function synthetic(): Promise<string> {
         await searchCorpus(store, q, { collections: null, limit: 10 });
         times.push(performance.now() - t1);
       }
+      if (size === 100_000) stallRows.push(await benchSearchStall(join(dir, "rq.db"), "synthetic, 100,000 documents"));
       rows.push(
         `| ${size.toLocaleString("en")} | ${ms(importMs / 1000)} s | ${Math.round(size / (importMs / 1000))} | ${ms(pct(times, 0.5))} | ${ms(pct(times, 0.95))} |`,
       );
@@ -220,5 +226,13 @@ export async function benchCorpus(): Promise<string> {
   } else parts.push(`SciFact skipped: ${DATA} is absent (see ../shared/data/README.md).`);
   parts.push(await synthetic());
   if (existsSync(join(DATA, "corpus.jsonl.gz"))) parts.push(await benchOfflineRun());
+  parts.push(
+    [
+      "A question of 2,000 characters of the collection's commonest words, one run through POST /api/query of `serve` in its own process (collections only, no model), /healthz asked in a loop meanwhile:",
+      "",
+      ...STALL_HEAD,
+      ...stallRows,
+    ].join("\n"),
+  );
   return parts.join("\n\n");
 }

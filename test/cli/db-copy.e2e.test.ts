@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SQL } from "bun";
-import { RANKING, rankerOf } from "../../src/corpus/search/search-corpus.ts";
+import { RANKING, searcherOf } from "../../src/corpus/search/search-corpus.ts";
 import { openPostgresStore } from "../../src/store/postgres/open.ts";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";
 import type { Store } from "../../src/store/types.ts";
@@ -145,8 +145,8 @@ async function view(s: Store, accountId: string) {
       chars,
     })),
     documents: (await docsOf(s, "notes")).map(({ docId, title, chars }) => ({ docId, title, chars })),
-    moon: (await rankerOf(s).rank({ words: ["moon"], ranking: RANKING }, null, 5)).map((h) => h.docId),
-    zh: (await rankerOf(s).rank({ words: ["潮汐"], ranking: RANKING }, null, 5)).map((h) => h.docId),
+    moon: (await searcherOf(s).rank({ words: ["moon"], ranking: RANKING }, null, 5)).map((h) => h.docId),
+    zh: (await searcherOf(s).rank({ words: ["潮汐"], ranking: RANKING }, null, 5)).map((h) => h.docId),
     uploads: (await s.uploads.inFlight((await s.corpus.findCollection(accountId, "mine"))!.id)).map(
       ({ id: _, createdAt: _c, ...row }) => row,
     ),

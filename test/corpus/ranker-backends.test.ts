@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import type { CorpusQuery } from "../../src/corpus/search/ranking.ts";
-import { RANKING, rankerOf } from "../../src/corpus/search/search-corpus.ts";
+import { RANKING, searcherOf } from "../../src/corpus/search/search-corpus.ts";
 import { postgresTests } from "../helpers/postgres.ts";
 import { useLongTimeout } from "../setup.ts";
 import { type AnyStore, backends } from "../store/backends.ts";
@@ -51,7 +51,7 @@ describe.skipIf(!postgresTests)("one ranker over both backends", () => {
           const ids =
             collections &&
             (await s.corpus.readable("all")).filter((id) => byName.get(id) && collections.includes(byName.get(id)!));
-          const hits = await rankerOf(s).rank(q, ids, 10);
+          const hits = await searcherOf(s).rank(q, ids, 10);
           out.push(hits.map((h) => `${h.collection}/${h.docId}`));
         }
       results.push(out);

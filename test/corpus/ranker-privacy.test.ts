@@ -33,7 +33,15 @@ const hidden = Array.from({ length: 40 }, (_, i) =>
   ),
 );
 
-const QUERIES = ["tide", "moon orbit", "coral reef sea", "glacier basalt level", "comet delta plankton survey"];
+const QUERIES = [
+  "tide",
+  "moon orbit",
+  "coral reef sea",
+  "glacier basalt level",
+  "comet delta plankton survey",
+  // More terms than are searched (MAX_QUERY_TERMS): which are kept is B's rarest, whatever A holds.
+  [...TOPICS, ...RARE, "sea", "level", "survey", "notes"].join(" "),
+];
 
 describe("B's ranking beside A's private collection", () => {
   const opened: AnyStore[] = [];

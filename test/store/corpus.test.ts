@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import type { CorpusQuery } from "../../src/corpus/search/ranking.ts";
-import { RANKING, rankerOf } from "../../src/corpus/search/search-corpus.ts";
+import { RANKING, searcherOf } from "../../src/corpus/search/search-corpus.ts";
 import type { CorpusDocumentInput } from "../../src/store/types.ts";
 import { docsOf, putInto } from "../corpus/collections-helpers.ts";
 import { useLongTimeout } from "../setup.ts";
@@ -10,7 +10,7 @@ useLongTimeout();
 
 /** A search of the collections as every entry point makes it: the one ranker over the store's index port. */
 const search = async (s: AnyStore, q: CorpusQuery, o: { limit: number; collection?: string }) =>
-  rankerOf(s).rank(
+  searcherOf(s).rank(
     q,
     o.collection === undefined ? null : [(await s.corpus.findCollection(null, o.collection))?.id ?? -1],
     o.limit,

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { LoginThrottle, loginAttemptsFor } from "../../src/auth/login-throttle.ts";
 import { SignupRate } from "../../src/auth/signup-limits.ts";
 import { isAppError } from "../../src/contract/errors.ts";
-import { RANKING, rankerOf } from "../../src/corpus/search/search-corpus.ts";
+import { RANKING, searcherOf } from "../../src/corpus/search/search-corpus.ts";
 import { pgMigrations } from "../../src/store/postgres/migrations.ts";
 import { openPostgresStore, type PostgresStore } from "../../src/store/postgres/open.ts";
 import type { AccountRow, NewRun } from "../../src/store/types.ts";
@@ -177,7 +177,7 @@ describe.skipIf(!postgresTests)("instances on one PostgreSQL database", () => {
       expect(outcomes.map((o) => o[i]).sort()).toEqual(["added", "unchanged", "unchanged"]);
     expect(await count(stores[0]!, "corpus_documents")).toBe(21);
     expect(await count(stores[0]!, "corpus_passages")).toBe(21);
-    expect((await rankerOf(stores[1]!).rank({ words: ["tide"], ranking: RANKING }, null, 50)).length).toBe(21);
+    expect((await searcherOf(stores[1]!).rank({ words: ["tide"], ranking: RANKING }, null, 50)).length).toBe(21);
   });
 
   test("sign-ups from one address count the same on every instance: a burst spread over three gets one budget", async () => {

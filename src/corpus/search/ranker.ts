@@ -3,6 +3,7 @@ import { bm25f, topDocs } from "./bm25f.ts";
 import { expandQuery, type FeedbackDoc } from "./feedback.ts";
 import { type IndexSnapshot, indexSnapshots } from "./index-snapshot.ts";
 import { rememberPostings } from "./postings-memory.ts";
+import { informativeTerms, MAX_QUERY_TERMS } from "./query-cap.ts";
 import type { CorpusDocHit, CorpusQuery } from "./ranking.ts";
 
 /** Ranks the documents of collections for a query: the one pipeline, whatever the backend. */
@@ -47,7 +48,7 @@ function keep(p: TermPostings, test: (doc: number) => boolean): TermPostings {
  * kept in the snapshot until the collections change (index-snapshot.ts). One ranker per
  * index: its memory is the instance's.
  */
-export function createRanker(index: CorpusIndex, now?: () => number): Ranker {
+export function createRanker(index: CorpusIndex, now?: () => number, maxTerms = MAX_QUERY_TERMS): Ranker {
   const snapshots = indexSnapshots(index, now);
   let imports = 0;
 
@@ -101,7 +102,11 @@ export function createRanker(index: CorpusIndex, now?: () => number): Ranker {
       const s = await snapshots.current(imports > 0 ? IMPORT_STALE_MS : 0);
       const ids = collections ? s.ids.filter((id) => collections.includes(id)) : s.ids;
       if (!ids.length) return [];
-      const terms = await index.analyse(query.words.join(" "));
+      const terms = await informativeTerms(
+        await index.analyse(query.words.join(" ")),
+        (ts) => frequencies(ts, ids, s),
+        maxTerms,
+      );
       if (!terms.length) return [];
       const r = query.ranking;
       const len = s.of(ids);

@@ -1,8 +1,8 @@
 import type { CorpusIndex } from "../../store/corpus-index.ts";
 import type { Store } from "../../store/types.ts";
 import { STOPWORDS } from "../../text/stopwords.ts";
-import { createRanker, type Ranker } from "./ranker.ts";
 import type { CorpusDocHit, CorpusQuery, CorpusRanking } from "./ranking.ts";
+import { type CorpusSearcher, createSearcher } from "./searcher.ts";
 
 /**
  * The ranking every search uses, chosen on SciFact's 809 training claims with 2-fold
@@ -24,6 +24,8 @@ export interface CorpusSearchOptions {
   limit: number;
   /** Another ranking than RANKING (the benchmark compares them). */
   ranking?: CorpusRanking;
+  /** The caller stops waiting (its run was cancelled or timed out): the search stops too. */
+  signal?: AbortSignal;
 }
 
 /** A question as the store searches it: its words without stop words (all of them if nothing else is left). */
@@ -38,19 +40,19 @@ export function corpusQuery(text: string, ranking: CorpusRanking = RANKING): Cor
  * and the `local` provider of runs: documents best first.
  */
 export async function searchCorpus(store: Store, text: string, o: CorpusSearchOptions): Promise<CorpusDocHit[]> {
-  return await rankerOf(store).rank(corpusQuery(text, o.ranking), o.collections, o.limit);
+  return await searcherOf(store).rank(corpusQuery(text, o.ranking), o.collections, o.limit, o.signal);
 }
 
-// One ranker per store, kept as long as the store is: its caches are the instance's, as they
-// were when each backend ranked for itself, without every entry point having to hold one.
-const rankers = new WeakMap<CorpusIndex, Ranker>();
+// One searcher per store, kept as long as the store is: its threads' caches are the instance's,
+// without every entry point having to hold one.
+const searchers = new WeakMap<CorpusIndex, CorpusSearcher>();
 
-/** The ranker of a store's collections. */
-export function rankerOf(store: Store): Ranker {
-  let ranker = rankers.get(store.corpusIndex);
-  if (!ranker) {
-    ranker = createRanker(store.corpusIndex);
-    rankers.set(store.corpusIndex, ranker);
+/** The searcher of a store's collections (searcher.ts). */
+export function searcherOf(store: Store): CorpusSearcher {
+  let searcher = searchers.get(store.corpusIndex);
+  if (!searcher) {
+    searcher = createSearcher(store);
+    searchers.set(store.corpusIndex, searcher);
   }
-  return ranker;
+  return searcher;
 }

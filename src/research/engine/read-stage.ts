@@ -42,7 +42,7 @@ export async function readStage(candidates: RankedHit[], o: ReadStageOptions): P
         },
       },
     ),
-    Promise.all(candidates.filter(isLocal).map((h) => readLocal(h, local!, queryText, emit))),
+    Promise.all(candidates.filter(isLocal).map((h) => readLocal(h, local!, queryText, emit, readOpts.signal))),
   ]);
   const byHit = new Map<RankedHit, ReadResult<RankedHit>>([...fetched, ...fromStore].map((r) => [r.hit, r]));
   return candidates.flatMap((h) => byHit.get(h) ?? []);
@@ -53,9 +53,10 @@ async function readLocal(
   local: LocalProvider,
   queryText: string,
   emit: ReadStageOptions["emit"],
+  signal: AbortSignal,
 ): Promise<ReadResult<RankedHit>> {
   const t0 = performance.now();
-  const text = await local.read(hit, queryText);
+  const text = await local.read(hit, queryText, signal);
   const ms = Math.round(performance.now() - t0);
   const ref = hit.local!;
   emit({

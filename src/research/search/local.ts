@@ -1,5 +1,6 @@
-import type { CorpusDocHit, CorpusQuery } from "../../corpus/search/ranking.ts";
-import { corpusQuery, searchCorpus } from "../../corpus/search/search-corpus.ts";
+import { MAX_QUERY_TERMS } from "../../corpus/search/query-cap.ts";
+import type { CorpusDocHit } from "../../corpus/search/ranking.ts";
+import { corpusQuery, searchCorpus, searcherOf } from "../../corpus/search/search-corpus.ts";
 import type { CollectionReader, Store } from "../../store/types.ts";
 import { withoutTitle } from "../../text/passages.ts";
 import { collapse } from "../../util/collapse.ts";
@@ -16,7 +17,7 @@ export interface LocalProvider extends SearchProvider {
   readonly name: "local";
   readonly kind: "local";
   /** The document's passages that best match `queryText` (the question and the plan's queries), as one text. */
-  read(hit: SearchHit, queryText: string): Promise<string>;
+  read(hit: SearchHit, queryText: string, signal?: AbortSignal): Promise<string>;
 }
 
 /**
@@ -52,12 +53,20 @@ export function createLocal(o: LocalOptions): LocalCollections {
   };
 }
 
+/**
+ * Words a document's passages are matched with at most: a passage's words among the query's,
+ * so each costs a look-up in the passage index. The question's come first, then the plan's.
+ */
+const PASSAGE_WORDS = MAX_QUERY_TERMS * 2;
+const passageWords = (text: string) => [...new Set(corpusQuery(text).words)].slice(0, PASSAGE_WORDS);
+
 function scopedLocal(o: LocalOptions, collections: number[]): LocalProvider {
   const { store } = o;
+  const searcher = searcherOf(store);
   const perDoc = o.passagesPerDoc ?? 6;
-  const toHit = async (d: CorpusDocHit, query: CorpusQuery): Promise<SearchHit> => {
+  const toHit = async (d: CorpusDocHit, words: string[], signal: AbortSignal): Promise<SearchHit> => {
     // The passage that matches this query best, so fusion's overlap bonus and the source's snippet see content.
-    const [best] = await store.corpus.bestPassages(d.id, query.words, 1);
+    const [best] = await searcher.passages(d.id, words, 1, signal);
     return {
       url: d.url ?? localUrl(d.collection, d.docId),
       title: d.title || d.docId,
@@ -79,17 +88,18 @@ function scopedLocal(o: LocalOptions, collections: number[]): LocalProvider {
     async search(query: string, opts: SearchOptions): Promise<SearchHit[]> {
       if (opts.signal.aborted) throw new SearchError("local", "aborted", "the run was aborted");
       try {
-        const docs = await searchCorpus(store, query, { collections, limit: opts.limit });
-        const q = corpusQuery(query);
-        return await Promise.all(docs.map((d) => toHit(d, q)));
+        const docs = await searchCorpus(store, query, { collections, limit: opts.limit, signal: opts.signal });
+        const words = passageWords(query);
+        return await Promise.all(docs.map((d) => toHit(d, words, opts.signal)));
       } catch (e) {
+        if (opts.signal.aborted) throw new SearchError("local", "aborted", "the run was aborted");
         const why = collapse(e instanceof Error ? e.message : String(e), 200);
         throw new SearchError("local", "unavailable", `the collections could not be searched: ${why}`, undefined, why);
       }
     },
-    async read(hit: SearchHit, queryText: string): Promise<string> {
+    async read(hit: SearchHit, queryText: string, signal?: AbortSignal): Promise<string> {
       if (!hit.local) return "";
-      const passages = await store.corpus.bestPassages(hit.local.documentId, corpusQuery(queryText).words, perDoc);
+      const passages = await searcher.passages(hit.local.documentId, passageWords(queryText), perDoc, signal);
       return passages.map((p) => p.text).join("\n\n");
     },
   };

@@ -57,6 +57,8 @@ export async function openPostgresStore(
     corpus: pgCorpus(sql),
     uploads: pgUploads(sql),
     corpusIndex: pgCorpusIndex(sql),
+    // Decoding and scoring long postings holds a thread (docs/decisions/0094-searches-off-the-event-loop.md).
+    corpusReaderSource: { backend: "postgres", url },
     loginAttempts: pgLoginAttempts(sql),
     signupBuckets: pgSignupBuckets(sql),
     runStream: pgRunStream(sql),

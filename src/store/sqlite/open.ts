@@ -55,6 +55,7 @@ export function openSqliteStore(path: string): SqliteStore {
     corpus: sqliteCorpus(db, corpusIndex.changed),
     uploads: sqliteUploads(db),
     corpusIndex,
+    corpusReaderSource: path === ":memory:" || path === "" ? null : { backend: "sqlite", path: db.filename },
     // One host: the process's memory counts sign-in attempts (src/auth/attempts.ts).
     loginAttempts: null,
     signupBuckets: null,

@@ -1,5 +1,5 @@
 /**
- * Text every backend can hold (docs/decisions/0103-text-a-database-cannot-hold.md). PostgreSQL
+ * Text every backend can hold (docs/decisions/0100-text-a-database-cannot-hold.md). PostgreSQL
  * refuses U+0000 in text and any string that is not valid UTF-8, which a JavaScript string
  * with an unpaired surrogate ("\ud800", a JSON escape away) becomes; SQLite takes both and
  * gives back something else. Threat: one caller's string failing writes (a 500, an aborted

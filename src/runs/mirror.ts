@@ -10,7 +10,7 @@ const FLUSH_MS = 50;
 /** How often a follower on another instance looks for new events. */
 const POLL_MS = 250;
 
-/** The longest wait before a failed batch is tried again (the database away: docs/decisions/0100-postgres-outage.md). */
+/** The longest wait before a failed batch is tried again (the database away: docs/decisions/0099-postgres-outage.md). */
 const RETRY_MAX_MS = 2_000;
 
 /**

@@ -26,7 +26,7 @@ const pause = (ms: number, signal: AbortSignal) =>
   });
 
 /**
- * Writes a run's outcome (docs/decisions/0100-postgres-outage.md). When the database cannot be
+ * Writes a run's outcome (docs/decisions/0099-postgres-outage.md). When the database cannot be
  * reached, the outcome is kept here and tried again with backoff until it is taken, however
  * long the outage: the run's caller has its answer and the row must not stay `running`. Only
  * `abandon` (a shutdown's grace over) ends the tries, after one last. Any other failure is a

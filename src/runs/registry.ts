@@ -17,7 +17,7 @@ export interface LiveRun {
  * shutdown stops accepting, waits for them (bounded) and aborts the stragglers. A run is
  * registered when it is accepted, before anything can look for it, and leaves once its
  * outcome is stored — which, while the database is away, is after its callers had their
- * answer: until then it is answered from here (docs/decisions/0100-postgres-outage.md).
+ * answer: until then it is answered from here (docs/decisions/0099-postgres-outage.md).
  * One per server.
  */
 export class RunRegistry {

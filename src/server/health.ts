@@ -11,7 +11,7 @@ export interface Health {
 }
 
 /**
- * /healthz's answer (docs/decisions/0100-postgres-outage.md): the process answers (`status`,
+ * /healthz's answer (docs/decisions/0099-postgres-outage.md): the process answers (`status`,
  * so a liveness probe does not restart it and lose the answers it holds), whether the
  * database answers a trivial statement now, and how many ended runs wait for it. One probe at
  * a time: health checks that arrive together share it.

@@ -5,7 +5,7 @@ import type { Store } from "./types.ts";
  * The writes that take text from outside the service (documents, fetched pages and search
  * results in a run's sources and timeline, a model's answer, upstream error messages, file
  * names), stored cleaned on every backend the same way: NUL dropped, unpaired surrogates made
- * U+FFFD (docs/decisions/0103-text-a-database-cannot-hold.md). Threat: text from a page or a
+ * U+FFFD (docs/decisions/0100-text-a-database-cannot-hold.md). Threat: text from a page or a
  * document failing a run's record or a whole import on PostgreSQL, and reading back otherwise
  * than it was sent on SQLite. Names and credentials are not cleaned here (a cleaned name
  * could be another's): callers' text is refused at the door instead.

@@ -2,7 +2,7 @@ import { AppError } from "../contract/errors.ts";
 
 /**
  * Bun's PostgreSQL client, as it fails when the server is away (measured against a real one,
- * docs/decisions/0100-postgres-outage.md): refused while it is down, closed for queries in
+ * docs/decisions/0099-postgres-outage.md): refused while it is down, closed for queries in
  * flight when it goes, timed out when it does not answer, failed when the host is unreachable.
  */
 const CLIENT_CODES: ReadonlySet<string> = new Set([

@@ -72,7 +72,7 @@ function undo(filter: string, data: Uint8Array, limit: number): Uint8Array | nul
 /**
  * Measures what a PDF's streams inflate to, each stopped one byte past its limit, before pdf.js
  * reads it. Threat: a PDF bomb — a megabyte whose page inflates to gigabytes, which pdf.js
- * holds whole (docs/decisions/0098-pdf-bombs.md). Throws PdfTooLarge past a limit. A stream
+ * holds whole (docs/decisions/0097-pdf-bombs.md). Throws PdfTooLarge past a limit. A stream
  * this check cannot decode (damaged, encrypted, a filter it does not know) is left to pdf.js.
  */
 export function checkPdfStreams(pdf: Uint8Array, limit = PDF_STREAM_LIMIT, total = PDF_STREAMS_LIMIT): void {

@@ -11,7 +11,7 @@ useLongTimeout();
 
 /**
  * Text PostgreSQL cannot hold (U+0000, unpaired surrogates) gets the same answer on every
- * backend (docs/decisions/0103-text-a-database-cannot-hold.md): refused at the door when a
+ * backend (docs/decisions/0100-text-a-database-cannot-hold.md): refused at the door when a
  * caller sends it, stored cleaned when it comes from upstream (an answer, a page).
  */
 

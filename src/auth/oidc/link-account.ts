@@ -39,7 +39,7 @@ function checkDomain(email: string | undefined, verified: boolean, allowed: stri
  */
 export async function accountForIdentity(store: Store, id: OidcIdentity, policy: LinkPolicy): Promise<string> {
   // Threat: a provider's subject PostgreSQL cannot hold failing the sign-in with a 500 there and
-  // stored altered on SQLite (docs/decisions/0103-text-a-database-cannot-hold.md).
+  // stored altered on SQLite (docs/decisions/0100-text-a-database-cannot-hold.md).
   if (!isStorableText(id.subject))
     throw new AppError("oidc_failed", "The identity provider sent a subject with NUL or an unpaired surrogate.");
   // An address with invisible or look-alike characters is no address: it could otherwise be

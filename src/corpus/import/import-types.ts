@@ -55,7 +55,7 @@ export interface ImportOptions {
   readPdf?: ReadPdf;
 }
 
-/** `corpus add` passes one on a worker a memory watchdog may stop (docs/decisions/0099-pdf-parse-watchdog.md). */
+/** `corpus add` passes one on a worker a memory watchdog may stop (docs/decisions/0098-pdf-parse-watchdog.md). */
 export type ReadPdf = (bytes: Uint8Array, maxPages: number, signal?: AbortSignal) => Promise<PdfText>;
 
 /** One document as a reader found it, before it is split and hashed. */

@@ -82,7 +82,7 @@ export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser):
   /**
    * Memory grew past the limit while `tripped` ran. The process's RSS cannot tell workers
    * apart: the PDF job under way longest is stopped (HTML is bounded by the page cap; a bomb
-   * grows from its start), else the job that tripped (docs/decisions/0099-pdf-parse-watchdog.md).
+   * grows from its start), else the job that tripped (docs/decisions/0098-pdf-parse-watchdog.md).
    */
   const overMemory = (tripped: Pending) => {
     let victim = tripped;

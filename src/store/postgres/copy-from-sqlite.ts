@@ -60,7 +60,7 @@ export async function postgresRowCounts(dst: SQL): Promise<CopyReport> {
  * Ids are kept (the rows refer to each other by them) and sequences continue after them.
  * Text PostgreSQL cannot hold (SQLite took it: a question asked before the service refused
  * it, a NUL in a page) is copied with each NUL as U+FFFD and counted, never failing the copy;
- * nothing is dropped, so no two names become one (docs/decisions/0103-text-a-database-cannot-hold.md).
+ * nothing is dropped, so no two names become one (docs/decisions/0100-text-a-database-cannot-hold.md).
  */
 export async function copyFromSqlite(src: Database, dst: SQL): Promise<CopyReport> {
   const cleaned = new Map<string, number>();

@@ -16,7 +16,7 @@ const USED_UP = Symbol("used up");
  * and lookup, the conditional counter bump, the run row and the claim, so a refusal writes
  * nothing and no spread of calls over instances passes the allowance (run-counters.ts).
  * Finishing writes the outcome and the whole timeline in one commit, and may be repeated
- * (docs/decisions/0100-postgres-outage.md).
+ * (docs/decisions/0099-postgres-outage.md).
  */
 export function pgRuns(
   sql: SQL,

@@ -15,7 +15,7 @@ export interface MemoryWatch {
   stop(): void;
 }
 
-const intervalTicker: Ticker = (tick, ms) => {
+export const intervalTicker: Ticker = (tick, ms) => {
   const t = setInterval(tick, ms);
   return () => clearInterval(t);
 };

@@ -1,6 +1,6 @@
 // The parse pool's settings, its bookkeeping of jobs and workers, and where its worker script is.
 
-import type { MemoryWatch, Ticker } from "../../util/memory-watch.ts";
+import type { Ticker } from "../../util/memory-watch.ts";
 import type { ParseJob } from "./parse-worker.ts";
 
 /** Settings of the parse pool. */
@@ -43,7 +43,8 @@ export interface Pending {
   /** Set once the job was moved off a worker stopped for another job's memory. */
   retried: boolean;
   cancelTimer(): void;
-  watch: MemoryWatch;
+  /** The process's resident memory when the job was handed to a worker: its growth counts from there. */
+  since: number;
 }
 export interface Slot {
   worker: Worker;

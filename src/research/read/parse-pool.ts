@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
 import type { Extracted } from "../../text/html-extract.ts";
 import type { PdfText } from "../../text/pdf.ts";
-import { mib, watchMemory } from "../../util/memory-watch.ts";
+import { intervalTicker, mib } from "../../util/memory-watch.ts";
 import type { DocParser } from "./doc-parser.ts";
 import { FetchError, type FetchFailure } from "./fetch-error.ts";
 import {
@@ -30,10 +30,28 @@ export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser):
   const slots: (Slot | undefined)[] = Array.from({ length: size });
   let nextId = 1;
   let broken = false;
+  const rss = o.rss ?? (() => process.memoryUsage.rss());
+  // One memory check for the whole pool, running while it has jobs: one per job cost a timer
+  // and a read of the process's memory per queued job every 50 ms, which a crowd of runs
+  // queues by the thousand.
+  let stopChecks: (() => void) | null = null;
+  const pending = function* () {
+    for (const s of slots) if (s) yield* s.pending.values();
+  };
+  const idleChecks = () => {
+    if (!stopChecks || !pending().next().done) return;
+    stopChecks();
+    stopChecks = null;
+  };
+  /** The job under watch longest has grown the most: past the limit, a worker is stopped. */
+  const check = () => {
+    let oldest: Pending | undefined;
+    for (const p of pending()) if (!oldest || p.since < oldest.since) oldest = p;
+    if (oldest && rss() - oldest.since > memoryLimit) overMemory(oldest);
+  };
 
   const finish = (p: Pending) => {
     p.cancelTimer();
-    p.watch.stop();
   };
   /** Terminates a worker; each of its jobs fails with `fate`'s error, or (null) is posted again. */
   const retire = (i: number, fate: (p: Pending) => FetchError | null) => {
@@ -47,6 +65,7 @@ export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser):
       if (error) p.reject(error);
       else repost(p);
     }
+    idleChecks();
   };
   const failAll = (why: FetchFailure, message: string) => (p: Pending) => new FetchError(why, p.job.url, message);
   const spawn = (i: number): Slot => {
@@ -58,6 +77,7 @@ export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser):
       if (!p) return;
       slot.pending.delete(e.data.id);
       finish(p);
+      idleChecks();
       if (e.data.ok) p.resolve(e.data.value);
       else p.reject(new FetchError(e.data.reason as FetchFailure, p.job.url, e.data.message));
     };
@@ -77,8 +97,6 @@ export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser):
     for (let i = 1; i < size; i++) if ((slots[i]?.pending.size ?? 0) < (slots[best]?.pending.size ?? 0)) best = i;
     return [best, slots[best] ?? spawn(best)];
   };
-  const watchOf = (p: Pending) =>
-    watchMemory({ limit: memoryLimit, rss: o.rss, ticker: o.memoryTicker }, () => overMemory(p));
   /**
    * Memory grew past the limit while `tripped` ran. The process's RSS cannot tell workers
    * apart: the PDF job under way longest is stopped (HTML is bounded by the page cap; a bomb
@@ -93,11 +111,8 @@ export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser):
     // Its worker's other jobs get one more try on a fresh worker.
     retire(victim.slot, (p) => (p === victim || p.retried ? new FetchError("too_large", p.job.url, message) : null));
     // The others' growth is counted again from now: the stopped worker's memory is handed back late.
-    for (const s of slots)
-      for (const p of s?.pending.values() ?? []) {
-        p.watch.stop();
-        p.watch = watchOf(p);
-      }
+    const now = rss();
+    for (const p of pending()) p.since = now;
   };
   /** Hands a job to the least busy worker, with its time limit and its memory watch. */
   const post = (p: Pending) => {
@@ -108,8 +123,9 @@ export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser):
       () => retire(i, failAll("timeout", `parsing took longer than ${jobTimeoutMs} ms`)),
       jobTimeoutMs,
     );
-    p.watch = watchOf(p);
+    p.since = rss();
     slot.pending.set(id, p);
+    stopChecks ??= (o.memoryTicker ?? intervalTicker)(check, 50);
     // Copied, not transferred: the caller may still hold the bytes.
     slot.worker.postMessage({ ...p.job, id } satisfies ParseJob);
   };
@@ -140,7 +156,7 @@ export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser):
         slot: 0,
         retried: false,
         cancelTimer: () => {},
-        watch: { stop: () => {} },
+        since: 0,
       };
       try {
         post(p);

@@ -108,54 +108,57 @@ describe("PDF bombs", () => {
   });
 
   test("corpus add: the PDF is skipped with its reason, the rest imported, peak memory bounded", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "rq-pdf-bomb-"));
-    const docs = join(dir, "docs");
-    try {
-      mkdirSync(docs);
-      writeFileSync(join(docs, "bomb.pdf"), bomb);
-      writeFileSync(join(docs, "after.md"), "# After\n\nThe file after the bomb is imported as usual.");
-      const p = Bun.spawn(["bun", MAIN, "corpus", "add", docs, "--shared"], {
-        cwd: dir,
-        env: { PATH: process.env.PATH!, HOME: dir, DATABASE_PATH: join(dir, "rq.db") },
-        stdout: "pipe",
-        stderr: "pipe",
-      });
-      const [out, err, peak] = await Promise.all([
-        new Response(p.stdout).text(),
-        new Response(p.stderr).text(),
-        peakUntilExit(p),
-      ]);
-      console.log(`corpus add peak ${peak} MiB`);
-      const said = out + err;
-      expect(said).toContain("bomb.pdf");
-      expect(said).toContain("a stream inflates past 32 MiB (a PDF bomb?): not read");
-      expect(said).toMatch(/1 added/);
-      expect(peak).toBeLessThan(400);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const { said, peak } = await corpusAddWith("bomb.pdf", bomb);
+    console.log(`corpus add peak ${peak} MiB`);
+    expect(said).toContain("bomb.pdf");
+    expect(said).toContain("a stream inflates past 32 MiB (a PDF bomb?): not read");
+    expect(said).toMatch(/1 added/);
+    expect(peak).toBeLessThan(400);
   });
 
   test("corpus add of a gzip bomb (.jsonl.gz expanding to 256 MiB): stopped at its expansion limit", async () => {
     const dir = mkdtempSync(join(tmpdir(), "rq-gz-bomb-"));
     try {
-      const gz = await gzipBomb(256 * 1048576);
-      writeFileSync(join(dir, "bomb.jsonl.gz"), gz);
-      const p = Bun.spawn(["bun", MAIN, "corpus", "add", join(dir, "bomb.jsonl.gz"), "--shared"], {
-        cwd: dir,
-        env: { PATH: process.env.PATH!, HOME: dir, DATABASE_PATH: join(dir, "rq.db") },
-        stdout: "pipe",
-        stderr: "pipe",
-      });
-      const said = (await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text()])).join("");
+      writeFileSync(join(dir, "bomb.jsonl.gz"), await gzipBomb(256 * 1048576));
+      const { said, code } = await cliRun(dir, ["corpus", "add", join(dir, "bomb.jsonl.gz"), "--shared"]);
       // 100 times its size, at least 64 MiB: the limit uploads have (src/corpus/import/jsonl-lines.ts).
       expect(said).toContain("expands past 64 MiB (a gzip bomb?)");
-      expect(await p.exited).not.toBe(0);
+      expect(code).not.toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 });
+
+/** The CLI run in `dir` until it exits: what it said, its exit code and its peak memory. */
+async function cliRun(dir: string, args: string[], env: Record<string, string> = {}) {
+  const p = Bun.spawn(["bun", MAIN, ...args], {
+    cwd: dir,
+    env: { PATH: process.env.PATH!, HOME: dir, DATABASE_PATH: join(dir, "rq.db"), ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [out, err, peak] = await Promise.all([
+    new Response(p.stdout).text(),
+    new Response(p.stderr).text(),
+    peakUntilExit(p),
+  ]);
+  return { said: out + err, code: await p.exited, peak };
+}
+
+/** `corpus add` of a folder holding the file `name` and a Markdown file after it. */
+async function corpusAddWith(name: string, bytes: Uint8Array) {
+  const dir = mkdtempSync(join(tmpdir(), "rq-pdf-bomb-"));
+  const docs = join(dir, "docs");
+  try {
+    mkdirSync(docs);
+    writeFileSync(join(docs, name), bytes);
+    writeFileSync(join(docs, "after.md"), "# After\n\nThe file after the bomb is imported as usual.");
+    return await cliRun(dir, ["corpus", "add", docs, "--shared"]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** A research run through a `serve` child process: its events, and the server's peak memory after it. */
 async function serveRun(env: Record<string, string> = {}) {
@@ -209,50 +212,21 @@ describe("PDF bombs the stream check cannot measure (ASCII85 over Flate)", () =>
   });
 
   test("corpus add: the PDF's worker is stopped, the file skipped with its reason, the rest imported", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "rq-pdf-bomb-"));
-    const docs = join(dir, "docs");
-    try {
-      mkdirSync(docs);
-      writeFileSync(join(docs, "chained.pdf"), chained);
-      writeFileSync(join(docs, "after.md"), "# After\n\nThe file after the bomb is imported as usual.");
-      const p = Bun.spawn(["bun", MAIN, "corpus", "add", docs, "--shared"], {
-        cwd: dir,
-        env: { PATH: process.env.PATH!, HOME: dir, DATABASE_PATH: join(dir, "rq.db") },
-        stdout: "pipe",
-        stderr: "pipe",
-      });
-      const [out, err, peak] = await Promise.all([
-        new Response(p.stdout).text(),
-        new Response(p.stderr).text(),
-        peakUntilExit(p),
-      ]);
-      console.log(`corpus add peak ${peak} MiB`);
-      const said = out + err;
-      expect(said).toContain("chained.pdf: reading it took more than 256 MiB of memory (a PDF bomb?): not read");
-      expect(said).toMatch(/1 added/);
-      expect(peak).toBeLessThan(512);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const { said, peak } = await corpusAddWith("chained.pdf", chained);
+    console.log(`corpus add peak ${peak} MiB`);
+    expect(said).toContain("chained.pdf: reading it took more than 256 MiB of memory (a PDF bomb?): not read");
+    expect(said).toMatch(/1 added/);
+    expect(peak).toBeLessThan(512);
   });
 
   test("extract URL: the worker is stopped at PARSE_MEMORY_MB and the command fails saying why, peak memory bounded", async () => {
     const dir = mkdtempSync(join(tmpdir(), "rq-pdf-extract-"));
     try {
-      const p = Bun.spawn(["bun", MAIN, "extract", `http://127.0.0.1:${pages.port}/chained.pdf`], {
-        cwd: dir,
-        env: { PATH: process.env.PATH!, HOME: dir, FETCH_ALLOW_PRIVATE: "true" },
-        stdout: "pipe",
-        stderr: "pipe",
-      });
-      const [out, err, peak] = await Promise.all([
-        new Response(p.stdout).text(),
-        new Response(p.stderr).text(),
-        peakUntilExit(p),
-      ]);
+      const url = `http://127.0.0.1:${pages.port}/chained.pdf`;
+      const { said, code, peak } = await cliRun(dir, ["extract", url], { FETCH_ALLOW_PRIVATE: "true" });
       console.log(`extract peak ${peak} MiB`);
-      expect(await p.exited).not.toBe(0);
-      expect(out + err).toContain("a PDF bomb?");
+      expect(code).not.toBe(0);
+      expect(said).toContain("a PDF bomb?");
       // Read on the calling thread, pdf.js holds the 400 MiB page whole.
       expect(peak).toBeLessThan(512);
     } finally {

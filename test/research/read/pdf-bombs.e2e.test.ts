@@ -70,41 +70,15 @@ afterAll(() => {
 describe("PDF bombs", () => {
   test("in search results: the run completes, the PDF is skipped as too large, the server's memory stays bounded", async () => {
     expect(bomb.length).toBeLessThan(1048576);
-    const dir = mkdtempSync(join(tmpdir(), "rq-pdf-bomb-"));
-    const port = 10000 + Math.floor(Math.random() * 20000);
-    const p = Bun.spawn(["bun", MAIN, "serve"], {
-      cwd: dir,
-      env: {
-        PATH: process.env.PATH!,
-        PORT: String(port),
-        DATABASE_PATH: join(dir, "rq.db"),
-        SEARXNG_URL: search.urls.searxng,
-        ACADEMIC_PROVIDERS: "none",
-        FETCH_ALLOW_PRIVATE: "true",
-      },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    try {
-      await processLog(p.stdout).until('"msg":"listening"');
-      const base = `http://127.0.0.1:${port}`;
-      const { key } = await keyedClient(base);
-      const { events } = await readSse(
-        await query(base, key, { query: "How do base editors work?" }, {}, "/api/query/stream"),
-      );
-      console.log(`server peak ${await peakMiB(p.pid)} MiB`);
-      expect(events.at(-1)?.event).toBe("final");
-      expect(events.at(-1)?.data.status).toBe("ok");
-      const read = events.filter((e) => e.event === "progress" && e.data.stage === "reading");
-      expect(read.find((e) => e.data.url?.endsWith("/bomb.pdf"))?.data).toMatchObject({ reason: "too_large" });
-      expect(read.find((e) => e.data.url?.endsWith("/article.html"))?.data).toMatchObject({ used: "page" });
-      // Unchecked, the parse worker inflates the page whole: 444 MiB to 2 GB resident, by how far pdf.js gets.
-      expect(await peakMiB(p.pid)).toBeLessThan(300);
-    } finally {
-      p.kill();
-      await p.exited;
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const { events, peak } = await serveRun();
+    console.log(`server peak ${peak} MiB`);
+    expect(events.at(-1)?.event).toBe("final");
+    expect(events.at(-1)?.data.status).toBe("ok");
+    const read = events.filter((e) => e.event === "progress" && e.data.stage === "reading");
+    expect(read.find((e) => e.data.url?.endsWith("/bomb.pdf"))?.data).toMatchObject({ reason: "too_large" });
+    expect(read.find((e) => e.data.url?.endsWith("/article.html"))?.data).toMatchObject({ used: "page" });
+    // Unchecked, the parse worker inflates the page whole: 444 MiB to 2 GB resident, by how far pdf.js gets.
+    expect(peak).toBeLessThan(300);
   });
 
   test("corpus add: the PDF is skipped with its reason, the rest imported, peak memory bounded", async () => {

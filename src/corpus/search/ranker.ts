@@ -23,6 +23,27 @@ export interface Ranker {
   holdDuringImport(): () => void;
 }
 
+/**
+ * Counted holds, each released once however often its release is called: while any is held,
+ * `held` is true (an instance may run several imports at once).
+ */
+export function importHolds() {
+  let holds = 0;
+  return {
+    get held(): boolean {
+      return holds > 0;
+    },
+    hold(): () => void {
+      holds++;
+      let released = false;
+      return () => {
+        if (!released) holds--;
+        released = true;
+      };
+    },
+  };
+}
+
 /** How old a view of the index searches may use while an import writes (see holdDuringImport). */
 export const IMPORT_STALE_MS = 1_000;
 
@@ -50,7 +71,7 @@ function keep(p: TermPostings, test: (doc: number) => boolean): TermPostings {
  */
 export function createRanker(index: CorpusIndex, now?: () => number, maxTerms = MAX_QUERY_TERMS): Ranker {
   const snapshots = indexSnapshots(index, now);
-  let imports = 0;
+  const imports = importHolds();
 
   /** Adds the postings of `terms` not yet in `have`, kept to the `wanted` collections (all for null). */
   async function fetch(terms: string[], have: Map<string, TermPostings>, wanted: Set<number> | null, s: IndexSnapshot) {
@@ -90,16 +111,9 @@ export function createRanker(index: CorpusIndex, now?: () => number, maxTerms = 
   }
 
   return {
-    holdDuringImport() {
-      imports++;
-      let released = false;
-      return () => {
-        if (!released) imports--;
-        released = true;
-      };
-    },
+    holdDuringImport: () => imports.hold(),
     async rank(query, collections, limit) {
-      const s = await snapshots.current(imports > 0 ? IMPORT_STALE_MS : 0);
+      const s = await snapshots.current(imports.held ? IMPORT_STALE_MS : 0);
       const ids = collections ? s.ids.filter((id) => collections.includes(id)) : s.ids;
       if (!ids.length) return [];
       const terms = await informativeTerms(

@@ -1,4 +1,5 @@
 import type { CorpusPassage, Store } from "../../store/types.ts";
+import { importHolds } from "./ranker.ts";
 import type { CorpusDocHit, CorpusQuery } from "./ranking.ts";
 import type { SearchTask } from "./search-messages.ts";
 import { createSearchPool } from "./search-pool.ts";
@@ -20,7 +21,7 @@ export interface CorpusSearcher {
 }
 
 export function createSearcher(store: Store): CorpusSearcher {
-  let imports = 0;
+  const imports = importHolds();
   let here: TaskRunner | null = null;
   const inPlace = () =>
     (here ??= taskRunner({
@@ -32,16 +33,9 @@ export function createSearcher(store: Store): CorpusSearcher {
   const run = (task: SearchTask, signal?: AbortSignal) => (pool ? pool.run(task, signal) : inPlace()(task));
   return {
     rank: async (query, collections, limit, signal) =>
-      (await run({ type: "rank", query, collections, limit, held: imports > 0 }, signal)) as CorpusDocHit[],
+      (await run({ type: "rank", query, collections, limit, held: imports.held }, signal)) as CorpusDocHit[],
     passages: async (documentId, words, limit, signal) =>
       (await run({ type: "passages", documentId, words, limit }, signal)) as CorpusPassage[],
-    holdDuringImport() {
-      imports++;
-      let released = false;
-      return () => {
-        if (!released) imports--;
-        released = true;
-      };
-    },
+    holdDuringImport: () => imports.hold(),
   };
 }

@@ -1,5 +1,6 @@
 import type { CorpusDocumentInput, CorpusPutOutcome } from "../store/types.ts";
 import { mib, watchMemory } from "../util/memory-watch.ts";
+import { workerUrl } from "../util/worker-url.ts";
 import type { FromWorker, ImportJob, JobOutcome, ToWorker } from "./import-messages.ts";
 
 /** How a job ended as the queue sees it: the worker's outcome, or `stopped` by a shutdown. */
@@ -25,16 +26,7 @@ const wallClockTimer = (onStall: () => void, ms: number) => {
   return () => clearTimeout(t);
 };
 
-/**
- * Where the worker script is. In the compiled binary (`bun run build` lists it as an
- * entrypoint) entrypoints are stored relative to their common folder, src/; from a checkout it
- * sits next to this module (as src/research/read/parse-pool.ts finds its parse worker).
- */
-function defaultWorkerUrl(): string | URL {
-  return /\/\$bunfs\/|~BUN\//.test(import.meta.url)
-    ? "./collections/import-worker.ts"
-    : new URL("./import-worker.ts", import.meta.url);
-}
+const defaultWorkerUrl = () => workerUrl(import.meta.url, "collections/import-worker.ts", "./import-worker.ts");
 
 /**
  * The import worker, one job at a time, spawned on first use and let go when the queue is

@@ -1,4 +1,5 @@
 import type { CorpusReaderSource } from "../../store/corpus-index.ts";
+import { workerUrl } from "../../util/worker-url.ts";
 import type { SearchJob, SearchReply, SearchTask } from "./search-messages.ts";
 import type { TaskRunner } from "./search-task.ts";
 
@@ -32,16 +33,7 @@ interface Slot {
 /** The caller stopped waiting: its run was cancelled, timed out or the server is stopping. */
 export class SearchAborted extends Error {}
 
-/**
- * Where the worker script is. In the compiled binary (`bun run build` lists it as an
- * entrypoint) entrypoints are stored relative to their common folder, src/; from a checkout it
- * sits next to this module (as src/research/read/parse-pool.ts finds its parse worker).
- */
-function defaultWorkerUrl(): string | URL {
-  return /\/\$bunfs\/|~BUN\//.test(import.meta.url)
-    ? "./corpus/search/search-worker.ts"
-    : new URL("./search-worker.ts", import.meta.url);
-}
+const defaultWorkerUrl = () => workerUrl(import.meta.url, "corpus/search/search-worker.ts", "./search-worker.ts");
 
 /**
  * Searches on threads of their own, so a long one (a question of hundreds of common words

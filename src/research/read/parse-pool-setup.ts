@@ -1,6 +1,7 @@
 // The parse pool's settings, its bookkeeping of jobs and workers, and where its worker script is.
 
 import type { Ticker } from "../../util/memory-watch.ts";
+import { workerUrl } from "../../util/worker-url.ts";
 import type { ParseJob } from "./parse-worker.ts";
 
 /** Settings of the parse pool. */
@@ -52,13 +53,5 @@ export interface Slot {
   answered: boolean;
 }
 
-/**
- * Where the worker script is. In the compiled binary (`bun run build` lists it as a second
- * entrypoint) entrypoints are stored relative to their common folder, src/; from a
- * checkout it sits next to this module.
- */
-export function defaultWorkerUrl(): string | URL {
-  return /\/\$bunfs\/|~BUN\//.test(import.meta.url)
-    ? "./research/read/parse-worker.ts"
-    : new URL("./parse-worker.ts", import.meta.url);
-}
+/** The parse worker script, in a checkout or inside the binary. */
+export const defaultWorkerUrl = () => workerUrl(import.meta.url, "research/read/parse-worker.ts", "./parse-worker.ts");

@@ -50,9 +50,6 @@ export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser):
     if (oldest && rss() - oldest.since > memoryLimit) overMemory(oldest);
   };
 
-  const finish = (p: Pending) => {
-    p.cancelTimer();
-  };
   /** Terminates a worker; each of its jobs fails with `fate`'s error, or (null) is posted again. */
   const retire = (i: number, fate: (p: Pending) => FetchError | null) => {
     const s = slots[i];
@@ -60,7 +57,7 @@ export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser):
     slots[i] = undefined;
     s.worker.terminate();
     for (const p of s.pending.values()) {
-      finish(p);
+      p.cancelTimer();
       const error = fate(p);
       if (error) p.reject(error);
       else repost(p);
@@ -76,7 +73,7 @@ export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser):
       const p = slot.pending.get(e.data.id);
       if (!p) return;
       slot.pending.delete(e.data.id);
-      finish(p);
+      p.cancelTimer();
       idleChecks();
       if (e.data.ok) p.resolve(e.data.value);
       else p.reject(new FetchError(e.data.reason as FetchFailure, p.job.url, e.data.message));

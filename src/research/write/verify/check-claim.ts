@@ -36,6 +36,8 @@ export interface PreparedEvidence {
 export interface ClaimCheck {
   /** Indices into `sentences`, best first (at most five). */
   quotes: number[];
+  /** How many of the first quotes back the claim together (the rest are the next best alone). */
+  together: number;
   /** How well the source backs the claim, in [0, 1]. */
   support: number;
   /**
@@ -131,10 +133,13 @@ function credits(want: Want[], ev: PreparedEvidence): Float64Array[] {
 
 export function checkClaim(claim: string, ev: PreparedEvidence, _o: { context?: string } = {}): ClaimCheck {
   const comparable = ev.language === ev.sourceLanguage;
-  if (!ev.sentences.length) return { quotes: [], support: 0, comparable };
+  if (!ev.sentences.length) return { quotes: [], together: 0, support: 0, comparable };
   const exact = verbatim(claim, ev);
   const want = wanted(claim, ev);
-  if (!want.length) return { quotes: exact >= 0 ? [exact] : [], support: exact >= 0 ? 1 : 0, comparable };
+  if (!want.length)
+    return exact >= 0
+      ? { quotes: [exact], together: 1, support: 1, comparable }
+      : { quotes: [], together: 0, support: 0, comparable };
   const c = credits(want, ev);
   const pick = greedySet(
     want.map((w) => w.weight),
@@ -142,7 +147,8 @@ export function checkClaim(claim: string, ev: PreparedEvidence, _o: { context?: 
     exact,
   );
   const quotes = [...pick.set, ...pick.order.filter((i) => !pick.set.includes(i))].slice(0, MAX_QUOTES);
-  if (exact >= 0) return { quotes, support: 1, comparable };
+  const together = pick.set.length;
+  if (exact >= 0) return { quotes, together: 1, support: 1, comparable };
   // The support is judged on the set that best covers the names too, which may differ from the quotes'.
   const sw = want.map((w) => w.sweight);
   const judged = greedySet(sw, c, -1);
@@ -153,7 +159,7 @@ export function checkClaim(claim: string, ev: PreparedEvidence, _o: { context?: 
   let support = cover;
   if (want.some((w) => w.number && !w.matches.length)) support *= TUNING.numberAbsent;
   else if (want.some((w, j) => w.number && judged.covered[j]! < 1)) support *= TUNING.numberMiss;
-  return { quotes, support: Math.min(1, Math.max(0, support)), comparable };
+  return { quotes, together, support: Math.min(1, Math.max(0, support)), comparable };
 }
 
 /** The index of a sentence that holds the claim word for word (reference marks aside), or -1. */
@@ -163,14 +169,42 @@ function verbatim(claim: string, ev: PreparedEvidence): number {
   return ev.flat.findIndex((s) => s.includes(f));
 }
 
-/** The verbatim quote for a check: its best sentence, and the next best when adjacent and short enough (≤ 400 chars). */
-export function quoteOf(ev: PreparedEvidence, check: ClaimCheck): string {
+/**
+ * The verbatim quote for a check, at most QUOTE_MAX characters: its best sentence, with the
+ * next best when that is its neighbour and both fit; of a longer sentence, the stretch
+ * (whole words) holding most of the claim's terms. Always the source's own words in their
+ * order, so a reader can find it on the page (README "Claims you can check").
+ */
+export function quoteOf(ev: PreparedEvidence, check: ClaimCheck, claim = ""): string {
   const [a, b] = check.quotes;
   if (a === undefined) return "";
   const first = ev.sentences[a]!;
-  if (b !== undefined && Math.abs(a - b) === 1) {
+  if (b !== undefined && check.together >= 2 && Math.abs(a - b) === 1) {
     const both = a < b ? `${first} ${ev.sentences[b]}` : `${ev.sentences[b]} ${first}`;
-    if (both.length <= 400) return both;
+    if (both.length <= QUOTE_MAX) return both;
   }
-  return first.length <= 400 ? first : `${first.slice(0, 399)}…`;
+  return first.length <= QUOTE_MAX ? first : window(first, claim, ev.language);
+}
+
+export const QUOTE_MAX = 400;
+
+/** The stretch of whole words, at most QUOTE_MAX characters, that holds the most distinct claim terms. */
+function window(sentence: string, claim: string, language: string): string {
+  const a = analyserFor(language);
+  const want = new Set(a.terms(claim));
+  const words = [...sentence.matchAll(/\S+/g)].map((m) => ({
+    at: m.index,
+    end: m.index + m[0].length,
+    terms: a.terms(m[0]),
+  }));
+  let best = { from: 0, to: 0, score: -1 };
+  for (let i = 0; i < words.length; i++) {
+    const seen = new Set<string>();
+    let j = i;
+    for (; j < words.length && words[j]!.end - words[i]!.at <= QUOTE_MAX; j++)
+      for (const t of words[j]!.terms) if (want.has(t)) seen.add(t);
+    if (seen.size > best.score) best = { from: words[i]!.at, to: words[j - 1]?.end ?? words[i]!.at, score: seen.size };
+  }
+  // A single "word" longer than the limit (a URL, a run of symbols) is cut.
+  return sentence.slice(best.from, best.to).slice(0, QUOTE_MAX);
 }

@@ -60,6 +60,25 @@ of the database, and the private ones of each account --owner names.`,
     run: async (input) => (await import("./extract.ts")).extractCommand(input),
   },
   {
+    name: "verify",
+    summary: "check claims against their evidence sentences, as the runs do (JSONL in, JSONL out)",
+    help: `The claim check the runs use on every cited sentence, as a filter for evaluation and scripts.
+Reads JSONL on standard input, one {"id", "claim", "evidence": [sentences], "language"?} a line, and
+writes one {"id", "quotes", "support"} line for each, in order: quotes are indices into evidence,
+best first; support is in [0, 1] (a citation counts as supported from 0.45; the runs remove a
+marker below 0.15). No model is called. A line that can't be read is named on stderr and skipped.`,
+    positionals: [{ name: "-", help: "read the claims from standard input", choices: ["-"] }],
+    options: {
+      language: {
+        type: "string",
+        value: "CODE",
+        help: "the claims' language (en, de, zh, …) where a line names none; default en",
+      },
+    },
+    exits: "For verify, 1 means at least one line could not be read (the others were still checked).",
+    run: async (input) => (await import("./verify.ts")).verifyCommand(input),
+  },
+  {
     name: "mcp",
     summary: "an MCP server on stdin/stdout for AI agents: research (and extract) as tools",
     help: `An MCP (Model Context Protocol) server over stdio, for agents such as Claude Desktop, Claude Code,

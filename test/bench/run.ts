@@ -1,4 +1,5 @@
 import { cpus, totalmem } from "node:os";
+import { benchClaims } from "./claims.ts";
 import { benchCorpus } from "./corpus.ts";
 import { benchCriticalPath } from "./critical-path.ts";
 import { benchExtraction } from "./extraction.ts";
@@ -21,6 +22,7 @@ const sections: [string, () => Promise<string>][] = [
   ["7. Collections", benchCorpus],
   ["8. Instances and PostgreSQL", benchInstances],
   ["9. Uploads", benchUploads],
+  ["10. Claims you can check", benchClaims],
 ];
 const only = process.argv[2];
 for (const [title, fn] of sections) {

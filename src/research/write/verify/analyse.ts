@@ -54,6 +54,13 @@ export interface Analyser {
   tokens(text: string): { term: string; name: boolean }[];
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, controls included
+const ASCII = /^[\x00-\x7f]*$/;
+const YEAR_SPAN = /\b(\d{2})(\d{2})\s*[–-]\s*(\d{2})\b/g;
+const isUpper = (w: string) => {
+  const c = w.charCodeAt(0);
+  return c < 128 ? c >= 65 && c <= 90 : /^\p{Lu}/u.test(w);
+};
 const DENSE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
 // A number with its grouping and decimals ("1,000.5", "3.5", "1.000,5"), or a word.
 const TOKEN = /\p{N}+(?:[.,]\p{N}+)*|[\p{L}\p{M}\p{N}]+(?:['’][\p{L}]+)?/gu;
@@ -91,35 +98,47 @@ function makeAnalyser(language: string): Analyser {
     }
     return s;
   };
-  const tokens = (text: string) => {
-    const out: { term: string; name: boolean }[] = [];
-    let first = true;
+  // One pass for both: `names` null skips telling names (the sources' many sentences don't need it).
+  const scan = (text: string, out: string[], names: boolean[] | null) => {
     // "2018–19" is 2018 to 2019: spelled out, so a source writing "2019" backs it.
-    const spelled = text.normalize("NFKC").replace(/\b(\d{2})(\d{2})\s*[–-]\s*(\d{2})\b/g, "$1$2–$1$3");
+    const spelled = (ASCII.test(text) ? text : text.normalize("NFKC")).replace(YEAR_SPAN, "$1$2–$1$3");
+    const dense = DENSE.test(spelled);
+    let first = true;
     for (const m of spelled.matchAll(TOKEN)) {
       const raw = m[0];
-      const name = !first && /^\p{Lu}/u.test(raw);
+      const c = raw.charCodeAt(0);
+      const name = names !== null && !first && isUpper(raw);
       first = false;
-      if (/^\p{N}/u.test(raw)) {
-        out.push({ term: normaliseNumber(raw), name: false });
+      if (c >= 48 && c <= 57 ? true : c > 127 && /^\p{N}/u.test(raw)) {
+        out.push(normaliseNumber(raw));
+        names?.push(false);
         continue;
       }
-      if (DENSE.test(raw)) {
-        const dense: string[] = [];
-        denseTerms(raw, dense);
-        for (const term of dense) out.push({ term, name: false });
+      if (dense && DENSE.test(raw)) {
+        const from = out.length;
+        denseTerms(raw, out);
+        for (let k = from; k < out.length; k++) names?.push(false);
         continue;
       }
-      const w = raw
-        .toLowerCase()
-        .replace(/['’]s$/, "")
-        .replace(/['’]/g, "");
+      let w = raw.toLowerCase();
+      if (w.includes("'") || w.includes("’")) w = w.replace(/['’]s$/, "").replace(/['’]/g, "");
       if (w.length < 2 || stop.has(w)) continue;
-      out.push({ term: stemOf(w), name });
+      out.push(stemOf(w));
+      names?.push(name);
     }
+  };
+  const tokens = (text: string) => {
+    const out: string[] = [];
+    const names: boolean[] = [];
+    scan(text, out, names);
+    return out.map((term, i) => ({ term, name: names[i]! }));
+  };
+  const terms = (text: string) => {
+    const out: string[] = [];
+    scan(text, out, null);
     return out;
   };
-  return { tokens, terms: (text) => tokens(text).map((t) => t.term) };
+  return { tokens, terms };
 }
 
 /** A run of CJK or Thai: its Latin/number parts as words, each dense stretch as bigrams (a lone character as itself). */

@@ -22,8 +22,8 @@ export interface PreparedEvidence {
   terms: Set<string>[];
   /** Per sentence, its text normalised for the verbatim test. */
   flat: string[];
-  /** In how many sentences each term occurs. */
-  df: Map<string, number>;
+  /** The sentences each term occurs in, in order (its length is the term's document frequency). */
+  postings: Map<string, number[]>;
   /** Terms by their first characters, for near forms. */
   prefixes: Map<string, string[]>;
   /** The language the claims are analysed in (the answer's). */
@@ -71,10 +71,16 @@ const flatten = (s: string) =>
 export function prepareEvidence(sentences: string[], language = "en"): PreparedEvidence {
   const a = analyserFor(language);
   const terms = sentences.map((s) => new Set(a.terms(s)));
-  const df = new Map<string, number>();
-  for (const ts of terms) for (const t of ts) df.set(t, (df.get(t) ?? 0) + 1);
+  const postings = new Map<string, number[]>();
+  terms.forEach((ts, i) => {
+    for (const t of ts) {
+      const list = postings.get(t);
+      if (list) list.push(i);
+      else postings.set(t, [i]);
+    }
+  });
   const prefixes = new Map<string, string[]>();
-  for (const t of df.keys()) {
+  for (const t of postings.keys()) {
     if (t.length < TUNING.prefix || t.startsWith("#")) continue;
     const k = t.slice(0, TUNING.prefix);
     const list = prefixes.get(k);
@@ -85,10 +91,10 @@ export function prepareEvidence(sentences: string[], language = "en"): PreparedE
     sentences,
     terms,
     flat: sentences.map(flatten),
-    df,
+    postings,
     prefixes,
     language,
-    sourceLanguage: languageOfText(sentences.slice(0, 60).join(" ")),
+    sourceLanguage: languageOfText(sentences.slice(0, 40).join(" ")),
   };
 }
 
@@ -109,7 +115,7 @@ function wanted(claim: string, ev: PreparedEvidence): Want[] {
   const out: Want[] = [];
   for (const [term, name] of names) {
     const number = term.startsWith("#");
-    const df = ev.df.get(term) ?? 0;
+    const df = ev.postings.get(term)?.length ?? 0;
     const matches: [string, number][] = df ? [[term, 1]] : [];
     if (!number && term.length >= TUNING.prefix)
       for (const near of ev.prefixes.get(term.slice(0, TUNING.prefix)) ?? [])
@@ -120,15 +126,25 @@ function wanted(claim: string, ev: PreparedEvidence): Want[] {
   return out;
 }
 
-/** Per sentence, the credit it gives each wanted term. */
-function credits(want: Want[], ev: PreparedEvidence): Float64Array[] {
-  return ev.terms.map((ts) => {
-    const c = new Float64Array(want.length);
-    want.forEach((w, j) => {
-      for (const [t, credit] of w.matches) if (credit > c[j]! && ts.has(t)) c[j] = credit;
-    });
-    return c;
+/**
+ * The sentences holding any of the claim's terms (the others give it nothing), and each one's
+ * credit for each wanted term.
+ */
+function credits(want: Want[], ev: PreparedEvidence): { ids: number[]; c: Float64Array[] } {
+  const at = new Map<number, Float64Array>();
+  want.forEach((w, j) => {
+    for (const [t, credit] of w.matches)
+      for (const i of ev.postings.get(t) ?? []) {
+        let c = at.get(i);
+        if (!c) {
+          c = new Float64Array(want.length);
+          at.set(i, c);
+        }
+        if (credit > c[j]!) c[j] = credit;
+      }
   });
+  const ids = [...at.keys()].sort((a, b) => a - b);
+  return { ids, c: ids.map((i) => at.get(i)!) };
 }
 
 export function checkClaim(claim: string, ev: PreparedEvidence, _o: { context?: string } = {}): ClaimCheck {
@@ -140,18 +156,26 @@ export function checkClaim(claim: string, ev: PreparedEvidence, _o: { context?: 
     return exact >= 0
       ? { quotes: [exact], together: 1, support: 1, comparable }
       : { quotes: [], together: 0, support: 0, comparable };
-  const c = credits(want, ev);
+  const { ids, c } = credits(want, ev);
+  if (!ids.length && exact < 0) return { quotes: [], together: 0, support: 0, comparable };
+  if (exact >= 0 && !ids.includes(exact)) {
+    ids.push(exact);
+    c.push(new Float64Array(want.length));
+  }
   const pick = greedySet(
     want.map((w) => w.weight),
     c,
-    exact,
+    ids.indexOf(exact),
+    ids,
   );
-  const quotes = [...pick.set, ...pick.order.filter((i) => !pick.set.includes(i))].slice(0, MAX_QUOTES);
-  const together = pick.set.length;
+  const quotes = [...pick.set, ...pick.order.filter((i) => !pick.set.includes(i))]
+    .slice(0, MAX_QUOTES)
+    .map((k) => ids[k]!);
+  const together = exact >= 0 ? 1 : pick.set.length;
   if (exact >= 0) return { quotes, together: 1, support: 1, comparable };
   // The support is judged on the set that best covers the names too, which may differ from the quotes'.
   const sw = want.map((w) => w.sweight);
-  const judged = greedySet(sw, c, -1);
+  const judged = greedySet(sw, c, -1, ids);
   const total = sw.reduce((a, b) => a + b, 0);
   let cover = sw.reduce((s, w, j) => s + w * judged.covered[j]!, 0) / total;
   cover *= TUNING.setDecay ** (judged.set.length - 1);

@@ -3,10 +3,11 @@ import { TUNING } from "./tuning.ts";
 /**
  * The sentences that back a claim together: the best one, then each that adds most of what
  * the chosen ones left uncovered (a neighbour gets a little extra: a claim is often backed by
- * two sentences side by side), up to TUNING.maxSet. `c[i][j]` is sentence i's credit for
- * the claim's term j; `first` forces the first sentence (a verbatim match), -1 for none.
+ * two sentences side by side), up to TUNING.maxSet. `c[k][j]` is candidate k's credit for
+ * the claim's term j, `ids[k]` its place in the source; `first` forces the first candidate
+ * (a verbatim match), -1 for none. Returns candidate indices.
  */
-export function greedySet(weights: number[], c: Float64Array[], first: number) {
+export function greedySet(weights: number[], c: Float64Array[], first: number, ids: number[]) {
   const total = weights.reduce((a, b) => a + b, 0);
   const single = c.map((ci) => weights.reduce((s, w, j) => s + w * ci[j]!, 0) / total);
   const order = single.map((_, i) => i).sort((a, b) => single[b]! - single[a]! || a - b);
@@ -22,7 +23,7 @@ export function greedySet(weights: number[], c: Float64Array[], first: number) {
         g += w * Math.max(0, c[i]![j]! - covered[j]!);
       });
       g /= total;
-      if (set.some((k) => Math.abs(k - i) === 1)) g += TUNING.adjacent;
+      if (set.some((k) => Math.abs(ids[k]! - ids[i]!) === 1)) g += TUNING.adjacent;
       if (g > gain) {
         gain = g;
         best = i;

@@ -1,5 +1,7 @@
 import { detectLanguage } from "../../plan/language.ts";
 
+const OTHER_SCRIPT = /[^\P{L}\p{Script=Latin}]/u;
+
 const SCRIPTS: [RegExp, string][] = [
   [/[\p{Script=Hiragana}\p{Script=Katakana}]/gu, "ja"],
   [/\p{Script=Hangul}/gu, "ko"],
@@ -17,7 +19,11 @@ const SCRIPTS: [RegExp, string][] = [
  * function words. Unlike a question's detection, one Chinese name in an English page
  * does not make the page Chinese.
  */
-export function languageOfText(text: string): string {
+export function languageOfText(whole: string): string {
+  // A page's first few thousand characters tell its language as well as all of it.
+  const text = whole.slice(0, 1500);
+  // Most pages are in Latin script: one test spares counting every script.
+  if (!OTHER_SCRIPT.test(text)) return detectLanguage(text);
   const letters = text.match(/\p{L}/gu)?.length ?? 0;
   if (!letters) return "en";
   let best = "",

@@ -12,6 +12,51 @@ export const SourceTypeSchema = T.Union([T.Literal("web"), T.Literal("academic")
     "found by a web search provider, in an academic database, or in one of the service's own collections (local)",
 });
 
+/** One claim of the answer that cites a source, and the words of that source that back it. */
+export const EvidenceSchema = T.Object(
+  {
+    claim: T.String({
+      description: "the claim (sentence or list item) as it stands in the answer, without its markers",
+    }),
+    quote: T.String({
+      maxLength: 400,
+      description:
+        "verbatim words of what was read of this source (one or two sentences, or a stretch of a long one), never paraphrased",
+    }),
+    support: T.Number({
+      minimum: 0,
+      maximum: 1,
+      description:
+        'how well the quote backs the claim; 0.45 and above counts as supported (README "Claims you can check")',
+    }),
+  },
+  { description: "a claim citing this source and the quote that backs it" },
+);
+
+const EVIDENCE_DESCRIPTION =
+  "extra field: each claim of the answer that cites this source, with the verbatim quote from what was read of it that backs the claim and a support score in [0, 1]; in answer order. A citation the check found unsupported was removed from the answer and is not listed";
+
+/** What the claim check found in the answer as a whole (README "Claims you can check"). */
+export const VerificationSchema = T.Object(
+  {
+    claims: T.Integer({
+      minimum: 0,
+      description: "the answer's claims: sentences and list items (headings, the lead-in line and code aside)",
+    }),
+    cited: T.Integer({ minimum: 0, description: "claims that carried at least one citation as written" }),
+    supported: T.Integer({
+      minimum: 0,
+      description: "claims with at least one citation whose quote backs them (support ≥ 0.45)",
+    }),
+    unsupported: T.Integer({
+      minimum: 0,
+      description: "claims whose every citation the check removed as unsupported: the sentence stays, uncited",
+    }),
+    coverage: T.Number({ minimum: 0, maximum: 1, description: "supported ÷ claims (0 for an answer with no claims)" }),
+  },
+  { description: "extra field: counts of the answer's claims and how many the sources' quotes back" },
+);
+
 /** A source as returned to clients; `id` matches the [S1]..[S5] markers of the answer. */
 export const SourceSchema = T.Object(
   {
@@ -54,6 +99,7 @@ export const SourceSchema = T.Object(
         description: "extra field: the answer drew on the full text (page) or the database's abstract",
       }),
     ),
+    evidence: T.Optional(T.Array(EvidenceSchema, { description: EVIDENCE_DESCRIPTION })),
   },
   { additionalProperties: true, description: "A source object. Clients ignore fields they do not recognise." },
 );
@@ -84,10 +130,12 @@ export const EnvelopeSchema = T.Object(
     usage: EnvelopeUsageSchema,
     errors: T.Array(ErrorItemSchema, { description: "empty on success" }),
     writer: T.Optional(WriterSchema),
+    verification: T.Optional(VerificationSchema),
   },
   {
     additionalProperties: true,
-    description: "The response envelope. `writer` is on every envelope of an accepted run.",
+    description:
+      "The response envelope. `writer` is on every envelope of an accepted run; `verification` on every completed one (status ok).",
   },
 );
 
@@ -95,3 +143,5 @@ export type SourceType = Static<typeof SourceTypeSchema>;
 export type Source = Static<typeof SourceSchema>;
 export type Writer = Static<typeof WriterSchema>;
 export type Envelope = Static<typeof EnvelopeSchema>;
+export type Evidence = Static<typeof EvidenceSchema>;
+export type Verification = Static<typeof VerificationSchema>;

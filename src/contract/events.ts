@@ -12,8 +12,8 @@ import { type ErrorItem, ErrorItemSchema } from "./errors.ts";
 
 /** The stages a run reaches, in order; each emits at least one progress event. */
 export const StageSchema = T.Union(
-  [T.Literal("planning"), T.Literal("searching"), T.Literal("reading"), T.Literal("writing")],
-  { description: "planning → searching → reading → writing" },
+  [T.Literal("planning"), T.Literal("searching"), T.Literal("reading"), T.Literal("writing"), T.Literal("verifying")],
+  { description: "planning → searching → reading → writing → verifying (the claim check, before final)" },
 );
 
 /** `progress`: at least one per stage the run reaches; more fields may come along. */

@@ -1,4 +1,4 @@
-import type { Source as WireSource } from "../contract/envelope.ts";
+import type { Verification, Source as WireSource } from "../contract/envelope.ts";
 import type { Stage } from "../contract/events.ts";
 import type { CollectionReader } from "../store/types.ts";
 
@@ -27,6 +27,8 @@ export interface EngineResult {
   answer: string;
   sources: Source[];
   writer: "llm" | "extractive";
+  /** What the claim check found (README "Claims you can check"); the engine always sets it, test engines may not. */
+  verification?: Verification;
   /** Estimates from text length over all model calls (the envelope's usage, src/contract/envelope.ts). */
   tokens_in: number;
   tokens_out: number;

@@ -110,6 +110,7 @@ export async function executeRun(
       usage: { latency_ms: at(), tokens_in: r.tokens_in, tokens_out: r.tokens_out },
       errors: [],
       writer: r.writer,
+      ...(r.verification ? { verification: r.verification } : {}),
     };
   } catch (e) {
     const err = toRunError(e, stop.signal, run.id, deps.logger);

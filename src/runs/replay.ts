@@ -13,6 +13,7 @@ export function storedEnvelope(run: RunRow, writer: Writer): Envelope {
     usage: { latency_ms: run.latencyMs ?? 0, tokens_in: run.tokensIn, tokens_out: run.tokensOut },
     errors: run.errors,
     writer: run.writer ?? writer,
+    ...(run.verification ? { verification: run.verification } : {}),
   };
 }
 

@@ -107,5 +107,6 @@ function outcomeOf(envelope: Envelope, recordedSources: Source[]): RunOutcome {
     tokensIn: envelope.usage.tokens_in,
     tokensOut: envelope.usage.tokens_out,
     latencyMs: envelope.usage.latency_ms,
+    verification: envelope.verification ?? null,
   };
 }

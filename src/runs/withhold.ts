@@ -1,5 +1,6 @@
 import type { Source } from "../contract/envelope.ts";
 import { hostOf } from "../research/engine/estimate.ts";
+import { answerClaims } from "../research/write/verify/answer-claims.ts";
 import type { RunRow, Store, TimelineEvent } from "../store/types.ts";
 import { collectionIdOf, withoutCollectionId } from "./recorded-local.ts";
 import { withholdAnswerEntry, withholdLines } from "./withhold-answer.ts";
@@ -79,7 +80,18 @@ export function withhold(stored: StoredRun, readable: Set<number>): StoredRun {
     return { ...e, data };
   });
   const answer = stored.run.answer === null ? null : withholdLines(stored.run.answer, finalIds).text;
-  return { run: { ...stored.run, sources, answer }, events };
+  return { run: { ...stored.run, sources: withoutWithheldClaims(sources, answer), answer }, events };
+}
+
+/**
+ * Sources' evidence without the claims of withheld lines: a line citing a withheld document
+ * and a web page too is that document's words, and must not come back as the web page's
+ * evidence (README "Claims you can check").
+ */
+function withoutWithheldClaims(sources: Source[], answer: string | null): Source[] {
+  if (!sources.some((s) => s.evidence?.length)) return sources;
+  const left = new Set(answer === null ? [] : answerClaims(answer).map((c) => c.text));
+  return sources.map((s) => (s.evidence ? { ...s, evidence: s.evidence.filter((e) => left.has(e.claim)) } : s));
 }
 
 /** A run of this account as it may read it now (withhold above), or null when it has no such run. */

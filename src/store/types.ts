@@ -1,6 +1,6 @@
 import type { Plan } from "../contract/auth.ts";
 import type { KeyStatus, Origin, RecentRun, RunStatus, UsageDay } from "../contract/console.ts";
-import type { Source, Writer } from "../contract/envelope.ts";
+import type { Source, Verification, Writer } from "../contract/envelope.ts";
 import type { ErrorItem } from "../contract/errors.ts";
 import type { CorpusDocumentRow, CorpusIndex, CorpusReaderSource } from "./corpus-index.ts";
 
@@ -141,6 +141,8 @@ export interface RunOutcome {
   tokensIn: number;
   tokensOut: number;
   latencyMs: number;
+  /** The claim check's counts, on a completed run (README "Claims you can check"). */
+  verification?: Verification | null;
 }
 
 /** One timeline entry, kept in memory while the run works; `data.seq` is its stream event's sequence. */
@@ -181,6 +183,8 @@ export interface RunRow {
   answer: string | null;
   sources: Source[];
   errors: ErrorItem[];
+  /** Null on runs that failed or ended before the claim check existed. */
+  verification: Verification | null;
   tokensIn: number;
   tokensOut: number;
   latencyMs: number | null;

@@ -23,6 +23,8 @@ interface LegacySource {
   owner?: string | null;
   withheld?: true;
   read?: "page" | "abstract";
+  // Claims you can check (README "Claims you can check").
+  evidence?: { claim: string; quote: string; support: number }[];
 }
 interface LegacyEnvelope {
   request_id: string;
@@ -32,6 +34,7 @@ interface LegacyEnvelope {
   usage: { latency_ms: number; tokens_in: number; tokens_out: number };
   errors: { code: string; message: string }[];
   writer?: "llm" | "extractive";
+  verification?: { claims: number; cited: number; supported: number; unsupported: number; coverage: number };
 }
 /** Assignable both ways, with the same property names (extra optional fields would pass the first test alone). */
 type Mutual<A, B> = [A] extends [B]

@@ -85,6 +85,7 @@ function row(o: Partial<RunRow>): RunRow {
     answer: "Web [S1]\nKept [S2]\nGone [S3]\nOld [S4]",
     sources: [web, local("S2", 7), local("S3", 9), local("S4")],
     errors: [],
+    verification: null,
     tokensIn: 0,
     tokensOut: 0,
     latencyMs: 5,

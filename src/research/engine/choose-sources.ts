@@ -17,6 +17,8 @@ const EXTRACTIVE_CHARS = 12_000;
 export interface Chosen {
   provided: Source[];
   writerSources: WriterSource[];
+  /** What the run read of each, by id: the claim check looks for its quotes there. */
+  texts: Map<string, string>;
 }
 
 /**
@@ -41,10 +43,12 @@ export function chooseSources(
   const byKey = new Map(docs.map((d) => [d.key, d]));
   const provided: Source[] = [];
   const writerSources: WriterSource[] = [];
+  const texts = new Map<string, string>();
   chosen.forEach((c, i) => {
     const d = byKey.get(c.key)!;
     const src = toSource(`S${i + 1}`, d, c.passages, results[Number(c.key)]?.doc?.published_at);
     provided.push(src);
+    texts.set(src.id, d.text);
     writerSources.push({
       id: src.id,
       title: src.title,
@@ -53,5 +57,5 @@ export function chooseSources(
       published_at: src.published_at,
     });
   });
-  return { provided, writerSources };
+  return { provided, writerSources, texts };
 }

@@ -11,6 +11,7 @@ import type { Engine, EngineResult, RunContext } from "../types.ts";
 import { finalizeCitations } from "../write/citations.ts";
 import { writeExtractive } from "../write/extractive-writer.ts";
 import { writeWithLlm } from "../write/llm-writer.ts";
+import { verifyAnswer } from "../write/verify/verify-answer.ts";
 import { chooseSources } from "./choose-sources.ts";
 import { hostOf, since } from "./estimate.ts";
 import { readStage } from "./read-stage.ts";
@@ -150,7 +151,13 @@ export function createEngine(deps: EngineDeps): Engine {
         throw new AppError("no_sources", `none of the ${candidates.length} sources found could be read`);
 
       const tokenBudget = deps.tokenBudget ?? DEFAULT_TOKEN_BUDGET;
-      const { provided, writerSources } = chooseSources(docs, results, question, plan, deps.llm ? tokenBudget : null);
+      const { provided, writerSources, texts } = chooseSources(
+        docs,
+        results,
+        question,
+        plan,
+        deps.llm ? tokenBudget : null,
+      );
       for (const source of provided) emit({ type: "source", source });
       emit({
         type: "progress",
@@ -190,18 +197,29 @@ export function createEngine(deps: EngineDeps): Engine {
         });
         if (!text) throw new AppError("no_sources", "the sources read hold no usable sentences");
       }
-      const final = finalizeCitations(text, provided);
+      const written = finalizeCitations(text, provided);
       emit({
         type: "progress",
         stage: "writing",
-        message: `Answer written with ${final.sources.length} cited sources`,
-        cited: final.sources.length,
-        chars: final.answer.length,
+        message: `Answer written with ${written.sources.length} cited sources`,
+        cited: written.sources.length,
+        chars: written.answer.length,
+        ms: since(t0),
+      });
+      const read = new Map(written.was.map((old, i) => [`S${i + 1}`, texts.get(old) ?? ""]));
+      const final = verifyAnswer(written.answer, written.sources, read, plan.language);
+      const v = final.verification;
+      emit({
+        type: "progress",
+        stage: "verifying",
+        message: `Checked ${v.claims} claims against the sources: ${v.supported} backed by a quote, ${v.unsupported} uncited as unsupported`,
+        ...v,
         ms: since(t0),
       });
       return {
         answer: final.answer,
         sources: final.sources,
+        verification: v,
         writer: deps.llm ? "llm" : "extractive",
         tokens_in: tokensIn,
         tokens_out: tokensOut,

@@ -20,14 +20,15 @@ function tidy(text: string): string {
  * Makes the answer's citations trustworthy (README "Citations you can trust"): markers naming no provided
  * source are dropped, sources are renumbered S1.. in order of first citation, repeated
  * markers side by side are merged, and only cited sources are returned (at most `max`).
- * So every marker names a listed source and every listed source is cited. An answer
+ * So every marker names a listed source and every listed source is cited (`was`: each
+ * returned source's id before renumbering). An answer
  * that cites nothing comes back with no sources; the caller decides what that means.
  */
 export function finalizeCitations<S extends Source>(
   answer: string,
   provided: S[],
   max = 5,
-): { answer: string; sources: S[] } {
+): { answer: string; sources: S[]; was: string[] } {
   const byId = new Map(provided.map((s) => [s.id.toUpperCase(), s]));
   const order: string[] = [];
   const renumber = new Map<string, string>();
@@ -48,7 +49,7 @@ export function finalizeCitations<S extends Source>(
   });
   const merged = rewritten.replace(/(\[S\d+\])(?:[ \t]*\1)+/g, "$1");
   const sources = order.map((id) => ({ ...byId.get(id)!, id: renumber.get(id)! }));
-  return { answer: tidy(merged).trim(), sources };
+  return { answer: tidy(merged).trim(), sources, was: order };
 }
 
 /** Every [Sn] in a final answer, in order, for checks. */

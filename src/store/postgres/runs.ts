@@ -6,7 +6,11 @@ import type { pgIdempotencyKeys } from "./idempotency-keys.ts";
 import type { pgRunCounters } from "./run-counters.ts";
 import type { pgRunEvents } from "./run-events.ts";
 
-type Raw = Omit<RunRow, "sources" | "errors"> & { sources: string | null; errors: string | null };
+type Raw = Omit<RunRow, "sources" | "errors" | "verification"> & {
+  sources: string | null;
+  errors: string | null;
+  verification: string | null;
+};
 
 /** Thrown inside accept's transaction to roll it back when the allowance is used up. */
 const USED_UP = Symbol("used up");
@@ -67,7 +71,8 @@ export function pgRuns(
         await tx`DELETE FROM run_stream WHERE run_id = ${runId}`;
         await tx`UPDATE runs SET status = ${o.status}, answer = ${o.answer}, sources = ${JSON.stringify(o.sources)},
           errors = ${JSON.stringify(o.errors)}, writer = ${o.writer}, tokens_in = ${o.tokensIn}, tokens_out = ${o.tokensOut},
-          latency_ms = ${o.latencyMs}, finished_at = ${new Date().toISOString()} WHERE id = ${runId}`;
+          latency_ms = ${o.latencyMs}, finished_at = ${new Date().toISOString()},
+          verification = ${o.verification ? JSON.stringify(o.verification) : null} WHERE id = ${runId}`;
       });
     },
     // The leases' clock is the database's (instances.ts): a live instance's runs are never touched.
@@ -81,13 +86,14 @@ export function pgRuns(
       const [r] = await sql<
         Raw[]
       >`SELECT id, account_id AS "accountId", key_prefix AS "keyPrefix", origin, endpoint, query,
-        status, writer, answer, sources, errors, tokens_in AS "tokensIn", tokens_out AS "tokensOut",
+        status, writer, answer, sources, errors, verification, tokens_in AS "tokensIn", tokens_out AS "tokensOut",
         latency_ms AS "latencyMs", created_at AS "createdAt", finished_at AS "finishedAt"
         FROM runs WHERE id = ${runId} AND account_id = ${accountId}`;
       if (!r) return null;
       const run: RunRow = {
         ...r,
         sources: r.sources ? JSON.parse(r.sources) : [],
+        verification: r.verification ? JSON.parse(r.verification) : null,
         errors: r.errors ? JSON.parse(r.errors) : [],
       };
       return { run, events: await events.forRun(runId) };

@@ -109,6 +109,7 @@ export const runs = pgTable(
     /** JSON text, as on SQLite */
     sources: text("sources"),
     errors: text("errors"),
+    verification: text("verification"),
     tokensIn: integer("tokens_in").notNull().default(0),
     tokensOut: integer("tokens_out").notNull().default(0),
     latencyMs: integer("latency_ms"),

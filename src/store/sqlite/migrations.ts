@@ -11,6 +11,7 @@ import m0007 from "../../../db/0007_collection_owners.sql" with { type: "text" }
 import m0008 from "../../../db/0008_corpus_uploads.sql" with { type: "text" };
 import m0009 from "../../../db/0009_corpus_title_cuts.sql" with { type: "text" };
 import m0010 from "../../../db/0010_email_proof.sql" with { type: "text" };
+import m0011 from "../../../db/0011_run_verification.sql" with { type: "text" };
 import journal from "../../../db/meta/_journal.json";
 
 /** Migrations in journal order. A test checks every db/*.sql file is listed here. */
@@ -26,6 +27,7 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0008_corpus_uploads", sql: m0008 },
   { tag: "0009_corpus_title_cuts", sql: m0009 },
   { tag: "0010_email_proof", sql: m0010 },
+  { tag: "0011_run_verification", sql: m0011 },
 ];
 
 export const journalTags: string[] = journal.entries.map((e) => e.tag);

@@ -6,9 +6,13 @@ import type { sqliteIdempotencyKeys } from "./idempotency-keys.ts";
 import type { sqliteRunCounters } from "./run-counters.ts";
 import type { sqliteRunEvents } from "./run-events.ts";
 
-type Raw = Omit<RunRow, "sources" | "errors"> & { sources: string | null; errors: string | null };
+type Raw = Omit<RunRow, "sources" | "errors" | "verification"> & {
+  sources: string | null;
+  errors: string | null;
+  verification: string | null;
+};
 
-const COLUMNS = `id, account_id AS accountId, key_prefix AS keyPrefix, origin, endpoint, query, status, writer, answer, sources, errors,
+const COLUMNS = `id, account_id AS accountId, key_prefix AS keyPrefix, origin, endpoint, query, status, writer, answer, sources, errors, verification,
   tokens_in AS tokensIn, tokens_out AS tokensOut, latency_ms AS latencyMs, created_at AS createdAt, finished_at AS finishedAt`;
 
 /**
@@ -28,7 +32,7 @@ export function sqliteRuns(
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)`);
   const finish =
     db.prepare(`UPDATE runs SET status = ?, answer = ?, sources = ?, errors = ?, writer = ?, tokens_in = ?, tokens_out = ?,
-    latency_ms = ?, finished_at = ? WHERE id = ?`);
+    latency_ms = ?, finished_at = ?, verification = ? WHERE id = ?`);
   // Timestamps are all toISOString(), so text order is time order.
   const interrupt = db.prepare(`UPDATE runs SET status = 'error', errors = ?1, finished_at = ?2
     WHERE status = 'running' AND (instance_id IS NULL OR instance_id NOT IN (SELECT id FROM instances WHERE expires_at > ?2))`);
@@ -78,6 +82,7 @@ export function sqliteRuns(
         o.tokensOut,
         o.latencyMs,
         new Date().toISOString(),
+        o.verification ? JSON.stringify(o.verification) : null,
         runId,
       );
     },
@@ -101,6 +106,7 @@ export function sqliteRuns(
       const run: RunRow = {
         ...r,
         sources: r.sources ? JSON.parse(r.sources) : [],
+        verification: r.verification ? JSON.parse(r.verification) : null,
         errors: r.errors ? JSON.parse(r.errors) : [],
       };
       return { run, events: events.forRun(runId) };

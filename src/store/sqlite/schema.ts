@@ -87,6 +87,8 @@ export const runs = sqliteTable(
     answer: text("answer"),
     sources: text("sources", { mode: "json" }).$type<unknown[]>(),
     errors: text("errors", { mode: "json" }).$type<{ code: string; message: string }[]>(),
+    /** the claim check's counts (JSON), on completed runs */
+    verification: text("verification", { mode: "json" }),
     tokensIn: integer("tokens_in").notNull().default(0),
     tokensOut: integer("tokens_out").notNull().default(0),
     latencyMs: integer("latency_ms"),

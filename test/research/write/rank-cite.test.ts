@@ -184,6 +184,7 @@ describe("citations", () => {
     expect(finalizeCitations("Nothing cited here [S9].", [src(1)])).toEqual({
       answer: "Nothing cited here.",
       sources: [],
+      was: [],
     });
   });
 });

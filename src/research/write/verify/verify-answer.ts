@@ -1,0 +1,108 @@
+import type { Evidence, Verification } from "../../../contract/envelope.ts";
+import type { Source } from "../../types.ts";
+import { finalizeCitations } from "../citations.ts";
+import { neutraliseMarkers } from "../markers.ts";
+import { answerClaims } from "./answer-claims.ts";
+import {
+  type ClaimCheck,
+  checkClaim,
+  evidenceSentences,
+  type PreparedEvidence,
+  prepareEvidence,
+  quoteOf,
+  REMOVE_BELOW,
+  SUPPORTED_AT,
+} from "./check-claim.ts";
+
+/** What the check made of an answer: the answer without unsupported markers, its sources with their evidence. */
+export interface Verified<S extends Source> {
+  answer: string;
+  sources: (S & { evidence: Evidence[] })[];
+  verification: Verification;
+}
+
+interface Citation {
+  claim: number;
+  id: string;
+  at: number;
+  length: number;
+  check: ClaimCheck;
+  quote: string;
+}
+
+/**
+ * Checks every citation of a finished answer (after finalizeCitations) against the text the
+ * run read of its source (README "Claims you can check"). A marker whose source the check is
+ * confident does not back its claim (support < REMOVE_BELOW, same language) is taken out;
+ * the sentence stays. Sources are renumbered as finalizeCitations does, an uncited one drops
+ * out, and each keeps the claims citing it with the quote that backs each.
+ * `texts` is each source's read text by its id in `answer`.
+ */
+export function verifyAnswer<S extends Source>(
+  answer: string,
+  sources: S[],
+  texts: ReadonlyMap<string, string>,
+  language: string,
+): Verified<S> {
+  const claims = answerClaims(answer);
+  const prepared = new Map<string, PreparedEvidence>();
+  const evidenceOf = (id: string) => {
+    let p = prepared.get(id);
+    if (!p) {
+      p = prepareEvidence(evidenceSentences(neutraliseMarkers(texts.get(id) ?? "")), language);
+      prepared.set(id, p);
+    }
+    return p;
+  };
+  const citations: Citation[] = [];
+  claims.forEach((c, i) => {
+    const context = claims
+      .slice(Math.max(0, i - 2), i)
+      .map((x) => x.text)
+      .join(" ");
+    const seen = new Set<string>();
+    for (const m of c.markers) {
+      if (seen.has(m.id) || !texts.has(m.id)) continue;
+      seen.add(m.id);
+      const ev = evidenceOf(m.id);
+      const check = checkClaim(c.text, ev, { context });
+      citations.push({ claim: i, id: m.id, at: m.at, length: m.length, check, quote: quoteOf(ev, check, c.text) });
+    }
+  });
+  const removed = citations.filter((x) => x.check.comparable && x.check.support < REMOVE_BELOW);
+  const dropped = new Set(removed.map((x) => `${x.claim}:${x.id}`));
+  // Every marker of a dropped citation goes (a claim may repeat one); "[S0]" names no source, so finalizeCitations cuts it and tidies.
+  let cut = answer;
+  const spans = claims
+    .flatMap((c, i) => c.markers.filter((m) => dropped.has(`${i}:${m.id}`)))
+    .sort((a, b) => b.at - a.at);
+  for (const m of spans) cut = `${cut.slice(0, m.at)}[S0]${cut.slice(m.at + m.length)}`;
+  const final = finalizeCitations(cut, sources, sources.length);
+  const renumber = new Map(final.was.map((old, i) => [old, `S${i + 1}`]));
+  const finalClaims = answerClaims(final.answer);
+  const kept = citations.filter((x) => !dropped.has(`${x.claim}:${x.id}`));
+  const evidence = new Map<string, Evidence[]>();
+  for (const x of kept) {
+    const id = renumber.get(x.id);
+    if (!id) continue;
+    const list = evidence.get(id) ?? [];
+    list.push({ claim: claims[x.claim]!.text, quote: x.quote, support: Math.round(x.check.support * 1000) / 1000 });
+    evidence.set(id, list);
+  }
+  const cited = new Set(citations.map((x) => x.claim));
+  const supported = new Set(kept.filter((x) => x.check.support >= SUPPORTED_AT).map((x) => x.claim));
+  const unsupported = [...cited].filter((i) => !kept.some((x) => x.claim === i)).length;
+  // Uncited claims count too, even those citing nothing the run read (no text to check).
+  const total = Math.max(claims.length, finalClaims.length);
+  return {
+    answer: final.answer,
+    sources: final.sources.map((s) => ({ ...s, evidence: evidence.get(s.id) ?? [] })),
+    verification: {
+      claims: total,
+      cited: claims.filter((c) => c.markers.length).length,
+      supported: supported.size,
+      unsupported,
+      coverage: total ? Math.round((supported.size / total) * 100) / 100 : 0,
+    },
+  };
+}

@@ -10,14 +10,28 @@ function whereFrom(s: Source): string {
   return `${s.url}${s.type === "academic" ? `  (${[s.venue, s.published_at].filter(Boolean).join(", ")})` : ""}`;
 }
 
-/** The numbered sources as people read them under an answer: `[S1] title` and where it is. */
-export function sourcesText(sources: Source[]): string {
-  return sources.map((s) => `[${s.id}] ${s.title}\n     ${whereFrom(s)}`).join("\n");
+/** The quotes that back the claims citing a source, one a line, with the claim they back (README "Claims you can check"). */
+function quotesText(s: Source): string {
+  return (s.evidence ?? [])
+    .map((e) => `\n     > "${e.quote}"\n       backs: ${e.claim} (support ${e.support.toFixed(2)})`)
+    .join("");
 }
 
-/** An answered run as text: the answer's Markdown, then its sources (`ask`, MCP's `research`). */
+/** The numbered sources as people read them under an answer: `[S1] title`, where it is, and its quotes. */
+export function sourcesText(sources: Source[]): string {
+  return sources.map((s) => `[${s.id}] ${s.title}\n     ${whereFrom(s)}${quotesText(s)}`).join("\n");
+}
+
+/** What the claim check found, in a line. */
+function checkedText(env: Envelope): string {
+  const v = env.verification;
+  if (!v) return "";
+  return `\n\nChecked: ${v.supported} of ${v.claims} claims backed by a quote from their source${v.unsupported ? `; ${v.unsupported} uncited as unsupported` : ""}.`;
+}
+
+/** An answered run as text: the answer's Markdown, the check's line, then its sources (`ask`, MCP's `research`). */
 export function answerText(env: Envelope): string {
-  return `${env.answer ?? ""}\n\nSources:\n${sourcesText(env.sources)}`;
+  return `${env.answer ?? ""}${checkedText(env)}\n\nSources:\n${sourcesText(env.sources)}`;
 }
 
 /** A failed run's reasons, one `code: message` each. */

@@ -161,3 +161,33 @@ describe("a stored run read by an account that may read collection 7 only", () =
     );
   });
 });
+
+describe("claims you can check, on a run that cited a document now withheld", () => {
+  // Alice's line cited her private document and a web page: its words are hers, and must not
+  // come back as the web page's evidence (README "Claims you can check").
+  const ev = (claim: string, quote: string) => ({ claim, quote, support: 0.9 });
+  const secret = {
+    ...local("S2", 9),
+    evidence: [ev("The merger closes in March.", "Project Falcon closes in March.")],
+  };
+  const page = {
+    ...web,
+    evidence: [
+      ev("Public fact.", "A public fact."),
+      ev("The merger closes in March.", "Mergers often close in spring."),
+    ],
+  };
+  const seen = withhold(
+    {
+      run: row({ answer: "Public fact [S1].\nThe merger closes in March [S1][S2].", sources: [page, secret] }),
+      events: [],
+    },
+    new Set([7]),
+  );
+
+  test("the withheld source has no quotes, and the other source keeps only the claims still shown", () => {
+    expect(seen.run.sources[1]).toEqual(withheldSource("S2"));
+    expect(seen.run.sources[0]!.evidence).toEqual([ev("Public fact.", "A public fact.")]);
+    expect(JSON.stringify(seen)).not.toMatch(/merger|Falcon/i);
+  });
+});

@@ -108,10 +108,16 @@ describe("CLI", () => {
     const envl = JSON.parse(j.out);
     expect(envl).toMatchObject({ status: "ok", writer: "extractive" });
     expect(envl.sources.length).toBeGreaterThan(0);
+    // Claims you can check: the envelope carries the evidence and the check's counts.
+    expect(envl.verification.claims).toBeGreaterThan(0);
+    const quotes = envl.sources.flatMap((s: any) => s.evidence);
+    expect(quotes.length).toBeGreaterThan(0);
     expect(j.err).toContain("[searching]");
+    expect(j.err).toContain("[verifying]");
     const plain = await cli(["ask", "How do base editors avoid double-strand breaks?"], env);
     expect(plain.out).toContain("Sources:");
     expect(plain.out).toMatch(/\[S1\] .+\n\s+http/);
+    for (const e of quotes) expect(plain.out).toContain(`> "${e.quote}"`);
     const failed = await cli(["ask", "anything"], { ACADEMIC_PROVIDERS: "none" });
     expect(failed.code).toBe(1);
     expect(failed.err).toContain("search_failed");

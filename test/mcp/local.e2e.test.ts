@@ -52,7 +52,12 @@ describe("mcp (local mode): the engine of this machine as MCP tools", () => {
       { onprogress: (p) => progress.push(p.message ?? "") },
     );
     expect(r.isError).toBeFalsy();
-    const env = r.structuredContent as { status: string; answer: string; sources: { id: string; url: string }[] };
+    const env = r.structuredContent as {
+      status: string;
+      answer: string;
+      sources: { id: string; url: string; evidence: { claim: string; quote: string }[] }[];
+      verification: { claims: number; supported: number };
+    };
     expect(Value.Check(EnvelopeSchema, env)).toBe(true);
     expect(env).toMatchObject({ status: "ok", writer: "extractive" });
     expect(env.answer).toContain("[S1]");
@@ -60,7 +65,12 @@ describe("mcp (local mode): the engine of this machine as MCP tools", () => {
     expect(text.startsWith(env.answer)).toBe(true);
     expect(text).toContain("\n\nSources:\n[S1] ");
     for (const s of env.sources) expect(text).toContain(s.url);
-    for (const stage of ["planning", "searching", "reading", "writing"])
+    // Claims you can check: each source's quotes under its entry, the same as the envelope's evidence.
+    const quotes = env.sources.flatMap((s) => s.evidence);
+    expect(quotes.length).toBeGreaterThan(0);
+    for (const e of quotes) expect(text).toContain(`> "${e.quote}"`);
+    expect(text).toContain(`Checked: ${env.verification.supported} of ${env.verification.claims} claims`);
+    for (const stage of ["planning", "searching", "reading", "writing", "verifying"])
       expect(progress.some((m) => m.startsWith(`${stage}: `))).toBe(true);
     expect(mcp.transportErrors).toEqual([]);
   });

@@ -1,5 +1,6 @@
-import type { Source } from "../../../contract/envelope.ts";
 import type { Me } from "../api.ts";
+import type { CheckedSource as Source } from "../claims/show-evidence.ts";
+import { sourceQuotes } from "../claims/verification-note.ts";
 import { documentHref } from "../doc-links.ts";
 import { h, hostOf } from "../dom.ts";
 
@@ -38,6 +39,7 @@ function localItem(s: Source, me: Me): HTMLElement {
       owner ? ` · ${owner}` : "",
       " · local",
     ),
+    sourceQuotes(s.evidence),
   );
 }
 
@@ -53,10 +55,11 @@ function webItem(s: Source): HTMLElement {
       { class: "muted" },
       ` — ${hostOf(s.url)} · ${s.type}${s.venue ? ` · ${s.venue}` : ""}${s.published_at ? ` · ${s.published_at}` : ""}`,
     ),
+    sourceQuotes(s.evidence),
   );
 }
 
-/** An answer's sources, each with the id its [S1] markers jump to. */
+/** An answer's sources, each with the id its [S1] markers jump to, and the quotes it gave the answer. */
 export function sourcesList(sources: Source[], me: Me): HTMLElement {
   return h("ol", { class: "sources" }, ...sources.map((s) => (s.type === "local" ? localItem(s, me) : webItem(s))));
 }

@@ -1,0 +1,42 @@
+import { h } from "../dom.ts";
+import type { Evidence, Verification } from "./claim-match.ts";
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The answer's footer: how many claims a quote backs, and what the dotted underline means
+ * when some sentence carries it (`marked`: how many the page marked).
+ */
+export function verificationNote(v: Verification, marked: number): HTMLElement {
+  const parts: (Node | string)[] = [
+    h("strong", {}, `${v.supported} of ${plural(v.claims, "claim", "claims")} backed by a quote`),
+  ];
+  if (v.unsupported > 0)
+    parts.push(` · ${plural(v.unsupported, "citation", "citations")} removed: the source did not say it`);
+  if (marked > 0)
+    parts.push(" · ", h("span", { class: "unbacked" }, "dotted underline"), ": no source backs this sentence");
+  if (v.cited > 0) parts.push(" · hover, focus or tap a marker to see its quote");
+  return h("p", { class: "verification", "aria-label": "Verification" }, ...parts);
+}
+
+/** Under a source in the list: the quotes it gave the answer, each with its claim and score. */
+export function sourceQuotes(evidence: Evidence[] | undefined): HTMLElement | null {
+  if (!evidence?.length) return null;
+  return h(
+    "details",
+    { class: "quotes" },
+    h("summary", {}, plural(evidence.length, "quote", "quotes")),
+    h(
+      "ul",
+      {},
+      ...evidence.map((e) =>
+        h(
+          "li",
+          {},
+          h("blockquote", { class: "quote" }, e.quote),
+          h("span", { class: "muted" }, `backs “${e.claim}” · support ${e.support.toFixed(2)}`),
+        ),
+      ),
+    ),
+  );
+}

@@ -1,6 +1,12 @@
 import { h } from "../dom.ts";
 import type { Evidence, Verification } from "./claim-match.ts";
 
+function quoteLink(href: string | null, external: boolean): HTMLElement | null {
+  if (!href) return null;
+  const attrs = external ? { href, rel: "noopener noreferrer", target: "_blank" } : { href, "data-link": true };
+  return h("span", {}, " · ", h("a", attrs, external ? "open the page at the quote" : "see it in the document"));
+}
+
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /**
@@ -19,8 +25,15 @@ export function verificationNote(v: Verification, marked: number): HTMLElement {
   return h("p", { class: "verification", "aria-label": "Verification" }, ...parts);
 }
 
-/** Under a source in the list: the quotes it gave the answer, each with its claim and score. */
-export function sourceQuotes(evidence: Evidence[] | undefined): HTMLElement | null {
+/**
+ * Under a source in the list: the quotes it gave the answer, each with its claim and score,
+ * and a link to the quote in its place when `linkOf` gives one.
+ */
+export function sourceQuotes(
+  evidence: Evidence[] | undefined,
+  linkOf: (quote: string) => string | null,
+  external: boolean,
+): HTMLElement | null {
   if (!evidence?.length) return null;
   return h(
     "details",
@@ -35,6 +48,7 @@ export function sourceQuotes(evidence: Evidence[] | undefined): HTMLElement | nu
           {},
           h("blockquote", { class: "quote" }, e.quote),
           h("span", { class: "muted" }, `backs “${e.claim}” · support ${e.support.toFixed(2)}`),
+          quoteLink(linkOf(e.quote), external),
         ),
       ),
     ),

@@ -7,11 +7,13 @@ import type { CheckedSource } from "../../src/web/client/claims/show-evidence.ts
 // for this file only (test files share one process).
 let renderMarkdown: typeof import("../../src/web/client/markdown.ts").renderMarkdown;
 let showEvidence: typeof import("../../src/web/client/claims/show-evidence.ts").showEvidence;
+let note: typeof import("../../src/web/client/claims/verification-note.ts");
 beforeAll(async () => {
   const { document } = parseHTML('<html><body><main id="main"></main></body></html>');
   Object.assign(globalThis, { document });
   ({ renderMarkdown } = await import("../../src/web/client/markdown.ts"));
   ({ showEvidence } = await import("../../src/web/client/claims/show-evidence.ts"));
+  note = await import("../../src/web/client/claims/verification-note.ts");
 });
 afterAll(() => {
   Reflect.deleteProperty(globalThis, "document");
@@ -86,5 +88,35 @@ describe("evidence on a rendered answer", () => {
     const hidden = SOURCES.map((s) => (s.id === "S2" ? { ...s, withheld: true as const } : s));
     showEvidence(answer, hidden, VERIFIED);
     expect(marked(answer)).toContain("The interface has a high resistance. [S2]");
+  });
+});
+
+/** The count under the answer, and the quotes under each source. */
+describe("the verification's words", () => {
+  test("the count, the removed citations, and the legend only when a sentence is marked", () => {
+    const text = note.verificationNote(VERIFIED, 2).textContent;
+    expect(text).toContain("2 of 4 claims backed by a quote");
+    expect(text).toContain("1 citation removed");
+    expect(text).toContain("dotted underline: no source backs this sentence");
+    const all = note.verificationNote({ claims: 3, cited: 3, supported: 3, unsupported: 0, coverage: 1 }, 0);
+    expect(all.textContent).toContain("3 of 3 claims backed by a quote");
+    expect(all.textContent).not.toContain("removed");
+    expect(all.textContent).not.toContain("dotted underline");
+  });
+
+  test("a source's quotes as text, each with its claim, score and link; none without evidence", () => {
+    const quote = '<img src=x onerror="alert(1)"> Dendrites grow';
+    const list = note.sourceQuotes(
+      [{ claim: "Dendrites grow.", quote, support: 0.875 }],
+      (q) => `https://example.org/#${encodeURIComponent(q)}`,
+      true,
+    )!;
+    expect(list.querySelector("summary")!.textContent).toBe("1 quote");
+    expect(list.querySelector("blockquote")!.textContent).toBe(quote);
+    expect(list.querySelector("img")).toBeNull();
+    expect(list.textContent).toContain("backs “Dendrites grow.” · support 0.88");
+    expect(list.querySelector("a")!.getAttribute("rel")).toBe("noopener noreferrer");
+    expect(note.sourceQuotes([], () => null, true)).toBeNull();
+    expect(note.sourceQuotes(undefined, () => null, true)).toBeNull();
   });
 });

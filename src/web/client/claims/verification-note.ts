@@ -15,7 +15,11 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
  */
 export function verificationNote(v: Verification, marked: number): HTMLElement {
   const parts: (Node | string)[] = [
-    h("strong", {}, `${v.supported} of ${plural(v.claims, "claim", "claims")} backed by a quote`),
+    h(
+      "strong",
+      {},
+      v.claims ? `${v.supported} of ${plural(v.claims, "claim", "claims")} backed by a quote` : "No claims to check",
+    ),
   ];
   if (v.unsupported > 0)
     parts.push(` · ${plural(v.unsupported, "citation", "citations")} removed: the source did not say it`);

@@ -1,6 +1,5 @@
+import { INLINE_TOKEN as INLINE, sentenceRanges } from "./claims/claim-split.ts";
 import { h } from "./dom.ts";
-
-const INLINE = /(`[^`\n]+`)|(\*\*[^*\n]+\*\*)|(\*[^*\n]+\*|_[^_\n]+_)|(\[S\d+\])|(\[[^\]\n]+\]\([^)\s]+\))/g;
 
 /** Only http(s) links: a javascript: or data: URL from a model never becomes clickable. */
 function safeHref(url: string): string | null {
@@ -39,6 +38,23 @@ export function inline(text: string): Node[] {
   return out;
 }
 
+/**
+ * A block's inline Markdown with each sentence in its own `span.claim`, its raw text in
+ * `data-claim`: what the answer's evidence is matched against (claims/claim-match.ts).
+ */
+function claims(text: string): Node[] {
+  const out: Node[] = [];
+  let last = 0;
+  for (const [start, end] of sentenceRanges(text)) {
+    if (start > last) out.push(document.createTextNode(text.slice(last, start)));
+    const raw = text.slice(start, end);
+    out.push(h("span", { class: "claim", "data-claim": raw }, ...inline(raw)));
+    last = end;
+  }
+  if (last < text.length) out.push(document.createTextNode(text.slice(last)));
+  return out;
+}
+
 /** Markdown to a DocumentFragment: headings, paragraphs, lists, quotes, code blocks. */
 export function renderMarkdown(md: string): DocumentFragment {
   const frag = document.createDocumentFragment();
@@ -46,7 +62,7 @@ export function renderMarkdown(md: string): DocumentFragment {
   let para: string[] = [];
   let list: { el: HTMLElement; ordered: boolean } | null = null;
   const flushPara = () => {
-    if (para.length) frag.append(h("p", {}, ...inline(para.join(" "))));
+    if (para.length) frag.append(h("p", {}, ...claims(para.join(" "))));
     para = [];
   };
   const flushList = () => {
@@ -77,11 +93,11 @@ export function renderMarkdown(md: string): DocumentFragment {
         flushList();
         list = { el: h(ordered ? "ol" : "ul"), ordered };
       }
-      list.el.append(h("li", {}, ...inline((bullet ?? numbered)![1]!)));
+      list.el.append(h("li", {}, ...claims((bullet ?? numbered)![1]!)));
     } else if (/^>\s?/.test(line)) {
       flushPara();
       flushList();
-      frag.append(h("blockquote", {}, ...inline(line.replace(/^>\s?/, ""))));
+      frag.append(h("blockquote", {}, ...claims(line.replace(/^>\s?/, ""))));
     } else if (!line.trim()) {
       flushPara();
       flushList();

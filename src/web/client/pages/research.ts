@@ -1,12 +1,15 @@
 import type { Envelope, Source } from "../../../contract/envelope.ts";
 import type { Me } from "../api.ts";
 import { limitCodePoints, MAX_QUERY_CHARS } from "../char-limit.ts";
+import type { Verification } from "../claims/claim-match.ts";
+import { type CheckedSource, showEvidence } from "../claims/show-evidence.ts";
+import { verificationNote } from "../claims/verification-note.ts";
 import { fmtDate, h, mount } from "../dom.ts";
 import { renderMarkdown } from "../markdown.ts";
 import { readEvents } from "../sse.ts";
 import { sourcesList } from "./sources-list.ts";
 
-const STAGES = ["planning", "searching", "reading", "writing"] as const;
+const STAGES = ["planning", "searching", "reading", "writing", "verifying"] as const;
 /** How often a broken stream is resumed before the page gives up. */
 const MAX_RESUMES = 5;
 
@@ -31,6 +34,7 @@ export function researchPage(me: Me): void {
   const log = h("ul", { class: "log", "aria-live": "polite" });
   const status = h("div", { role: "status", "aria-live": "polite" });
   const answer = h("div", { class: "answer", "aria-live": "off" });
+  const checked = h("div");
   const sources = h("section", { "aria-label": "Sources" });
   const counter = limitCodePoints(question, MAX_QUERY_CHARS);
   const form = h("form", { class: "stack" }, h("label", {}, "Your question", question), counter, ask);
@@ -41,6 +45,7 @@ export function researchPage(me: Me): void {
     const found: Source[] = [];
     log.replaceChildren();
     answer.replaceChildren();
+    checked.replaceChildren();
     sources.replaceChildren();
     status.replaceChildren();
     for (const li of stages.children) li.className = "";
@@ -60,9 +65,11 @@ export function researchPage(me: Me): void {
         text += String(d.delta ?? "");
         answer.replaceChildren(renderMarkdown(text));
       } else if (event === "final") {
-        const env = d as unknown as Envelope;
+        const env = d as unknown as Envelope & { sources: CheckedSource[]; verification?: Verification };
         if (env.status === "ok" && env.answer) {
           answer.replaceChildren(renderMarkdown(env.answer));
+          const marked = showEvidence(answer, env.sources, env.verification ?? null);
+          if (env.verification) checked.replaceChildren(verificationNote(env.verification, marked));
           sources.replaceChildren(h("h2", {}, "Sources"), sourcesList(env.sources, me));
           Array.from(stages.children).forEach((li) => {
             li.className = "done";
@@ -137,6 +144,7 @@ export function researchPage(me: Me): void {
     stages,
     status,
     answer,
+    checked,
     sources,
     h("details", {}, h("summary", {}, "Activity"), log),
   );

@@ -1,10 +1,46 @@
 import type { RunTimeline as Run } from "../../../contract/console.ts";
 import { api, type Me } from "../api.ts";
+import type { Verification } from "../claims/claim-match.ts";
+import { type CheckedSource, showEvidence } from "../claims/show-evidence.ts";
+import { verificationNote } from "../claims/verification-note.ts";
 import { fmtDate, h, mount, svg } from "../dom.ts";
 import { renderMarkdown } from "../markdown.ts";
 import { sourcesList } from "./sources-list.ts";
 
-const STAGES = ["planning", "searching", "reading", "writing"];
+const STAGES = ["planning", "searching", "reading", "writing", "verifying"];
+type Entry = Run["events"][number];
+
+/** The counts a `verifying` entry carries; null on every other entry. */
+function countsOf(e: Entry): Verification | null {
+  const x = e as { stage?: string } & Partial<Verification>;
+  return x.stage === "verifying" && typeof x.claims === "number" ? (x as Verification) : null;
+}
+
+/** The check's counts, as the run stored them, or as its `verifying` entry carried them. */
+function verificationOf(run: Run): Verification | null {
+  const stored = (run as { verification?: Verification }).verification;
+  if (stored) return stored;
+  for (const e of run.events) {
+    const v = countsOf(e);
+    if (v)
+      return {
+        claims: v.claims,
+        cited: v.cited,
+        supported: v.supported,
+        unsupported: v.unsupported,
+        coverage: v.coverage,
+      };
+  }
+  return null;
+}
+
+/** A `verifying` entry's counts in words; nothing for the other entries. */
+function counts(e: Entry): string {
+  const v = countsOf(e);
+  return v
+    ? ` — ${v.claims} claims, ${v.cited} cited, ${v.supported} supported, ${v.unsupported} unsupported, coverage ${Math.round(v.coverage * 100)} %`
+    : "";
+}
 
 /** Stages as lanes on a time axis; each event a tick, each stage a span from its first to last event. */
 function timeline(run: Run): SVGElement {
@@ -62,6 +98,9 @@ export async function runPage(me: Me, id: string): Promise<void> {
       h("h1", {}, "Run not found"),
       h("p", {}, h("a", { href: "/usage", "data-link": true }, "Back to usage")),
     );
+  const verification = verificationOf(run);
+  const answer = run.answer ? h("div", { class: "answer" }, renderMarkdown(run.answer)) : null;
+  const marked = answer ? showEvidence(answer, run.sources as CheckedSource[], verification) : 0;
   mount(
     h("h1", {}, "Run timeline"),
     h("p", {}, h("strong", {}, run.query)),
@@ -90,12 +129,13 @@ export async function runPage(me: Me, id: string): Promise<void> {
           "li",
           {},
           h("code", {}, `${e.at_ms} ms`),
-          ` ${e.type}${e.stage ? ` · ${e.stage}` : ""} ${e.message ?? e.code ?? ""}`,
+          ` ${e.type}${e.stage ? ` · ${e.stage}` : ""} ${e.message ?? e.code ?? ""}${counts(e)}`,
         ),
       ),
     ),
     run.answer ? h("h2", {}, "Answer") : null,
-    run.answer ? h("div", { class: "answer" }, renderMarkdown(run.answer)) : null,
+    answer,
+    verification && answer ? verificationNote(verification, marked) : null,
     h("h2", {}, "Sources"),
     run.sources.length ? sourcesList(run.sources, me) : h("p", { class: "muted" }, "None."),
   );

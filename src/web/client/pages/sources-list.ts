@@ -1,5 +1,7 @@
-import type { Source } from "../../../contract/envelope.ts";
 import type { Me } from "../api.ts";
+import { quoteHref } from "../claims/quote-links.ts";
+import type { CheckedSource as Source } from "../claims/show-evidence.ts";
+import { sourceQuotes } from "../claims/verification-note.ts";
 import { documentHref } from "../doc-links.ts";
 import { h, hostOf } from "../dom.ts";
 
@@ -23,8 +25,8 @@ function localItem(s: Source, me: Me): HTMLElement {
   // "" names the operator's collection (no owner), which the caller's own of that name would otherwise shadow.
   const owner = s.owner === null ? "" : s.owner && s.owner.toLowerCase() !== me.email.toLowerCase() ? s.owner : null;
   // A run recorded before sources named their collection has nothing to link to.
-  const href =
-    s.collection && s.doc_id ? documentHref({ name: s.collection, owner, docId: s.doc_id }, s.snippet) : null;
+  const doc = s.collection && s.doc_id ? { name: s.collection, owner, docId: s.doc_id } : null;
+  const href = doc ? documentHref(doc, s.snippet) : null;
   return h(
     "li",
     { id: `src-${s.id}`, class: "local" },
@@ -38,6 +40,7 @@ function localItem(s: Source, me: Me): HTMLElement {
       owner ? ` · ${owner}` : "",
       " · local",
     ),
+    sourceQuotes(s.evidence, (q) => (doc ? documentHref(doc, q) : null), false),
   );
 }
 
@@ -53,10 +56,11 @@ function webItem(s: Source): HTMLElement {
       { class: "muted" },
       ` — ${hostOf(s.url)} · ${s.type}${s.venue ? ` · ${s.venue}` : ""}${s.published_at ? ` · ${s.published_at}` : ""}`,
     ),
+    sourceQuotes(s.evidence, (q) => quoteHref(s.url, q), true),
   );
 }
 
-/** An answer's sources, each with the id its [S1] markers jump to. */
+/** An answer's sources, each with the id its [S1] markers jump to, and the quotes it gave the answer. */
 export function sourcesList(sources: Source[], me: Me): HTMLElement {
   return h("ol", { class: "sources" }, ...sources.map((s) => (s.type === "local" ? localItem(s, me) : webItem(s))));
 }

@@ -1,0 +1,60 @@
+import { h } from "../dom.ts";
+import type { Evidence, Verification } from "./claim-match.ts";
+
+function quoteLink(href: string | null, external: boolean): HTMLElement | null {
+  if (!href) return null;
+  const attrs = external ? { href, rel: "noopener noreferrer", target: "_blank" } : { href, "data-link": true };
+  return h("span", {}, " · ", h("a", attrs, external ? "open the page at the quote" : "see it in the document"));
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The answer's footer: how many claims a quote backs, and what the dotted underline means
+ * when some sentence carries it (`marked`: how many the page marked).
+ */
+export function verificationNote(v: Verification, marked: number): HTMLElement {
+  const parts: (Node | string)[] = [
+    h(
+      "strong",
+      {},
+      v.claims ? `${v.supported} of ${plural(v.claims, "claim", "claims")} backed by a quote` : "No claims to check",
+    ),
+  ];
+  if (v.unsupported > 0)
+    parts.push(` · ${plural(v.unsupported, "citation", "citations")} removed: the source did not say it`);
+  if (marked > 0)
+    parts.push(" · ", h("span", { class: "unbacked" }, "dotted underline"), ": no source backs this sentence");
+  if (v.cited > 0) parts.push(" · hover, focus or tap a marker to see its quote");
+  return h("p", { class: "verification", "aria-label": "Verification" }, ...parts);
+}
+
+/**
+ * Under a source in the list: the quotes it gave the answer, each with its claim and score,
+ * and a link to the quote in its place when `linkOf` gives one.
+ */
+export function sourceQuotes(
+  evidence: Evidence[] | undefined,
+  linkOf: (quote: string) => string | null,
+  external: boolean,
+): HTMLElement | null {
+  if (!evidence?.length) return null;
+  return h(
+    "details",
+    { class: "quotes" },
+    h("summary", {}, plural(evidence.length, "quote", "quotes")),
+    h(
+      "ul",
+      {},
+      ...evidence.map((e) =>
+        h(
+          "li",
+          {},
+          h("blockquote", { class: "quote" }, e.quote),
+          h("span", { class: "muted" }, `backs “${e.claim}” · support ${e.support.toFixed(2)}`),
+          quoteLink(linkOf(e.quote), external),
+        ),
+      ),
+    ),
+  );
+}

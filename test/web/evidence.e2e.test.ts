@@ -132,19 +132,18 @@ describe.if(run)("claims you can check, in Chromium", () => {
     expect(await backed.getAttribute("class")).not.toContain("unbacked");
     await page.screenshot({ path: join(SHOTS, "evidence-hover.png"), fullPage: true });
 
-    // One open at a time: another marker's quote replaces it.
-    const other = markerIn(sentence(page, "high resistance"));
-    await other.hover();
-    expect(await page.getByRole("tooltip").count()).toBe(1);
-    const otherId = (await other.textContent())!.slice(1, -1);
-    expect(await tip.locator("blockquote").textContent()).toBe(evidenceOf(otherId, "high resistance").quote);
-
-    // Keyboard: focus shows it, Escape closes it.
+    // Keyboard: focus shows it; one open at a time, another marker's quote replaces it; Escape closes it.
+    // (With the pointer, the open popover may lie over the next marker: it stays hoverable, as WCAG 1.4.13 asks.)
     await page.mouse.move(0, 0);
     await tip.waitFor({ state: "hidden" });
     await cite.focus();
     await tip.waitFor();
     expect(await tip.locator("blockquote").textContent()).toBe(want.quote);
+    const other = markerIn(sentence(page, "high resistance"));
+    await other.focus();
+    expect(await page.getByRole("tooltip").count()).toBe(1);
+    const otherId = (await other.textContent())!.slice(1, -1);
+    expect(await tip.locator("blockquote").textContent()).toBe(evidenceOf(otherId, "high resistance").quote);
     await page.keyboard.press("Escape");
     await tip.waitFor({ state: "hidden" });
 

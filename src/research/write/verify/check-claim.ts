@@ -47,8 +47,8 @@ export interface ClaimCheck {
   comparable: boolean;
 }
 
-/** At or above this a citation counts as supported. */
-export const SUPPORTED_AT = 0.45;
+/** At or above this a citation counts as supported (the contract's, which the web app marks sentences with). */
+export { SUPPORTED_AT } from "../../../contract/support.ts";
 /** Below this the verifier is confident the source does not back the claim: its marker goes. */
 export const REMOVE_BELOW = 0.15;
 

@@ -4,28 +4,10 @@
  * (docs/decisions/0113-evidence-in-the-web-app.md).
  */
 
-/** One claim citing a source, the source's words that back it, and how well (README "Claims you can check"). */
-export interface Evidence {
-  claim: string;
-  quote: string;
-  support: number;
-}
+import type { Evidence } from "../../../contract/envelope.ts";
+import { SUPPORTED_AT } from "../../../contract/support.ts";
 
-/** The envelope's counts of the answer's claims. */
-export interface Verification {
-  claims: number;
-  cited: number;
-  supported: number;
-  unsupported: number;
-  coverage: number;
-}
-
-/**
- * Support at which a citation counts as backed: the verifier's own threshold
- * (src/research/write/verify/check-claim.ts; the web app imports only the contract, and
- * test/web/claim-match.test.ts holds the two equal).
- */
-export const SUPPORTED_AT = 0.6;
+export type { Evidence, Verification } from "../../../contract/envelope.ts";
 
 export const isBacked = (e: Evidence | null | undefined): boolean => !!e && e.support >= SUPPORTED_AT;
 

@@ -9,7 +9,7 @@ import {
   SUPPORTED_AT,
 } from "../../src/research/write/verify/check-claim.ts";
 
-// WiCE's dev split and its scorer (../shared/data/wice/README.md): read in place, never copied.
+// WiCE's dev split and its scorer (../shared/data/wice/ holds them with their notes): read in place, never copied.
 const DATA = join(import.meta.dir, "../../../shared/data/wice");
 
 interface Claim {
@@ -63,7 +63,7 @@ async function wiceTable(rows: Claim[]): Promise<string> {
     );
   }
   out.push(
-    "| baseline (ii) lexical, dev (README of the data) | 349 | .268 | .431 | .667 | .853 | .944 | .987 | .940 | .842 | .705 (.62) | — |",
+    "| baseline (ii) lexical, dev (the data's notes) | 349 | .268 | .431 | .667 | .853 | .944 | .987 | .940 | .842 | .705 (.62) | — |",
     "| baseline (i) BM25, dev | 349 | .229 | .337 | .523 | .788 | .889 | .974 | .860 | .729 | .582 (.21) | — |",
     "| GPT-4 (0613), 100 test claims, oracle chunks (published) | 100 | — | — | — | — | — | — | 1.000 | .802 | .610 | — |",
     "| T5-3B trained on ANLI, same 100 (published) | 100 | — | — | — | — | — | — | 1.000 | .913 | .618 | — |",

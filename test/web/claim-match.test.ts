@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { SUPPORTED_AT } from "../../src/contract/support.ts";
+import { SUPPORTED_AT as CONTRACT_SUPPORTED_AT } from "../../src/contract/support.ts";
 import {
   claimKey,
   type Evidence,
@@ -7,6 +7,7 @@ import {
   indexEvidence,
   isBacked,
   isClaim,
+  SUPPORTED_AT,
 } from "../../src/web/client/claims/claim-match.ts";
 
 const ev = (claim: string, quote: string, support: number): Evidence => ({ claim, quote, support });
@@ -26,6 +27,7 @@ const SOURCES = [
 /** Which quote backs which marker: by the claim's text and the source's id. */
 describe("matching evidence to the answer's sentences", () => {
   test("the web app counts a citation as backed exactly where the verifier does", () => {
+    expect(SUPPORTED_AT).toBe(CONTRACT_SUPPORTED_AT);
     expect(isBacked(ev("a", "b", SUPPORTED_AT))).toBe(true);
     expect(isBacked(ev("a", "b", SUPPORTED_AT - 0.01))).toBe(false);
     expect(isBacked(null)).toBe(false);

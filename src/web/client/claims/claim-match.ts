@@ -1,13 +1,19 @@
 /**
  * Which quote backs which citation: the evidence a run recorded on its sources matched to
  * the sentences of the rendered answer by the claim's text and the source's id
- * (docs/decisions/0113-evidence-in-the-web-app.md).
+ * (docs/decisions/0108-evidence-in-the-web-app.md).
  */
 
 import type { Evidence } from "../../../contract/envelope.ts";
-import { SUPPORTED_AT } from "../../../contract/support.ts";
 
 export type { Evidence, Verification } from "../../../contract/envelope.ts";
+
+/**
+ * Support at which a citation counts as backed: the contract's (src/contract/support.ts),
+ * copied because the browser bundle takes types only from the contract;
+ * test/web/claim-match.test.ts holds the two equal.
+ */
+export const SUPPORTED_AT = 0.45;
 
 export const isBacked = (e: Evidence | null | undefined): boolean => !!e && e.support >= SUPPORTED_AT;
 

@@ -3,7 +3,7 @@
  * the places the browser's sentence segmenter breaks, except inside an inline token (a code
  * span, bold text, a link, a marker), and with the markers that follow a full stop ("… rose.
  * [S1] Next …") kept with the sentence before them, where the writers put them
- * (docs/decisions/0113-evidence-in-the-web-app.md).
+ * (docs/decisions/0108-evidence-in-the-web-app.md).
  */
 
 /** The inline tokens of markdown.ts, found again here so no sentence ends inside one. */

@@ -80,6 +80,7 @@ async function filled(path: string): Promise<{ accountId: string; runId: string 
       sources: [],
       errors: [],
       writer: "extractive",
+      verification: { claims: 1, cited: 1, supported: 1, unsupported: 0, coverage: 1 },
       tokensIn: 1,
       tokensOut: 2,
       latencyMs: 3,

@@ -143,18 +143,27 @@ for (const backend of backends) {
         { atMs: 0, type: "progress", data: { seq: 1, stage: "planning" } },
         { atMs: 7, type: "final", data: { seq: 2, nested: { ok: true } } },
       ];
-      await s.runs.finish(r1.id, { ...outcome, sources: [{ id: "S1" } as never] }, events);
+      // The verifier's quotes ride on the sources, its counts in a column (README "Claims you can check").
+      const evidence = [{ claim: "a", quote: "A, as the page says.", support: 0.9 }];
+      const verification = { claims: 1, cited: 1, supported: 1, unsupported: 0, coverage: 1 };
+      await s.runs.finish(r1.id, { ...outcome, sources: [{ id: "S1", evidence } as never], verification }, events);
       const got = await s.runs.withEvents(a.id, r1.id);
       expect(got?.events).toEqual(events);
       expect(got?.run).toMatchObject({
         id: r1.id,
         status: "ok",
         answer: "a [S1]",
-        sources: [{ id: "S1" }],
+        sources: [{ id: "S1", evidence }],
         errors: [],
+        verification,
       });
       expect(got?.run.finishedAt).toBeString();
-      expect((await s.runs.withEvents(a.id, r2.id))?.run).toMatchObject({ status: "running", sources: [], errors: [] });
+      expect((await s.runs.withEvents(a.id, r2.id))?.run).toMatchObject({
+        status: "running",
+        sources: [],
+        errors: [],
+        verification: null,
+      });
       expect(await s.runs.withEvents("someone else", r1.id)).toBeNull();
       expect(await s.runs.perDay(a.id, "2026-11")).toEqual([
         { date: "2026-11-05", calls: 1, ok: 1, error: 0 },

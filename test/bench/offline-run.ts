@@ -56,7 +56,8 @@ export async function benchOfflineRun(runs = 100): Promise<string> {
     const whole: number[] = [];
     for (const claim of claims.slice(0, 40)) {
       const st = await readSse(await query(t.srv.url, t.key, { query: claim }, {}, "/api/query/stream"));
-      const ms = (stage: string) => st.events.findLast((e) => e.event === "progress" && e.data.stage === stage)?.data.ms;
+      const ms = (stage: string) =>
+        st.events.findLast((e) => e.event === "progress" && e.data.stage === stage)?.data.ms;
       const [w, v] = [ms("writing"), ms("verifying")];
       if (typeof w === "number" && typeof v === "number") {
         verify.push(v - w);

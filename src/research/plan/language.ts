@@ -1,4 +1,5 @@
-const SCRIPTS: [RegExp, string][] = [
+/** Scripts that name a language by themselves, in the order they are tested (kana before Han). */
+export const SCRIPTS: [RegExp, string][] = [
   [/[\p{Script=Hiragana}\p{Script=Katakana}]/u, "ja"],
   [/\p{Script=Hangul}/u, "ko"],
   [/\p{Script=Han}/u, "zh"],

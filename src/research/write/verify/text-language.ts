@@ -1,18 +1,9 @@
-import { detectLanguage } from "../../plan/language.ts";
+import { detectLanguage, SCRIPTS as PLAN_SCRIPTS } from "../../plan/language.ts";
 
 const OTHER_SCRIPT = /[^\P{L}\p{Script=Latin}]/u;
 
-const SCRIPTS: [RegExp, string][] = [
-  [/[\p{Script=Hiragana}\p{Script=Katakana}]/gu, "ja"],
-  [/\p{Script=Hangul}/gu, "ko"],
-  [/\p{Script=Han}/gu, "zh"],
-  [/\p{Script=Arabic}/gu, "ar"],
-  [/\p{Script=Cyrillic}/gu, "ru"],
-  [/\p{Script=Greek}/gu, "el"],
-  [/\p{Script=Hebrew}/gu, "he"],
-  [/\p{Script=Devanagari}/gu, "hi"],
-  [/\p{Script=Thai}/gu, "th"],
-];
+// The planner's scripts, counted rather than tested: global copies of its patterns.
+const SCRIPTS = PLAN_SCRIPTS.map(([re, lang]) => [new RegExp(re.source, "gu"), lang] as const);
 
 /**
  * The language a longer text is written in: its main script, and for Latin script its

@@ -12,6 +12,11 @@ const MAX_SOURCES = 5;
 const PER_SOURCE = 3;
 /** The extractive writer's context, in characters: it quotes, so no model's budget applies. */
 const EXTRACTIVE_CHARS = 12_000;
+/**
+ * The claim check reads at most this much of a page besides the passages the writer saw: a
+ * book-length page would cost the check ~100 ms a megabyte, and claims come from the passages.
+ */
+const CHECKED_CHARS = 150_000;
 
 /** The chosen sources: as the envelope lists them, and as the writer reads them. */
 export interface Chosen {
@@ -48,7 +53,10 @@ export function chooseSources(
     const d = byKey.get(c.key)!;
     const src = toSource(`S${i + 1}`, d, c.passages, results[Number(c.key)]?.doc?.published_at);
     provided.push(src);
-    texts.set(src.id, d.text);
+    texts.set(
+      src.id,
+      d.text.length <= CHECKED_CHARS ? d.text : `${c.passages.join("\n")}\n${d.text.slice(0, CHECKED_CHARS)}`,
+    );
     writerSources.push({
       id: src.id,
       title: src.title,

@@ -37,18 +37,34 @@ afterAll(async () => {
   await t?.stop();
 });
 
-/** Every source item is local: its one link goes to the document's page, "collection · doc_id" shown. */
+/**
+ * Every source item is local: its title links to the document's page, "collection · doc_id"
+ * shown; under it, the quotes it gave the answer link to the same page, the quote marked.
+ */
 async function expectLocalItems(p: Page): Promise<void> {
-  const items = p.locator("ol.sources li");
+  const items = p.locator("ol.sources > li");
   const n = await items.count();
   expect(n).toBeGreaterThanOrEqual(2);
-  const hrefs = await p.locator("ol.sources a").evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""));
+  const hrefs = await p.locator("ol.sources > li > a").evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""));
   expect(hrefs).toHaveLength(n);
+  const quoteLinks = await p
+    .locator("ol.sources details.quotes a")
+    .evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""));
+  expect(quoteLinks.length).toBeGreaterThanOrEqual(n);
+  hrefs.push(...quoteLinks);
   // The operator's collection (no owner): an empty owner= names it even beside one of the reader's own.
   for (const href of hrefs) expect(href).toMatch(/^\/documents\/notes\?doc=[^&#]+&owner=#quote=./);
   expect(hrefs.some((x) => x.startsWith("/documents/notes?doc=reports%2Fq3%20review.md&owner=#quote="))).toBe(true);
   expect(await p.locator('a[href^="local:"]').count()).toBe(0);
-  const texts = await items.allTextContents();
+  // The item's own line, without the quotes under it.
+  const texts = await items.evaluateAll((lis) =>
+    lis.map((li) =>
+      [...li.childNodes]
+        .filter((c) => !(c instanceof HTMLDetailsElement))
+        .map((c) => c.textContent)
+        .join(""),
+    ),
+  );
   expect(texts.some((x) => x.includes("notes · reports/q3 review.md · local"))).toBe(true);
   for (const x of texts) expect(x).toMatch(/ — notes · \S.* · local$/);
 }
@@ -78,7 +94,7 @@ describe.if(run)("local sources in Chromium", () => {
     await page.screenshot({ path: join(SHOTS, "timeline-local.png"), fullPage: true });
 
     // The operator's shared collection: its document's page, the passage the answer quoted marked.
-    await page.locator("#src-S1 a").click();
+    await page.locator("#src-S1 > a").click();
     await page.locator("mark").waitFor();
     expect(await page.locator("main").textContent()).toContain("Collection notes · owner: the operator");
     expect(await page.locator(".passage.quoted").count()).toBe(1);

@@ -58,6 +58,8 @@ export function buildEngine(
     search,
     allowPrivate: cfg.FETCH_ALLOW_PRIVATE,
     parser,
+    // The claim check goes to the same workers (docs/decisions/0109-verification-off-the-server-thread.md).
+    verifier: parser.verify,
     timings: t,
     onUpstream: metrics ? (provider, outcome) => metrics.upstream.inc({ provider, outcome }) : undefined,
   });

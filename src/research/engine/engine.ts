@@ -11,12 +11,12 @@ import type { Engine, EngineResult, RunContext } from "../types.ts";
 import { finalizeCitations } from "../write/citations.ts";
 import { writeExtractive } from "../write/extractive-writer.ts";
 import { writeWithLlm } from "../write/llm-writer.ts";
-import { verifyAnswer } from "../write/verify/verify-answer.ts";
 import { chooseSources } from "./choose-sources.ts";
 import { hostOf, since } from "./estimate.ts";
 import { readStage } from "./read-stage.ts";
 import { usableDocs } from "./sources.ts";
 import { type EngineTimings, resolveTimings } from "./timings.ts";
+import { inlineVerifier, type Verifier, verifyStage } from "./verify-stage.ts";
 
 /** Everything the engine needs, built from the config by build-engine.ts (tests build their own). */
 export interface EngineDeps {
@@ -39,6 +39,8 @@ export interface EngineDeps {
   onUpstream?: (provider: string, outcome: string) => void;
   /** Where pages and PDFs become text (the server: worker threads); default this thread. */
   parser?: DocParser;
+  /** Where the claim check runs (the server: the parse workers); default this thread. */
+  verifier?: Verifier;
 }
 
 /** Half of Groq's free-tier 8,000 tokens a minute: two runs a minute fit (README "The model as it really behaves"). */
@@ -206,20 +208,17 @@ export function createEngine(deps: EngineDeps): Engine {
         chars: written.answer.length,
         ms: since(t0),
       });
-      const read = new Map(written.was.map((old, i) => [`S${i + 1}`, texts.get(old) ?? ""]));
-      const final = verifyAnswer(written.answer, written.sources, read, plan.language);
-      const v = final.verification;
-      emit({
-        type: "progress",
-        stage: "verifying",
-        message: `Checked ${v.claims} claims against the sources: ${v.supported} backed by a quote, ${v.unsupported} uncited as unsupported`,
-        ...v,
-        ms: since(t0),
-      });
+      const read = written.was.map((old, i): [string, string] => [`S${i + 1}`, texts.get(old) ?? ""]);
+      const final = await verifyStage(
+        { answer: written.answer, sources: written.sources, texts: read, language: plan.language },
+        ctx,
+        deps.verifier ?? inlineVerifier,
+        t0,
+      );
       return {
         answer: final.answer,
         sources: final.sources,
-        verification: v,
+        verification: final.verification,
         writer: deps.llm ? "llm" : "extractive",
         tokens_in: tokensIn,
         tokens_out: tokensOut,

@@ -2,7 +2,7 @@
 
 import type { Ticker } from "../../util/memory-watch.ts";
 import { workerUrl } from "../../util/worker-url.ts";
-import type { ParseJob } from "./parse-worker.ts";
+import type { PoolJob } from "./parse-worker.ts";
 
 /** Settings of the parse pool. */
 export interface ParsePoolOptions {
@@ -35,7 +35,7 @@ export const PARSE_JOB_MS = 20_000;
 export const PARSE_MEMORY_BYTES = 256 * 1048576;
 
 export interface Pending {
-  job: Omit<ParseJob, "id">;
+  job: PoolJob;
   resolve(v: unknown): void;
   reject(e: Error): void;
   /** Order of arrival: the lowest is the job under way longest. */

@@ -2,6 +2,8 @@ import { availableParallelism } from "node:os";
 import type { Extracted } from "../../text/html-extract.ts";
 import type { PdfText } from "../../text/pdf.ts";
 import { intervalTicker, mib } from "../../util/memory-watch.ts";
+import type { Source } from "../types.ts";
+import { type Verified, type VerifyInput, verifyInput } from "../write/verify/verify-answer.ts";
 import type { DocParser } from "./doc-parser.ts";
 import { FetchError, type FetchFailure } from "./fetch-error.ts";
 import {
@@ -13,7 +15,7 @@ import {
   type Slot,
   wallClockTimer,
 } from "./parse-pool-setup.ts";
-import type { ParseJob, ParseReply } from "./parse-worker.ts";
+import type { DocJob, ParseJob, ParseReply, PoolJob } from "./parse-worker.ts";
 
 /**
  * Parses pages and PDFs on worker threads, spawned on first use (an idle server holds
@@ -21,7 +23,10 @@ import type { ParseJob, ParseReply } from "./parse-worker.ts";
  * fails its jobs with typed FetchErrors and is replaced; if workers can't start at all,
  * parsing falls back to the calling thread rather than failing runs.
  */
-export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser): DocParser & { close(): void } {
+export function createParsePool(
+  o: ParsePoolOptions = {},
+  fallback?: DocParser,
+): DocParser & { close(): void; verify(input: VerifyInput, signal?: AbortSignal): Promise<Verified<Source>> } {
   const size = o.size ?? Math.max(1, Math.min(4, availableParallelism() - 1));
   const jobTimeoutMs = o.jobTimeoutMs ?? PARSE_JOB_MS;
   const memoryLimit = o.memoryLimit ?? PARSE_MEMORY_BYTES;
@@ -134,7 +139,7 @@ export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser):
       p.reject(new FetchError("unsupported_type", p.job.url, "the parser could not be restarted"));
     }
   };
-  const run = <T>(job: Omit<ParseJob, "id">, signal?: AbortSignal): Promise<T> => {
+  const run = <T>(job: PoolJob, signal?: AbortSignal): Promise<T> => {
     if (signal?.aborted) return Promise.reject(new FetchError("aborted", job.url, "aborted"));
     return new Promise<T>((resolve, reject) => {
       // The caller stops waiting at once; the worker finishes the job and its answer is dropped.
@@ -175,7 +180,7 @@ export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser):
         throw e;
       },
     );
-  const viaPool = <T>(job: Omit<ParseJob, "id">, inline: () => Promise<T>, signal?: AbortSignal): Promise<T> =>
+  const viaPool = <T>(job: DocJob, inline: () => Promise<T>, signal?: AbortSignal): Promise<T> =>
     broken && fallback
       ? counted("inline", inline())
       : run<T>(job, signal).then(
@@ -203,6 +208,17 @@ export function createParsePool(o: ParsePoolOptions = {}, fallback?: DocParser):
         () => fallback!.pdf(bytes, url, signal, maxPages),
         signal,
       ),
+    // Not a parse (not counted by onParse). The check is bounded by the page cap
+    // (docs/decisions/0107-claims-in-an-answer.md), so where a worker can't do it this thread does.
+    verify: (input, signal) =>
+      broken
+        ? Promise.resolve(verifyInput(input))
+        : run<Verified<Source>>({ kind: "verify", url: `verify:${input.sources[0]?.url ?? ""}`, input }, signal).catch(
+            (e: unknown) => {
+              if (signal?.aborted) throw e;
+              return verifyInput(input);
+            },
+          ),
     close: () => {
       for (let i = 0; i < size; i++) retire(i, failAll("aborted", "the parser pool was closed"));
     },

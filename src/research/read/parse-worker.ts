@@ -1,12 +1,12 @@
-// Worker-thread entry of the parse pool: HTML extraction and PDF text, off the main loop.
+// Worker-thread entry of the parse pool: HTML extraction, PDF text and the claim check, off the main loop.
 // Listed as a second entrypoint of `bun build --compile` so the binary carries it.
 
+import { type VerifyInput, verifyInput } from "../write/verify/verify-answer.ts";
 import { inlineParser } from "./doc-parser.ts";
 import { FetchError } from "./fetch-error.ts";
 
-/** A job from the pool. */
-export interface ParseJob {
-  id: number;
+/** A document to parse. */
+export interface DocJob {
   kind: "html" | "pdf";
   bytes: Uint8Array;
   contentType: string;
@@ -14,6 +14,16 @@ export interface ParseJob {
   /** PDF pages to read (default: the web reader's 30). */
   pages?: number;
 }
+/** An answer to verify (docs/decisions/0109-verification-off-the-server-thread.md); `url` only names it in errors. */
+export interface VerifyJob {
+  kind: "verify";
+  url: string;
+  input: VerifyInput;
+}
+/** What the pool hands a worker. */
+export type PoolJob = DocJob | VerifyJob;
+/** A job from the pool. */
+export type ParseJob = PoolJob & { id: number };
 /** The answer: the parsed value, or a typed failure. */
 export type ParseReply =
   | { id: number; ok: true; value: unknown }
@@ -22,12 +32,15 @@ export type ParseReply =
 declare const self: Worker;
 
 self.onmessage = async (e: MessageEvent<ParseJob>) => {
-  const { id, kind, bytes, contentType, url, pages } = e.data;
+  const job = e.data;
+  const { id } = job;
   try {
     const value =
-      kind === "pdf"
-        ? await inlineParser.pdf(bytes, url, undefined, pages)
-        : await inlineParser.html(bytes, contentType, url);
+      job.kind === "verify"
+        ? verifyInput(job.input)
+        : job.kind === "pdf"
+          ? await inlineParser.pdf(job.bytes, job.url, undefined, job.pages)
+          : await inlineParser.html(job.bytes, job.contentType, job.url);
     self.postMessage({ id, ok: true, value } satisfies ParseReply);
   } catch (err) {
     const reason = err instanceof FetchError ? err.reason : "unsupported_type";

@@ -106,3 +106,19 @@ export function verifyAnswer<S extends Source>(
     },
   };
 }
+
+/**
+ * One answer to verify as it crosses to a parse worker (docs/decisions/0109-verification-off-the-server-thread.md):
+ * plain data only, each source's read text by its id in `answer`.
+ */
+export interface VerifyInput {
+  answer: string;
+  sources: Source[];
+  texts: [string, string][];
+  language: string;
+}
+
+/** verifyAnswer over a VerifyInput: the same code on a worker and on this thread. */
+export function verifyInput(i: VerifyInput): Verified<Source> {
+  return verifyAnswer(i.answer, i.sources, new Map(i.texts), i.language);
+}

@@ -10,6 +10,7 @@ import { benchSignupFlood } from "./signup-flood.ts";
 import { benchSqliteWrites } from "./sqlite-writes.ts";
 import { benchStartup } from "./startup.ts";
 import { benchUploads } from "./uploads.ts";
+import { benchVerifyThread } from "./verify-thread.ts";
 
 // `bun run bench` (BUN_CONFIG_MAX_HTTP_REQUESTS raised: Bun caps concurrent fetches at 256).
 const sections: [string, () => Promise<string>][] = [
@@ -22,7 +23,7 @@ const sections: [string, () => Promise<string>][] = [
   ["7. Collections", benchCorpus],
   ["8. Instances and PostgreSQL", benchInstances],
   ["9. Uploads", benchUploads],
-  ["10. Claims you can check", benchClaims],
+  ["10. Claims you can check", async () => `${await benchClaims()}\n\n${await benchVerifyThread()}`],
 ];
 const only = process.argv[2];
 for (const [title, fn] of sections) {

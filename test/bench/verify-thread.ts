@@ -53,7 +53,8 @@ async function stall(work: () => Promise<unknown>): Promise<[number, number]> {
   return [Math.max(worst, performance.now() - last), took];
 }
 
-const q = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
+const q = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
 
 /**
  * What the server's thread pays for one run's claim check: inline, all of it; on the parse

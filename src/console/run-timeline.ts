@@ -24,6 +24,8 @@ export async function runTimeline(store: Store, accountId: string, runId: string
     // `parts` (where each answer delta ended) is for replaying streams, not for people.
     events: events.map(({ data: { parts: _, ...data }, atMs, type }) => ({ ...data, at_ms: atMs, type })),
     sources: r.sources,
+    // As the envelope carries it (README "Claims you can check"): the Console shows the same counts.
+    verification: r.verification ?? null,
     errors: r.errors,
     usage: { tokens_in: r.tokensIn, tokens_out: r.tokensOut },
   };

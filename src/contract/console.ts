@@ -1,6 +1,6 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { PlanSchema } from "./auth.ts";
-import { SourceSchema, WriterSchema } from "./envelope.ts";
+import { SourceSchema, VerificationSchema, WriterSchema } from "./envelope.ts";
 import { ErrorItemSchema } from "./errors.ts";
 import { StageSchema } from "./events.ts";
 import { Day, NullableTimestamp, RequestId, Timestamp } from "./formats.ts";
@@ -204,6 +204,12 @@ export const RunTimelineSchema = T.Object(
     answer: T.Union([T.String(), T.Null()], { description: "Markdown; null unless status is ok" }),
     events: T.Array(TimelineEntrySchema, { description: "in order; answer deltas are summed into one answer entry" }),
     sources: T.Array(SourceSchema, { maxItems: 5 }),
+    verification: T.Optional(
+      T.Union([VerificationSchema, T.Null()], {
+        description:
+          "the claim check's counts, as on the run's envelope; null while running, for a failed run and for runs recorded before the check",
+      }),
+    ),
     errors: T.Array(ErrorItemSchema),
     usage: T.Object(
       { tokens_in: T.Integer({ minimum: 0 }), tokens_out: T.Integer({ minimum: 0 }) },

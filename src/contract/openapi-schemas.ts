@@ -39,7 +39,14 @@ import {
   UsageDaySchema,
   UsageSchema,
 } from "./console.ts";
-import { EnvelopeSchema, EnvelopeUsageSchema, SourceSchema, WriterSchema } from "./envelope.ts";
+import {
+  EnvelopeSchema,
+  EnvelopeUsageSchema,
+  EvidenceSchema,
+  SourceSchema,
+  VerificationSchema,
+  WriterSchema,
+} from "./envelope.ts";
 import { ErrorBodySchema, ErrorItemSchema } from "./errors.ts";
 import { AnswerDeltaSchema, ProgressSchema, StageSchema, StreamEventSchema, StreamMessageSchema } from "./events.ts";
 import { QueryBodySchema } from "./query.ts";
@@ -73,6 +80,8 @@ export const NAMED_SCHEMAS = {
   Envelope: EnvelopeSchema,
   EnvelopeUsage: EnvelopeUsageSchema,
   Source: SourceSchema,
+  Evidence: EvidenceSchema,
+  Verification: VerificationSchema,
   Writer: WriterSchema,
   ErrorItem: ErrorItemSchema,
   ErrorBody: ErrorBodySchema,

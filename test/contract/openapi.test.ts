@@ -122,6 +122,8 @@ describe("the generated OpenAPI document", () => {
     for (const name of [
       "Envelope",
       "Source",
+      "Evidence",
+      "Verification",
       "ErrorItem",
       "ErrorBody",
       "QueryBody",
@@ -146,6 +148,16 @@ describe("the generated OpenAPI document", () => {
     expect(s.KeyList.properties.keys.items).toEqual({ $ref: "#/components/schemas/KeyRecord" });
     expect(s.RunTimeline.properties.sources.items).toEqual({ $ref: "#/components/schemas/Source" });
     expect(s.Me.properties.plan).toEqual({ $ref: "#/components/schemas/Plan" });
+    // Claims you can check: extra fields, described, on the source, the envelope and the Console's run.
+    expect(s.Source.properties.evidence.items).toEqual({ $ref: "#/components/schemas/Evidence" });
+    expect(s.Source.required).not.toContain("evidence");
+    expect(Object.keys(s.Evidence.properties)).toEqual(["claim", "quote", "support"]);
+    expect(s.Envelope.properties.verification).toEqual({ $ref: "#/components/schemas/Verification" });
+    expect(s.Envelope.required).not.toContain("verification");
+    expect(Object.keys(s.Verification.properties)).toEqual(["claims", "cited", "supported", "unsupported", "coverage"]);
+    for (const k of ["claims", "cited", "supported", "unsupported", "coverage"])
+      expect(s.Verification.properties[k].description).toBeString();
+    expect(s.RunTimeline.properties.verification.anyOf).toContainEqual({ $ref: "#/components/schemas/Verification" });
     const data = (s.StreamEvent.anyOf as any[]).map((m) => [m.properties.event.const, m.properties.data.$ref]);
     expect(data).toEqual([
       ["progress", "#/components/schemas/Progress"],

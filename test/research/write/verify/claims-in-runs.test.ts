@@ -4,7 +4,7 @@ import { buildEngine } from "../../../../src/research/build-engine.ts";
 import { createLogger } from "../../../../src/util/logger.ts";
 import { type ChatServer, isPlannerCall, startChatServer } from "../../../fixtures/chat-server.ts";
 import { type SearchFixtures, startSearchFixtures } from "../../../fixtures/search-servers.ts";
-import { keyedClient, query, startTestServer, type TestServer } from "../../../helpers/server.ts";
+import { type Client, keyedClient, query, startTestServer, type TestServer } from "../../../helpers/server.ts";
 import { readSse } from "../../../helpers/sse.ts";
 import { useLongTimeout } from "../../../setup.ts";
 
@@ -117,7 +117,10 @@ afterAll(() => {
   chat.stop();
 });
 
-async function withServer<T>(env: Record<string, string>, fn: (s: TestServer, key: string) => Promise<T>): Promise<T> {
+async function withServer<T>(
+  env: Record<string, string>,
+  fn: (s: TestServer, key: string, c: Client) => Promise<T>,
+): Promise<T> {
   const all = {
     SEARXNG_URL: search.urls.searxng,
     ACADEMIC_PROVIDERS: "none",
@@ -128,8 +131,8 @@ async function withServer<T>(env: Record<string, string>, fn: (s: TestServer, ke
   const config = loadConfig({ PORT: "0", DATABASE_PATH: ":memory:", ...all }, "/nonexistent");
   const s = startTestServer(buildEngine(config, createLogger("silent")), all);
   try {
-    const { key } = await keyedClient(s.url);
-    return await fn(s, key);
+    const { key, c } = await keyedClient(s.url);
+    return await fn(s, key, c);
   } finally {
     await s.stop(100);
   }
@@ -144,7 +147,7 @@ const sentenceOf = (answer: string, start: string) =>
 describe("claims you can check, with a model writing", () => {
   test("a supported paraphrase keeps its marker and quote; a wrong number and a swapped marker lose theirs; stream, JSON and replay agree", async () => {
     web(["/battery", "/coffee"]);
-    await withServer({ OPENAI_BASE_URL: chat.openaiBase }, async (s, key) => {
+    await withServer({ OPENAI_BASE_URL: chat.openaiBase }, async (s, key, c) => {
       const body = {
         query: "What did the [battery] study find about solid-state cells, and how are coffee beans picked?",
       };
@@ -195,6 +198,21 @@ describe("claims you can check, with a model writing", () => {
       expect(final.verification).toEqual(env.verification);
       expect(final.sources.map((x: any) => x.evidence)).toEqual(env.sources.map((x: any) => x.evidence));
       expect(final.answer).toBe(env.answer);
+
+      // Rejoining the stream after its first event (Last-Event-ID): the verifying progress and the same final.
+      const resumed = await readSse(
+        await query(s.url, key, null, { "last-event-id": `${final.request_id}:1` }, "/api/query/stream"),
+      );
+      expect(resumed.events.find((e) => e.event === "progress" && e.data.stage === "verifying")!.data).toEqual(
+        st.events[verifying]!.data,
+      );
+      expect(resumed.events.at(-1)!.data).toEqual(final);
+
+      // The Console's timeline of the run: the same counts, the same quotes, the verifying entry.
+      const timeline = (await (await c.req("GET", `/api/console/runs/${env.request_id}`)).json()) as any;
+      expect(timeline.verification).toEqual(env.verification);
+      expect(timeline.sources).toEqual(env.sources);
+      expect(timeline.events.find((e: any) => e.stage === "verifying")).toMatchObject(env.verification);
     });
   });
 

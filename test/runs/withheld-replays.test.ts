@@ -41,6 +41,8 @@ beforeAll(async () => {
   // The precondition: while shared, B's runs cite A's documents (so what follows can fail).
   expect(leaksIn(json).length * leaksIn(streamed).length).toBeGreaterThan(0);
   jsonEnv = JSON.parse(json);
+  // And the claim check quoted A's documents to B then (so their quotes' withholding can fail).
+  expect(leaksIn(JSON.stringify(jsonEnv.sources.map((s: any) => s.evidence))).length).toBeGreaterThan(0);
   streamIds = [...streamed.matchAll(/^id: \S+:(\d+)$/gm)].map((m) => m[1]!);
   mineEnv = await (await query(t.srv.url, a.key, QUESTION)).json();
 });
@@ -79,6 +81,11 @@ describe("B's earlier runs once A's collection is no longer B's to read", () => 
     expect(env.answer).toContain(WITHHELD_LINE);
     expect(env.answer).toContain("Here is what the sources say:");
     expectCitationsWhole(env);
+    // Claims you can check: a withheld document's quotes are its words, withheld with it; the
+    // counts stay (they are numbers, not words).
+    for (const s of env.sources.filter((x: any) => x.withheld)) expect(s.evidence).toBeUndefined();
+    expectNoLeak(JSON.stringify(env.sources.map((s: any) => s.evidence)), "the sources' quotes");
+    expect(env.verification).toEqual(jsonEnv.verification);
 
     const replay = await (
       await query(t.srv.url, b.key, QUESTION, { "idempotency-key": "k-stream" }, "/api/query/stream")

@@ -132,7 +132,7 @@ describe("end to end with an LLM (OpenAI-compatible fixture)", () => {
     }
   });
 
-  test("/api/query/stream: first event progress, all four stages, sources before answer, final last", async () => {
+  test("/api/query/stream: first event progress, all five stages, sources before answer, final last", async () => {
     writer = () => ({
       text: "Base editing converts single bases [S1]; reviews describe the deaminase window [S2].",
       chunkChars: 5,
@@ -146,7 +146,7 @@ describe("end to end with an LLM (OpenAI-compatible fixture)", () => {
       expect(names[0]).toBe("progress");
       expect(names.at(-1)).toBe("final");
       const stages = events.filter((e) => e.event === "progress").map((e) => e.data.stage);
-      expect([...new Set(stages)]).toEqual(["planning", "searching", "reading", "writing"]);
+      expect([...new Set(stages)]).toEqual(["planning", "searching", "reading", "writing", "verifying"]);
       expect(names.lastIndexOf("source")).toBeLessThan(names.indexOf("answer"));
       expect(names.filter((n) => n === "answer").length).toBeGreaterThan(3);
       const final = events.at(-1)!.data;
@@ -163,7 +163,8 @@ describe("end to end with an LLM (OpenAI-compatible fixture)", () => {
   });
 
   test("Groq through groq-sdk against the fixture's Groq path", async () => {
-    writer = () => ({ text: "Base editors swap single letters [S1]." });
+    // S1 is the off-target abstract: a claim it backs keeps its marker (README "Claims you can check").
+    writer = () => ({ text: "Cytosine base editors cause off-target deamination [S1]." });
     const { s, key } = await serve({ GROQ_API_KEY: "gsk_fixture", GROQ_BASE_URL: chat.groqBase });
     try {
       const env = (await (await query(s.url, key, { query: "What is base editing?" })).json()) as any;

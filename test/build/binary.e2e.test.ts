@@ -188,7 +188,9 @@ describe("the single executable", () => {
       expect((await local.client.listTools()).tools.map((t) => t.name)).toEqual(["research", "extract"]);
       const progress: string[] = [];
       const r = await local.client.callTool(ask, undefined, { onprogress: (p) => progress.push(p.message ?? "") });
-      expect(textOf(r)).toStartWith("Base editors change one DNA letter [S1].\n\nSources:\n[S1] ");
+      expect(textOf(r)).toStartWith(
+        "Base editors change one DNA letter [S1].\n\nChecked: 1 of 1 claims backed by a quote from their source.\n\nSources:\n[S1] ",
+      );
       expect(r.structuredContent).toMatchObject({ status: "ok", writer: "llm" });
       expect(progress.some((m) => m.startsWith("writing: "))).toBe(true);
       expect(local.transportErrors).toEqual([]);

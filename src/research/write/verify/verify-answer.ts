@@ -79,7 +79,6 @@ export function verifyAnswer<S extends Source>(
   for (const m of spans) cut = `${cut.slice(0, m.at)}[S0]${cut.slice(m.at + m.length)}`;
   const final = finalizeCitations(cut, sources, sources.length);
   const renumber = new Map(final.was.map((old, i) => [old, `S${i + 1}`]));
-  const finalClaims = answerClaims(final.answer);
   const kept = citations.filter((x) => !dropped.has(`${x.claim}:${x.id}`));
   const evidence = new Map<string, Evidence[]>();
   for (const x of kept) {
@@ -89,11 +88,12 @@ export function verifyAnswer<S extends Source>(
     list.push({ claim: claims[x.claim]!.text, quote: x.quote, support: Math.round(x.check.support * 1000) / 1000 });
     evidence.set(id, list);
   }
-  const cited = new Set(citations.map((x) => x.claim));
+  const checked = new Set(citations.map((x) => x.claim));
+  const stillCited = new Set(kept.map((x) => x.claim));
   const supported = new Set(kept.filter((x) => x.check.support >= SUPPORTED_AT).map((x) => x.claim));
-  const unsupported = [...cited].filter((i) => !kept.some((x) => x.claim === i)).length;
-  // Uncited claims count too, even those citing nothing the run read (no text to check).
-  const total = Math.max(claims.length, finalClaims.length);
+  const unsupported = [...checked].filter((i) => !stillCited.has(i)).length;
+  // Taking markers out leaves the sentences as they were: the claims are counted as written.
+  const total = claims.length;
   return {
     answer: final.answer,
     sources: final.sources.map((s) => ({ ...s, evidence: evidence.get(s.id) ?? [] })),

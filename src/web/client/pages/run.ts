@@ -16,24 +16,6 @@ function countsOf(e: Entry): Verification | null {
   return x.stage === "verifying" && typeof x.claims === "number" ? (x as Verification) : null;
 }
 
-/** The check's counts, as the run stored them, or as its `verifying` entry carried them. */
-function verificationOf(run: Run): Verification | null {
-  const stored = (run as { verification?: Verification }).verification;
-  if (stored) return stored;
-  for (const e of run.events) {
-    const v = countsOf(e);
-    if (v)
-      return {
-        claims: v.claims,
-        cited: v.cited,
-        supported: v.supported,
-        unsupported: v.unsupported,
-        coverage: v.coverage,
-      };
-  }
-  return null;
-}
-
 /** A `verifying` entry's counts in words; nothing for the other entries. */
 function counts(e: Entry): string {
   const v = countsOf(e);
@@ -98,7 +80,8 @@ export async function runPage(me: Me, id: string): Promise<void> {
       h("h1", {}, "Run not found"),
       h("p", {}, h("a", { href: "/usage", "data-link": true }, "Back to usage")),
     );
-  const verification = verificationOf(run);
+  // Stored with the run's outcome in the same commit as its verifying entry (docs/decisions/0107-claims-in-an-answer.md).
+  const verification = run.verification ?? null;
   const answer = run.answer ? h("div", { class: "answer" }, renderMarkdown(run.answer)) : null;
   const marked = answer ? showEvidence(answer, run.sources as CheckedSource[], verification) : 0;
   mount(

@@ -6,9 +6,10 @@
  *                                                               for each of TARGETS (.exe added for Windows)
  *   bun src/build/build.ts --outfile PATH                     → this machine's binary at PATH
  *
- * The parse worker, the upload import worker and the search worker are entrypoints too, so the
- * binary carries them (src/research/read/parse-pool.ts, src/collections/worker-host.ts and
- * src/corpus/search/search-pool.ts load them from the embedded file system). A compiled binary reads no .env or bunfig.toml from the
+ * The parse worker, the upload import worker, the search worker and the WAL checkpoint thread are
+ * entrypoints too, so the binary carries them (src/research/read/parse-pool.ts,
+ * src/collections/worker-host.ts, src/corpus/search/search-pool.ts and
+ * src/store/sqlite/checkpointer.ts load them from the embedded file system). A compiled binary reads no .env or bunfig.toml from the
  * directory it is started in: its configuration comes from the environment only.
  */
 import { join, resolve } from "node:path";
@@ -20,6 +21,7 @@ const ENTRYPOINTS = [
   "src/research/read/parse-worker.ts",
   "src/collections/import-worker.ts",
   "src/corpus/search/search-worker.ts",
+  "src/store/sqlite/checkpoint-worker.ts",
 ].map((p) => join(ROOT, p));
 const NAME = "research-query";
 const TARGETS: Bun.Build.CompileTarget[] = [

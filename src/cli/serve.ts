@@ -12,7 +12,7 @@ export async function serveCommand(cfg: Config): Promise<void> {
   let server: ReturnType<typeof startServer> | undefined;
   const metrics = new Metrics(() => server?.deps.runs.inFlight ?? 0);
   // One store for the server and the engine's `local` provider: the collections live in it.
-  const store = await openStore(cfg);
+  const store = await openStore(cfg, { checkpointThread: true });
   server = startServer({
     config: cfg,
     engine: buildEngine(cfg, logger, metrics, undefined, store),

@@ -4,6 +4,7 @@ import { holdConnection } from "../http/connection-hold.ts";
 import { json } from "../http/responses.ts";
 import { asUnavailable } from "../store/unreachable.ts";
 import type { Logger } from "../util/logger.ts";
+import { arrived } from "../util/turns.ts";
 import { refusalEnvelope } from "./envelope.ts";
 import type { Follow } from "./follow.ts";
 import { readQueryBody } from "./query-body.ts";
@@ -36,6 +37,7 @@ export function runResponse(
   endpoint: string,
   headers: Record<string, string>,
 ): Response | Promise<Response> {
+  arrived();
   const requestId = crypto.randomUUID();
   const startedAt = performance.now();
   const h = { ...headers, "x-request-id": requestId };

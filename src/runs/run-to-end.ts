@@ -5,6 +5,7 @@ import type { Metrics } from "../metrics/registry.ts";
 import type { Engine } from "../research/types.ts";
 import type { RunOutcome, Store } from "../store/types.ts";
 import type { Logger } from "../util/logger.ts";
+import { nextTurn } from "../util/turns.ts";
 import { refusalEnvelope } from "./envelope.ts";
 import { type AdmittedRun, type DeadlineTimer, executeRun } from "./execute.ts";
 import { mirrorRun } from "./mirror.ts";
@@ -39,8 +40,9 @@ export function runToEnd(deps: RunToEndDeps) {
       { event: "progress", data: { stage: "planning", message: "Run accepted", request_id: run.id } },
       { type: "accepted", data: { origin: run.origin, endpoint: run.endpoint } },
     );
-    // The first event leaves before the engine starts, so each caller of a burst hears "accepted" at once.
-    await new Promise<void>((r) => setImmediate(r));
+    // The first event leaves before the engine starts, and the engine waits its turn behind the
+    // loop's I/O, so each caller of a burst hears "accepted" at once.
+    await nextTurn();
     let envelope: Envelope;
     let recordedSources: Source[] = [];
     try {
@@ -67,6 +69,7 @@ export function runToEnd(deps: RunToEndDeps) {
     // it is back; until then the run stays registered, so a retry here is answered from memory.
     let pending: (() => Promise<void>) | undefined;
     if (run.recorded) {
+      await nextTurn();
       const outcome = outcomeOf(envelope, recordedSources);
       const timeline = log.timelineWith(tail);
       const first = await recordOutcome(() => store.runs.finish(run.id, outcome, timeline), {

@@ -11,7 +11,10 @@ import type { Store } from "./types.ts";
  * and where it points (SQLite alone says only "unable to open database file"), never a
  * password.
  */
-export async function openStore(cfg: Pick<Config, "DATABASE_PATH" | "DATABASE_URL">): Promise<Store> {
+export async function openStore(
+  cfg: Pick<Config, "DATABASE_PATH" | "DATABASE_URL">,
+  o: { checkpointThread?: boolean } = {},
+): Promise<Store> {
   if (cfg.DATABASE_URL) {
     const url = cfg.DATABASE_URL;
     try {
@@ -22,7 +25,7 @@ export async function openStore(cfg: Pick<Config, "DATABASE_PATH" | "DATABASE_UR
     }
   }
   try {
-    return openSqliteStore(cfg.DATABASE_PATH);
+    return openSqliteStore(cfg.DATABASE_PATH, o);
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     throw new AppError("config_invalid", `invalid DATABASE_PATH=${JSON.stringify(cfg.DATABASE_PATH)}: ${why}`, 500);

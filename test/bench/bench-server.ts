@@ -8,7 +8,7 @@ import { buildEngine } from "../../src/research/build-engine.ts";
 import type { Engine } from "../../src/research/types.ts";
 import { startServer } from "../../src/server/server.ts";
 import { openStore } from "../../src/store/open.ts";
-import { createLogger } from "../../src/util/logger.ts";
+import { createLogger, type Logger } from "../../src/util/logger.ts";
 
 const mode = process.argv[2] ?? "core";
 export const SAMPLE = {
@@ -61,12 +61,49 @@ if (mode === "bare") {
     },
     "/nonexistent",
   );
-  const store = await openStore(config);
+  // As `serve` opens it (src/cli/serve.ts).
+  const store = await openStore(config, { checkpointThread: true });
   const key =
     process.env.BENCH_KEY ||
     (await createKey(store, (await createAccount(store, "bench@example.com", "bench password", "free")).id, "bench"))
       .key;
-  const s = startServer({ config, engine, store, logger: createLogger("silent") });
+  const s = startServer({ config, engine, store, logger: process.env.BENCH_TRACE ? traceLogger() : createLogger("silent") });
   console.log(JSON.stringify({ port: s.port, key, db: dbPath, pid: process.pid }));
 }
-process.on("SIGTERM", () => process.exit(0));
+
+/**
+ * BENCH_TRACE=file (test/bench/burst-profile.ts): each query request's handler entry and the
+ * moment its response was ready (machine clock, ms), from the server's request log line, and
+ * the event loop's lateness (a 5 ms timer's delay) per 100 ms, written to the file at SIGTERM.
+ */
+const trace: { requests: [string, number, number][]; lag: [number, number][] } = { requests: [], lag: [] };
+function traceLogger(): Logger {
+  const quiet = createLogger("silent");
+  let expected = performance.now() + 5,
+    worst = 0,
+    windowStart = performance.now();
+  setInterval(() => {
+    const now = performance.now();
+    worst = Math.max(worst, now - expected);
+    expected = now + 5;
+    if (now - windowStart >= 100) {
+      trace.lag.push([performance.timeOrigin + windowStart, worst]);
+      worst = 0;
+      windowStart = now;
+    }
+  }, 5);
+  return {
+    ...quiet,
+    enabled: (level) => level !== "debug",
+    info(msg, fields) {
+      if (msg !== "request" || !String(fields?.path).startsWith("/api/query")) return;
+      const ready = performance.timeOrigin + performance.now();
+      trace.requests.push([String(fields?.request_id), ready - Number(fields?.latency_ms), ready]);
+    },
+  };
+}
+
+process.on("SIGTERM", () => {
+  if (process.env.BENCH_TRACE) require("node:fs").writeFileSync(process.env.BENCH_TRACE, JSON.stringify(trace));
+  process.exit(0);
+});

@@ -5,7 +5,7 @@ import { rawStream, type StreamResult } from "./sse-client.ts";
 const rssKb = async (pid: number) =>
   Number(/VmRSS:\s+(\d+)/.exec(await Bun.file(`/proc/${pid}/status`).text())?.[1] ?? 0);
 
-async function spawnJson<T>(
+export async function spawnJson<T>(
   args: string[],
   env?: Record<string, string | undefined>,
 ): Promise<{ info: T; kill: () => void }> {
@@ -20,7 +20,7 @@ async function spawnJson<T>(
   return { info: JSON.parse(buf.split("\n")[0]!) as T, kill: () => p.kill() };
 }
 
-const pct = (xs: number[], q: number) => {
+export const pct = (xs: number[], q: number) => {
   const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(s.length * q))] ?? NaN;
 };

@@ -2,6 +2,10 @@
 export interface StreamResult {
   firstEventMs: number;
   ok: boolean;
+  /** When the request was sent (ms on the machine's clock: performance.timeOrigin + now). */
+  sentAt: number;
+  /** The response's X-Request-Id (the run's id), for matching the server's trace. */
+  requestId?: string;
 }
 
 /**
@@ -26,7 +30,8 @@ export function rawStream(
     const done = (ok: boolean) => {
       if (!settled) {
         settled = true;
-        resolve({ firstEventMs, ok });
+        const requestId = /\r\nx-request-id: ([^\r]+)/i.exec(text)?.[1];
+        resolve({ firstEventMs, ok, sentAt: performance.timeOrigin + t0, requestId });
       }
     };
     Bun.connect({

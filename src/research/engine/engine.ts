@@ -7,6 +7,7 @@ import type { Lookup } from "../read/url-guard.ts";
 import { mergeAndRank } from "../search/merge.ts";
 import { providersForRun, type SearchProviders } from "../search/registry.ts";
 import { type ProviderAttempt, type QuestionKind, type SearchAllResult, searchAll } from "../search/run-search.ts";
+import { nextTurn } from "../../util/turns.ts";
 import type { Engine, EngineResult, RunContext } from "../types.ts";
 import { finalizeCitations } from "../write/citations.ts";
 import { writeExtractive } from "../write/extractive-writer.ts";
@@ -85,6 +86,8 @@ export function createEngine(deps: EngineDeps): Engine {
         quick.kind === "general" || quick.kind === "news" ? quick.kind : "mixed",
       );
       const planned = await planQuery(question, { llm: deps.llm, signal, deadline: ctx.deadline });
+      // Each stage's work waits its turn behind new requests (src/util/turns.ts).
+      await nextTurn();
       tokensIn += planned.tokens_in;
       tokensOut += planned.tokens_out;
       const { plan } = planned;
@@ -107,6 +110,7 @@ export function createEngine(deps: EngineDeps): Engine {
         queries: plan.queries,
       });
       const [first, more] = await Promise.all([early, rest.length ? search(rest, plan.kind) : null]);
+      await nextTurn();
       if (signal.aborted) throw new AppError("internal_error", "aborted");
       const found: SearchAllResult[] = [first, more].flatMap((x) => (x?.ok ? [x.r] : []));
       if (!found.length) throw first.ok ? (more as { e: unknown }).e : first.e;
@@ -147,6 +151,7 @@ export function createEngine(deps: EngineDeps): Engine {
         emit,
         onUpstream: deps.onUpstream,
       });
+      await nextTurn();
       if (signal.aborted) throw new AppError("internal_error", "aborted");
       const docs = usableDocs(results);
       if (!docs.length)
@@ -199,6 +204,7 @@ export function createEngine(deps: EngineDeps): Engine {
         });
         if (!text) throw new AppError("no_sources", "the sources read hold no usable sentences");
       }
+      await nextTurn();
       const written = finalizeCitations(text, provided);
       emit({
         type: "progress",

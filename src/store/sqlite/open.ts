@@ -17,6 +17,7 @@ import { sqliteRunEvents } from "./run-events.ts";
 import { sqliteRuns } from "./runs.ts";
 import { sqliteSessions } from "./sessions.ts";
 import { sqliteSettings } from "./settings.ts";
+import { startCheckpointer } from "./checkpointer.ts";
 import { cutLongTitles } from "./title-cuts.ts";
 import { sqliteUploads } from "./uploads.ts";
 
@@ -28,7 +29,7 @@ export type SqliteStore = Store & { readonly raw: Database };
  * on every connection, so concurrent writers wait instead of failing. Statements are
  * prepared once here, per store.
  */
-export function openSqliteStore(path: string): SqliteStore {
+export function openSqliteStore(path: string, o: { checkpointThread?: boolean } = {}): SqliteStore {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { create: true, strict: true });
   db.exec("PRAGMA journal_mode = WAL;");
@@ -37,6 +38,8 @@ export function openSqliteStore(path: string): SqliteStore {
   db.exec("PRAGMA synchronous = NORMAL;");
   migrate(db);
   cutLongTitles(db);
+  // The server's: its thread must never stop to checkpoint (src/store/sqlite/checkpointer.ts).
+  const stopCheckpoints = o.checkpointThread && path !== ":memory:" ? startCheckpointer(db) : () => {};
   const counters = sqliteRunCounters(db);
   const accounts = sqliteAccounts(db);
   const corpusIndex = sqliteCorpusIndex(db);
@@ -64,6 +67,9 @@ export function openSqliteStore(path: string): SqliteStore {
     ping: () => {
       db.query("SELECT 1").get();
     },
-    close: () => db.close(),
+    close: () => {
+      stopCheckpoints();
+      db.close();
+    },
   });
 }

@@ -2,6 +2,7 @@ import type { Database } from "bun:sqlite";
 import type { UsageDay } from "../../contract/console.ts";
 import { periodOf } from "../../util/time.ts";
 import type { Acceptance, IdempotencyClaim, NewRun, RecentRun, RunRow, RunsTable } from "../types.ts";
+import { groupCommit } from "./group-commit.ts";
 import type { sqliteIdempotencyKeys } from "./idempotency-keys.ts";
 import type { sqliteRunCounters } from "./run-counters.ts";
 import type { sqliteRunEvents } from "./run-events.ts";
@@ -19,7 +20,8 @@ const COLUMNS = `id, account_id AS accountId, key_prefix AS keyPrefix, origin, e
  * The `runs` table. Acceptance bumps the month's counter and writes the row in one
  * IMMEDIATE transaction (the write lock is taken at BEGIN, so concurrent calls in any
  * process serialise and the allowance can't be exceeded); finishing writes the outcome
- * and the whole timeline in one commit instead of one per event.
+ * and the whole timeline in one commit instead of one per event. The acceptances and
+ * finishes of one turn of the event loop share that transaction (group-commit.ts).
  */
 export function sqliteRuns(
   db: Database,
@@ -88,16 +90,16 @@ export function sqliteRuns(
     },
   );
 
+  // A crowd's acceptances and finishes share commits (group-commit.ts).
+  const together = groupCommit(db);
   return {
     accept(run, limit, claim) {
       const counted = limit !== null && run.accountId !== null;
       if (counted && limit <= 0 && !claim) return { accepted: false };
-      // Uncounted runs without a key (no account or no limit) need no transaction: a single insert.
-      if (!counted && !claim) return acceptTx(run, null, null);
-      return acceptTx.immediate(run, counted ? limit : null, claim ?? null);
+      return together(() => acceptTx(run, counted ? limit : null, claim ?? null));
     },
     finish(runId, outcome, timeline) {
-      finishTx.immediate(runId, outcome, timeline);
+      return together(() => finishTx(runId, outcome, timeline));
     },
     markInterrupted: (error) => interrupt.run(JSON.stringify([error]), new Date().toISOString()).changes,
     withEvents(accountId, runId) {

@@ -1,0 +1,53 @@
+import type { Database } from "bun:sqlite";
+
+interface Pending {
+  work: () => unknown;
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+}
+
+/**
+ * Writes asked for in one turn of the event loop, committed together
+ * (docs/decisions/0110-the-first-event-before-the-engine.md). A commit costs the same whether
+ * it holds one run or a hundred: the pages it touches (the table's last leaf, its indexes, the
+ * month's counter) are written to the WAL once per commit. A crowd's acceptances and finishes
+ * share one IMMEDIATE transaction on the next turn; each write runs in a savepoint of its own,
+ * in the order asked, so one failing rolls back only itself and every write sees those before
+ * it (an allowance is never passed, an Idempotency-Key's second use finds the first). If the
+ * commit itself fails (another process holds the database past the busy timeout), every write
+ * of the batch fails with it, as each would have alone.
+ */
+export function groupCommit(db: Database): <T>(work: () => T) => Promise<T> {
+  let queue: Pending[] = [];
+  // A transaction function called inside a transaction runs as a savepoint.
+  const savepoint = db.transaction((work: () => unknown) => work());
+  const flush = () => {
+    const batch = queue;
+    queue = [];
+    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    try {
+      db.transaction(() => {
+        for (const p of batch) {
+          try {
+            outcomes.push({ ok: true, value: savepoint(p.work) });
+          } catch (error) {
+            outcomes.push({ ok: false, error });
+          }
+        }
+      }).immediate();
+    } catch (error) {
+      for (const p of batch) p.reject(error);
+      return;
+    }
+    batch.forEach((p, i) => {
+      const o = outcomes[i]!;
+      if (o.ok) p.resolve(o.value);
+      else p.reject(o.error);
+    });
+  };
+  return <T>(work: () => T) =>
+    new Promise<T>((resolve, reject) => {
+      if (!queue.length) setImmediate(flush);
+      queue.push({ work, resolve: resolve as (v: unknown) => void, reject });
+    });
+}

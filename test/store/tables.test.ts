@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import type { AccountRow, KeyRow, NewRun, Store } from "../../src/store/types.ts";
+import { everyPlan } from "../helpers/allowances.ts";
 import { useLongTimeout } from "../setup.ts";
 import { type AnyStore, backends } from "./backends.ts";
 
@@ -131,12 +132,12 @@ for (const backend of backends) {
       await s.accounts.insert(a);
       const r1 = newRun(a.id, "i", new Date("2026-11-05T10:00:00Z"));
       const r2 = newRun(a.id, "i", new Date("2026-11-06T10:00:00Z"));
-      expect(await s.runs.accept(r1, 2)).toEqual({ accepted: true });
-      expect(await s.runs.accept(r2, 2)).toEqual({ accepted: true });
-      expect(await s.runs.accept(newRun(a.id), 2)).toEqual({ accepted: false });
-      expect(await s.runs.accept(newRun(a.id), 0)).toEqual({ accepted: false });
+      expect(await s.runs.accept(r1, everyPlan(2))).toEqual({ accepted: true });
+      expect(await s.runs.accept(r2, everyPlan(2))).toEqual({ accepted: true });
+      expect(await s.runs.accept(newRun(a.id), everyPlan(2))).toEqual({ accepted: false });
+      expect(await s.runs.accept(newRun(a.id), everyPlan(0))).toEqual({ accepted: false });
       // Uncounted: no account, or no limit.
-      expect(await s.runs.accept(newRun(null), 1)).toEqual({ accepted: true });
+      expect(await s.runs.accept(newRun(null), everyPlan(1))).toEqual({ accepted: true });
       expect(await s.runCounters.used(a.id, "2026-11")).toBe(2);
       expect(await s.runCounters.used(a.id, "2026-12")).toBe(0);
       const events = [
@@ -182,25 +183,27 @@ for (const backend of backends) {
       const since = new Date("2026-11-04T10:00:00Z");
       const claim = { key: "k", queryHash: "q1", since };
       const first = newRun(a.id);
-      expect(await s.runs.accept(first, 10, claim)).toEqual({ accepted: true });
-      expect(await s.runs.accept(newRun(a.id), 10, claim)).toEqual({
+      expect(await s.runs.accept(first, everyPlan(10), claim)).toEqual({ accepted: true });
+      expect(await s.runs.accept(newRun(a.id), everyPlan(10), claim)).toEqual({
         accepted: false,
         existing: first.id,
         sameQuery: true,
       });
-      expect(await s.runs.accept(newRun(a.id), 10, { ...claim, queryHash: "q2" })).toEqual({
+      expect(await s.runs.accept(newRun(a.id), everyPlan(10), { ...claim, queryHash: "q2" })).toEqual({
         accepted: false,
         existing: first.id,
         sameQuery: false,
       });
       // A retry is not counted, even with the allowance used up.
       expect(await s.runCounters.used(a.id, "2026-11")).toBe(1);
-      expect(await s.runs.accept(newRun(a.id), 0, claim)).toMatchObject({ existing: first.id });
+      expect(await s.runs.accept(newRun(a.id), everyPlan(0), claim)).toMatchObject({ existing: first.id });
       const later = newRun(a.id, "i", new Date("2026-11-07T10:00:00Z"));
-      expect(await s.runs.accept(later, 10, { ...claim, since: new Date("2026-11-06T10:00:00Z") })).toEqual({
+      expect(await s.runs.accept(later, everyPlan(10), { ...claim, since: new Date("2026-11-06T10:00:00Z") })).toEqual({
         accepted: true,
       });
-      expect(await s.runs.accept(newRun(a.id), 10, { ...claim, since: new Date("2026-11-06T10:00:00Z") })).toEqual({
+      expect(
+        await s.runs.accept(newRun(a.id), everyPlan(10), { ...claim, since: new Date("2026-11-06T10:00:00Z") }),
+      ).toEqual({
         accepted: false,
         existing: later.id,
         sameQuery: true,

@@ -6,7 +6,6 @@ import { pgApiKeys } from "./api-keys.ts";
 import { pgCorpus } from "./corpus.ts";
 import { pgCorpusIndex } from "./corpus-index-reads.ts";
 import { pgEmailConfirmations } from "./email-confirmations.ts";
-import { pgIdempotencyKeys } from "./idempotency-keys.ts";
 import { pgIdentities } from "./identities.ts";
 import { pgInstances } from "./instances.ts";
 import { pgLoginAttempts } from "./login-attempts.ts";
@@ -40,7 +39,6 @@ export async function openPostgresStore(
     await sql.close();
     throw e;
   }
-  const counters = pgRunCounters(sql);
   const accounts = pgAccounts(sql);
   return withStorableWrites({
     backend: "postgres",
@@ -48,8 +46,8 @@ export async function openPostgresStore(
     accounts,
     sessions: pgSessions(sql),
     apiKeys: pgApiKeys(sql),
-    runs: pgRuns(sql, counters, pgRunEvents(sql), pgIdempotencyKeys()),
-    runCounters: counters,
+    runs: pgRuns(sql, pgRunEvents(sql)),
+    runCounters: pgRunCounters(sql),
     settings: pgSettings(sql),
     identities: pgIdentities(sql, accounts),
     emailConfirmations: pgEmailConfirmations(sql),

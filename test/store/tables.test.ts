@@ -176,6 +176,37 @@ for (const backend of backends) {
       ]);
     });
 
+    test("acceptance reads the account's plan and the key's status itself: a gone account, a revoked key, an allowance of 0 write nothing", async () => {
+      const s = await open();
+      const pro = { ...account("pro@x.org"), plan: "pro" as const };
+      await s.accounts.insert(pro);
+      await s.apiKeys.insert(key(pro.id, "kp"));
+      const plans = { free: 0, researcher: 0, pro: 2 };
+      const withKey = () => ({ ...newRun(pro.id), keyId: "kp" });
+      expect(await s.runs.accept(withKey(), plans)).toEqual({ accepted: true });
+      expect(await s.runs.accept(withKey(), plans)).toEqual({ accepted: true });
+      expect(await s.runs.accept(withKey(), plans)).toEqual({ accepted: false });
+      // A fresh month on a plan of 0 runs, with or without an Idempotency-Key.
+      const free = account("free@x.org");
+      await s.accounts.insert(free);
+      const since = new Date("2026-11-04T10:00:00Z");
+      expect(await s.runs.accept(newRun(free.id), plans)).toEqual({ accepted: false });
+      expect(await s.runs.accept(newRun(free.id), plans, { key: "z", queryHash: "q", since })).toEqual({
+        accepted: false,
+      });
+      // Revoked after the credential check, before acceptance.
+      await s.apiKeys.revoke(pro.id, "kp", "2026-11-05T11:00:00Z");
+      expect(await s.runs.accept(withKey(), everyPlan(10), { key: "r", queryHash: "q", since })).toEqual({
+        accepted: false,
+        refused: "key_inactive",
+      });
+      expect(await s.runs.accept(newRun("gone"), everyPlan(10))).toEqual({ accepted: false, refused: "no_account" });
+      expect(await s.runCounters.used(pro.id, "2026-11")).toBe(2);
+      expect(await s.runCounters.used(free.id, "2026-11")).toBe(0);
+      expect(await s.runs.recent(pro.id, 10)).toHaveLength(2);
+      expect(await s.runs.recent(free.id, 10)).toEqual([]);
+    });
+
     test("idempotency keys: a retry names the first run, a reuse for another question says so, an expired key is free", async () => {
       const s = await open();
       const a = account("i@x.org");

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
+import { authenticateKey, createKey } from "../../src/keys/api-keys.ts";
 import { openPostgresStore, type PostgresStore } from "../../src/store/postgres/open.ts";
-import type { AccountRow, NewRun } from "../../src/store/types.ts";
+import type { AccountRow, NewRun, Store } from "../../src/store/types.ts";
 import { everyPlan } from "../helpers/allowances.ts";
 import { roundTripCounter } from "../helpers/pg-round-trips.ts";
 import { freshDatabase, postgresTests } from "../helpers/postgres.ts";
@@ -94,5 +95,23 @@ describe.skipIf(!postgresTests)("acceptance on PostgreSQL", () => {
     expect(await a.runCounters.used(owner.id, "2026-11")).toBe(40);
     expect(await count(b, "runs")).toBe(40);
     expect(await count(a, "idempotency_keys")).toBe(40);
+  });
+});
+
+describe.skipIf(!postgresTests)("the key's last use on PostgreSQL", () => {
+  test("a burst of calls with one key touches its row once, not once per call", async () => {
+    const store = await openPostgresStore(await freshDatabase(), { max: 4 });
+    opened.push(store);
+    const owner = account();
+    await store.accounts.insert(owner);
+    const { key } = await createKey(store, owner.id, "k");
+    const touches: string[] = [];
+    const counted: Store = {
+      ...store,
+      apiKeys: { ...store.apiKeys, touch: (id, at) => (touches.push(id), store.apiKeys.touch(id, at)) },
+    };
+    const ids = await Promise.all(Array.from({ length: 30 }, () => authenticateKey(counted, key)));
+    expect(new Set(ids.map((i) => i.accountId))).toEqual(new Set([owner.id]));
+    expect(touches).toHaveLength(1);
   });
 });

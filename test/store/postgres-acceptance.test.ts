@@ -108,7 +108,13 @@ describe.skipIf(!postgresTests)("the key's last use on PostgreSQL", () => {
     const touches: string[] = [];
     const counted: Store = {
       ...store,
-      apiKeys: { ...store.apiKeys, touch: (id, at) => (touches.push(id), store.apiKeys.touch(id, at)) },
+      apiKeys: {
+        ...store.apiKeys,
+        touch: (id, at) => {
+          touches.push(id);
+          return store.apiKeys.touch(id, at);
+        },
+      },
     };
     const ids = await Promise.all(Array.from({ length: 30 }, () => authenticateKey(counted, key)));
     expect(new Set(ids.map((i) => i.accountId))).toEqual(new Set([owner.id]));

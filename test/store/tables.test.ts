@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import type { AccountRow, KeyRow, NewRun, Store } from "../../src/store/types.ts";
 import { everyPlan } from "../helpers/allowances.ts";
 import { useLongTimeout } from "../setup.ts";
-import { type AnyStore, backends } from "./backends.ts";
+import { type AnyStore, tableBackends } from "./backends.ts";
 
 useLongTimeout();
 
@@ -52,8 +52,8 @@ const outcome = {
   latencyMs: 5,
 };
 
-for (const backend of backends) {
-  describe(`the store's tables on ${backend.name}`, () => {
+for (const backend of tableBackends()) {
+  describe(`the store's tables on ${backend.title ?? backend.name}`, () => {
     const opened: AnyStore[] = [];
     const open = async (): Promise<Store> => {
       const s = await backend.open();

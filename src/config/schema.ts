@@ -48,7 +48,8 @@ export const ConfigSchema = T.Object({
     minimum: 1,
     maximum: 1000,
     default: 10,
-    description: "PostgreSQL: connections this instance opens at most (every instance's count against the server's limit)",
+    description:
+      "PostgreSQL: connections this instance opens at most (every instance's count against the server's limit)",
   }),
   DATABASE_PREPARED_STATEMENTS: T.Boolean({
     default: true,

@@ -44,7 +44,10 @@ async function start(serverPort: number): Promise<number> {
   keeper.unref();
   for (let i = 0; i < 200; i++) {
     const up = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } }).then(
-      (s) => (s.end(), true),
+      (s) => {
+        s.end();
+        return true;
+      },
       () => false,
     );
     if (up) return port;

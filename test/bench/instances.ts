@@ -74,7 +74,7 @@ export async function benchInstances(): Promise<string> {
       }
     }
   }
-  // The same held streams on each database, one after the other in this run: issue 29 compares them.
+  // The same held streams on each database, one after the other, so their ratio comes from one run.
   const held = await benchHeldStreams(1000, 15_000, [4000], { BENCH_DATABASE_URL: await freshDatabase() });
   const heldSqlite = await benchHeldStreams(1000, 15_000, [4000]);
   return [

@@ -37,7 +37,7 @@ export async function openPostgresStore(
   const prepare = o.prepare ?? true;
   const sql = new SQL(url, { max: o.max ?? 10, prepare, connectionTimeout: 10, idleTimeout: 60 });
   try {
-    if (prepare) await refuseSharedConnections(sql);
+    if (prepare) await refuseSharedConnections(url);
     await migratePostgres(sql, o.beforeMigrating);
   } catch (e) {
     await sql.close();

@@ -1,4 +1,4 @@
-import type { SQL } from "bun";
+import { SQL } from "bun";
 
 /**
  * Stops the start behind a pooler that shares server connections between clients (PgBouncer
@@ -11,8 +11,18 @@ import type { SQL } from "bun";
  * Straight to PostgreSQL, or through a pooler in session mode, a client keeps its server
  * process. Through a transaction pooler the second client is handed the process the first
  * just released, and the first then gets another. Simple-protocol queries: nothing prepared.
+ * Its own two connections, closed after: the pool may be one connection (DATABASE_POOL_MAX=1).
  */
-export async function refuseSharedConnections(sql: SQL): Promise<void> {
+export async function refuseSharedConnections(url: string): Promise<void> {
+  const sql = new SQL(url, { max: 2, prepare: false, connectionTimeout: 10 });
+  try {
+    await compareBackends(sql);
+  } finally {
+    await sql.close();
+  }
+}
+
+async function compareBackends(sql: SQL): Promise<void> {
   const a = await sql.reserve();
   try {
     const b = await sql.reserve();

@@ -44,6 +44,18 @@ export const ConfigSchema = T.Object({
         "postgres://user:password@host:port/db puts all state in PostgreSQL, shared by every instance on it; unset: SQLite at DATABASE_PATH",
     }),
   ),
+  DATABASE_POOL_MAX: T.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 10,
+    description:
+      "PostgreSQL: connections this instance opens at most (every instance's count against the server's limit)",
+  }),
+  DATABASE_PREPARED_STATEMENTS: T.Boolean({
+    default: true,
+    description:
+      "PostgreSQL: named prepared statements; false behind a pooler in transaction mode that does not keep them (PgBouncer before 1.21)",
+  }),
   PUBLIC_URL: T.Optional(
     T.String({
       pattern: "^https?://",

@@ -1,4 +1,3 @@
-import { getAccount } from "../auth/accounts.ts";
 import type { Config } from "../config/schema.ts";
 import type { Envelope } from "../contract/envelope.ts";
 import { AppError } from "../contract/errors.ts";
@@ -11,7 +10,7 @@ import type { Awaitable, Store } from "../store/types.ts";
 import { sha256Hex } from "../util/crypto.ts";
 import type { Logger } from "../util/logger.ts";
 import { monthBounds } from "../util/time.ts";
-import { allowanceFor } from "./allowance.ts";
+import { allowancesOf } from "./allowance.ts";
 import { attacher, INTERRUPTED } from "./attach.ts";
 import type { AdmittedRun, DeadlineTimer } from "./execute.ts";
 import { type Follow, liveFollow } from "./follow.ts";
@@ -78,6 +77,7 @@ export function createRunService(deps: RunServiceDeps) {
   const registry = new RunRegistry();
   // What a failed run reports as its writer: what would have written the answer.
   const writer = hasLlm(config) ? ("llm" as const) : ("extractive" as const);
+  const allowances = allowancesOf(config);
 
   const toEnd = runToEnd({
     store,
@@ -146,9 +146,6 @@ export function createRunService(deps: RunServiceDeps) {
       idempotencyKey?: string,
     ): Promise<Admission> {
       const query = await readQuery();
-      const account = await getAccount(store, who.accountId);
-      if (!account)
-        throw new AppError(who.origin === "api" ? "invalid_api_key" : "unauthorized", "the account no longer exists");
       if (!deps.instanceId) throw new Error("a run service without an instance lease cannot record runs");
       if (deps.leaseTaken) await deps.leaseTaken;
       const createdAt = new Date();
@@ -170,7 +167,9 @@ export function createRunService(deps: RunServiceDeps) {
             since: new Date(createdAt.getTime() - IDEMPOTENCY_WINDOW_MS),
           }
         : undefined;
-      const pending = store.runs.accept(run, allowanceFor(config, account.plan), claim);
+      // The account's plan, the key still active, the claim and the count: one transaction, and
+      // on PostgreSQL one round trip (docs/decisions/0111-acceptance-in-one-round-trip.md).
+      const pending = store.runs.accept(run, allowances, claim);
       const acceptance = pending instanceof Promise ? await pending : pending;
       if (acceptance.accepted) {
         // Registered in the turn the store accepted it, before any retry can look for it.
@@ -178,6 +177,10 @@ export function createRunService(deps: RunServiceDeps) {
         return {
           run: { id, accountId: who.accountId, query, origin: who.origin, endpoint, startedAt, recorded: true },
         };
+      }
+      if ("refused" in acceptance) {
+        if (acceptance.refused === "key_inactive") throw new AppError("key_inactive", "the API key was revoked");
+        throw new AppError(who.origin === "api" ? "invalid_api_key" : "unauthorized", "the account no longer exists");
       }
       if ("existing" in acceptance) {
         if (!acceptance.sameQuery)

@@ -70,4 +70,6 @@ export interface CorpusIndex {
  * a SQLite file or a PostgreSQL database. A store whose data only its own connection sees (an
  * in-memory SQLite database) has none, and is searched on the thread that holds it.
  */
-export type CorpusReaderSource = { backend: "sqlite"; path: string } | { backend: "postgres"; url: string };
+export type CorpusReaderSource =
+  | { backend: "sqlite"; path: string }
+  | { backend: "postgres"; url: string; prepare: boolean };

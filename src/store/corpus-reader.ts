@@ -25,7 +25,7 @@ export interface CorpusReader {
  */
 export function openCorpusReader(source: CorpusReaderSource): CorpusReader {
   if (source.backend === "postgres") {
-    const sql = new SQL(source.url, { max: 1, connectionTimeout: 10, idleTimeout: 60 });
+    const sql = new SQL(source.url, { max: 1, prepare: source.prepare, connectionTimeout: 10, idleTimeout: 60 });
     return { index: pgCorpusIndex(sql), bestPassages: pgCorpus(sql).bestPassages, close: () => void sql.close() };
   }
   const db = new Database(source.path, { readonly: true, strict: true });

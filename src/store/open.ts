@@ -12,13 +12,14 @@ import type { Store } from "./types.ts";
  * password.
  */
 export async function openStore(
-  cfg: Pick<Config, "DATABASE_PATH" | "DATABASE_URL">,
+  cfg: Pick<Config, "DATABASE_PATH" | "DATABASE_URL"> &
+    Partial<Pick<Config, "DATABASE_POOL_MAX" | "DATABASE_PREPARED_STATEMENTS">>,
   o: { checkpointThread?: boolean } = {},
 ): Promise<Store> {
   if (cfg.DATABASE_URL) {
     const url = cfg.DATABASE_URL;
     try {
-      return await openPostgresStore(url);
+      return await openPostgresStore(url, { max: cfg.DATABASE_POOL_MAX, prepare: cfg.DATABASE_PREPARED_STATEMENTS });
     } catch (e) {
       const why = redactUrlIn(e instanceof Error ? e.message : String(e), url);
       throw new AppError("config_invalid", `invalid DATABASE_URL=${JSON.stringify(redactUrl(url))}: ${why}`, 500);

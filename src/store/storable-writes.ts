@@ -16,7 +16,7 @@ export function withStorableWrites<S extends Store>(store: S): S {
     ...store,
     runs: {
       ...runs,
-      accept: (run, limit, claim) => runs.accept(storable(run), limit, claim),
+      accept: (run, allowances, claim) => runs.accept(storable(run), allowances, claim),
       finish: (id, outcome, events) => runs.finish(id, storable(outcome), storable(events)),
     },
     corpus: { ...corpus, put: (id, docs) => corpus.put(id, storable(docs)) },

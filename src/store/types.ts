@@ -161,15 +161,20 @@ export interface IdempotencyClaim {
   since: Date;
 }
 
+/** Monthly research runs of each plan (README "Configuration": PLAN_RUNS_*); acceptance picks the account's. */
+export type Allowances = Readonly<Record<Plan, number>>;
+
 /**
- * How acceptance went: the run was recorded and counted; the allowance is used up; or the
+ * How acceptance went: the run was recorded and counted; the allowance is used up; the
  * account's idempotency key already names a run (`sameQuery` false: the key was reused
- * for another question).
+ * for another question); or the caller is no longer good: the account is gone, or the key
+ * was revoked since it was checked.
  */
 export type Acceptance =
   | { accepted: true }
   | { accepted: false }
-  | { accepted: false; existing: string; sameQuery: boolean };
+  | { accepted: false; existing: string; sameQuery: boolean }
+  | { accepted: false; refused: "no_account" | "key_inactive" };
 
 export interface RunRow {
   id: string;
@@ -196,12 +201,14 @@ export type { Plan, RecentRun };
 
 export interface RunsTable {
   /**
-   * Records the run and counts it against `limit` runs in its month, atomically: no burst
-   * of calls, in this process or another, can pass the limit. `limit` null: uncounted.
+   * Records the run and counts it against its account's plan's allowance in its month,
+   * atomically: no burst of calls, in this process or another, can pass it. `allowances`
+   * null: uncounted. The account must still exist and the run's key (if any) still be active.
    * With a claim, the key is checked and recorded in the same transaction, so any number
    * of concurrent retries start one run. Nothing is written unless `accepted` is true.
+   * PostgreSQL makes it one round trip (docs/decisions/0111-acceptance-in-one-round-trip.md).
    */
-  accept(run: NewRun, limit: number | null, claim?: IdempotencyClaim): Awaitable<Acceptance>;
+  accept(run: NewRun, allowances: Allowances | null, claim?: IdempotencyClaim): Awaitable<Acceptance>;
   /** The outcome and the whole timeline in one commit. */
   finish(runId: string, outcome: RunOutcome, events: TimelineEvent[]): Awaitable<void>;
   /**

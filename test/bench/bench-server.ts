@@ -56,6 +56,11 @@ if (mode === "bare") {
       PORT: "0",
       DATABASE_PATH: dbPath,
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      // Section 8's pool sizes and the PgBouncer row pass these through.
+      ...(process.env.DATABASE_POOL_MAX ? { DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX } : {}),
+      ...(process.env.DATABASE_PREPARED_STATEMENTS
+        ? { DATABASE_PREPARED_STATEMENTS: process.env.DATABASE_PREPARED_STATEMENTS }
+        : {}),
       PLAN_RUNS_FREE: "1000000000",
       LOG_LEVEL: "silent",
     },
@@ -67,7 +72,12 @@ if (mode === "bare") {
     process.env.BENCH_KEY ||
     (await createKey(store, (await createAccount(store, "bench@example.com", "bench password", "free")).id, "bench"))
       .key;
-  const s = startServer({ config, engine, store, logger: process.env.BENCH_TRACE ? traceLogger() : createLogger("silent") });
+  const s = startServer({
+    config,
+    engine,
+    store,
+    logger: process.env.BENCH_TRACE ? traceLogger() : createLogger("silent"),
+  });
   console.log(JSON.stringify({ port: s.port, key, db: dbPath, pid: process.pid }));
 }
 

@@ -61,7 +61,9 @@ export async function burstProfile(shape: "burst" | "ramp", n: number, rampMs: n
   try {
     await Bun.sleep(500);
     await Promise.all(
-      Array.from({ length: 100 }, (_, i) => Bun.sleep(i * 10).then(() => open(`What is base editing? ${WARM_UP_MARK}`))),
+      Array.from({ length: 100 }, (_, i) =>
+        Bun.sleep(i * 10).then(() => open(`What is base editing? ${WARM_UP_MARK}`)),
+      ),
     );
     await Bun.sleep(1000);
     phaseStart = performance.timeOrigin + performance.now();
@@ -101,7 +103,8 @@ export async function burstProfile(shape: "burst" | "ramp", n: number, rampMs: n
     );
   const lag = trace.lag.filter(([at]) => at >= phaseStart).map(([, l]) => l);
   const floor = shape === "burst" ? await burstFloor(n) : await burstFloor(n, rampMs);
-  const row = (name: string, xs: number[]) => `| ${name} | ${f(pct(xs, 0.5))} | ${f(pct(xs, 0.99))} | ${f(pct(xs, 1))} |`;
+  const row = (name: string, xs: number[]) =>
+    `| ${name} | ${f(pct(xs, 0.5))} | ${f(pct(xs, 0.99))} | ${f(pct(xs, 1))} |`;
   return [
     `${shape === "burst" ? `${n} streams at once` : `${n} streams at ${Math.round(n / (rampMs / 1000))}/s`}: ${results.filter((r) => r.ok).length} ended with final; ${handler.length} matched to the server's trace.`,
     "",

@@ -52,7 +52,7 @@ const fmt = (r: WrkResult) => `${r.rps.toFixed(0)} /s (p99 ${r.p99ms.toFixed(1)}
  * Section 8: the same server on SQLite and on PostgreSQL, as one instance and as two on one
  * database: refusals of a flood of distinct bad keys (every one a database read) and accepted
  * runs whose engine answers at once (acceptance + finish, the allowance counted), then
- * held streams on PostgreSQL.
+ * held streams on PostgreSQL and on SQLite.
  */
 export async function benchInstances(): Promise<string> {
   if (!Bun.which("wrk")) return "instances: skipped — wrk is not installed (apt-get install -y wrk)";
@@ -74,7 +74,9 @@ export async function benchInstances(): Promise<string> {
       }
     }
   }
+  // The same held streams on each database, one after the other, so their ratio comes from one run.
   const held = await benchHeldStreams(1000, 15_000, [4000], { BENCH_DATABASE_URL: await freshDatabase() });
+  const heldSqlite = await benchHeldStreams(1000, 15_000, [4000]);
   return [
     `Instances on one database (wrk on loopback, one wrk per instance at once, median of ${ROUNDS} rounds of 3 s;`,
     "refusals: 64 connections, a different bad key every request; accepted: 16 connections, the engine answers at once).",
@@ -87,6 +89,10 @@ export async function benchInstances(): Promise<string> {
     "Held streams on PostgreSQL (one instance; the runs and their live events in PostgreSQL):",
     "",
     held,
+    "",
+    "The same held streams on SQLite (one instance), for the ratio:",
+    "",
+    heldSqlite,
   ].join("\n");
 }
 

@@ -1,4 +1,5 @@
 import { cpus, totalmem } from "node:os";
+import { burstProfile } from "./burst-profile.ts";
 import { benchClaims } from "./claims.ts";
 import { benchCorpus } from "./corpus.ts";
 import { benchCriticalPath } from "./critical-path.ts";
@@ -24,6 +25,10 @@ const sections: [string, () => Promise<string>][] = [
   ["8. Instances and PostgreSQL", benchInstances],
   ["9. Uploads", benchUploads],
   ["10. Claims you can check", async () => `${await benchClaims()}\n\n${await benchVerifyThread()}`],
+  [
+    "11. Where a crowd's first event goes",
+    async () => `${await burstProfile("ramp", 2000, 2000)}\n\n${await burstProfile("burst", 2000, 0)}`,
+  ],
 ];
 const only = process.argv[2];
 for (const [title, fn] of sections) {

@@ -1,6 +1,7 @@
 import { createAccount } from "../../src/auth/accounts.ts";
 import { authenticateKey, createKey, type KeyIdentity } from "../../src/keys/api-keys.ts";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";
+import { everyPlan } from "../helpers/allowances.ts";
 
 /** The SQLite work of one accepted run, in process on a WAL file: what bounds case (b). */
 export async function benchSqliteWrites(runs = 3000): Promise<string> {
@@ -23,7 +24,7 @@ export async function benchSqliteWrites(runs = 3000): Promise<string> {
         createdAt: new Date(),
         instanceId: "bench",
       },
-      1e9,
+      everyPlan(1e9),
     );
     const events = Array.from({ length: 8 }, (_, e) => ({
       atMs: e,

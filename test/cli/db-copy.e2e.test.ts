@@ -8,6 +8,7 @@ import { openPostgresStore } from "../../src/store/postgres/open.ts";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";
 import type { Store } from "../../src/store/types.ts";
 import { docsOf, putInto } from "../corpus/collections-helpers.ts";
+import { everyPlan } from "../helpers/allowances.ts";
 import { freshDatabase, postgresTests } from "../helpers/postgres.ts";
 import { useLongTimeout } from "../setup.ts";
 import { cli } from "./run-cli.ts";
@@ -57,7 +58,6 @@ async function filled(path: string): Promise<{ accountId: string; runId: string 
       revokedAt: null,
     });
   await s.settings.getOrCreate("session_secret", () => "the-secret");
-  await s.identities.link({ issuer: "https://idp", subject: "sub", email: "a@x.org", emailVerified: true }, "free");
   const run = (id: string) => ({
     id,
     accountId,
@@ -70,8 +70,8 @@ async function filled(path: string): Promise<{ accountId: string; runId: string 
     instanceId: "old",
   });
   const claim = { key: "idem", queryHash: "qh", since: new Date("2026-11-04T10:00:00Z") };
-  await s.runs.accept(run("r1"), 40, claim);
-  await s.runs.accept(run("r2"), 40);
+  await s.runs.accept(run("r1"), everyPlan(40), claim);
+  await s.runs.accept(run("r2"), everyPlan(40));
   await s.runs.finish(
     "r1",
     {
@@ -90,6 +90,8 @@ async function filled(path: string): Promise<{ accountId: string; runId: string 
       { atMs: 5, type: "final", data: { seq: 2, status: "ok" } },
     ],
   );
+  // Linked after the runs: linking revokes the keys of an unproven address, and a revoked key starts no run.
+  await s.identities.link({ issuer: "https://idp", subject: "sub", email: "a@x.org", emailVerified: true }, "free");
   await putInto(s, "notes", [
     doc("tides", "Tides", ["the moon pulls the sea", "twice a day"]),
     doc("cats", "Cats", ["cats sleep most of the day"]),
@@ -136,7 +138,7 @@ async function view(s: Store, accountId: string) {
         createdAt: new Date("2026-11-05T11:00:00Z"),
         instanceId: "x",
       },
-      40,
+      everyPlan(40),
       { key: "idem", queryHash: "qh", since: new Date("2026-11-04T11:00:00Z") },
     ),
     collections: (await s.corpus.collections("all")).map(({ name, documents, passages, chars }) => ({

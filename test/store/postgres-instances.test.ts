@@ -7,6 +7,7 @@ import { pgMigrations } from "../../src/store/postgres/migrations.ts";
 import { openPostgresStore, type PostgresStore } from "../../src/store/postgres/open.ts";
 import type { AccountRow, NewRun } from "../../src/store/types.ts";
 import { putInto } from "../corpus/collections-helpers.ts";
+import { everyPlan } from "../helpers/allowances.ts";
 import { freshDatabase, postgresTests } from "../helpers/postgres.ts";
 import { useLongTimeout } from "../setup.ts";
 
@@ -66,7 +67,7 @@ describe.skipIf(!postgresTests)("instances on one PostgreSQL database", () => {
     const owner = account();
     await a!.accounts.insert(owner);
     const results = await Promise.all(
-      Array.from({ length: 60 }, (_, i) => (i % 2 ? a! : b!).runs.accept(run(owner.id), 40)),
+      Array.from({ length: 60 }, (_, i) => (i % 2 ? a! : b!).runs.accept(run(owner.id), everyPlan(40))),
     );
     expect(results.filter((r) => r.accepted)).toHaveLength(40);
     expect(await b!.runCounters.used(owner.id, "2026-11")).toBe(40);
@@ -80,7 +81,7 @@ describe.skipIf(!postgresTests)("instances on one PostgreSQL database", () => {
     await stores[0]!.accounts.insert(owner);
     const claim = { key: "retry-me", queryHash: "h", since: new Date("2026-11-04T10:00:00Z") };
     const runs = Array.from({ length: 30 }, () => run(owner.id));
-    const results = await Promise.all(runs.map((r, i) => stores[i % 3]!.runs.accept(r, 10, claim)));
+    const results = await Promise.all(runs.map((r, i) => stores[i % 3]!.runs.accept(r, everyPlan(10), claim)));
     const accepted = runs.filter((_, i) => results[i]!.accepted);
     expect(accepted).toHaveLength(1);
     for (const r of results)

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import type { AccountRow, KeyRow, NewRun, Store } from "../../src/store/types.ts";
+import { everyPlan } from "../helpers/allowances.ts";
 import { useLongTimeout } from "../setup.ts";
-import { type AnyStore, backends } from "./backends.ts";
+import { type AnyStore, tableBackends } from "./backends.ts";
 
 useLongTimeout();
 
@@ -51,8 +52,8 @@ const outcome = {
   latencyMs: 5,
 };
 
-for (const backend of backends) {
-  describe(`the store's tables on ${backend.name}`, () => {
+for (const backend of tableBackends()) {
+  describe(`the store's tables on ${backend.title ?? backend.name}`, () => {
     const opened: AnyStore[] = [];
     const open = async (): Promise<Store> => {
       const s = await backend.open();
@@ -131,12 +132,12 @@ for (const backend of backends) {
       await s.accounts.insert(a);
       const r1 = newRun(a.id, "i", new Date("2026-11-05T10:00:00Z"));
       const r2 = newRun(a.id, "i", new Date("2026-11-06T10:00:00Z"));
-      expect(await s.runs.accept(r1, 2)).toEqual({ accepted: true });
-      expect(await s.runs.accept(r2, 2)).toEqual({ accepted: true });
-      expect(await s.runs.accept(newRun(a.id), 2)).toEqual({ accepted: false });
-      expect(await s.runs.accept(newRun(a.id), 0)).toEqual({ accepted: false });
+      expect(await s.runs.accept(r1, everyPlan(2))).toEqual({ accepted: true });
+      expect(await s.runs.accept(r2, everyPlan(2))).toEqual({ accepted: true });
+      expect(await s.runs.accept(newRun(a.id), everyPlan(2))).toEqual({ accepted: false });
+      expect(await s.runs.accept(newRun(a.id), everyPlan(0))).toEqual({ accepted: false });
       // Uncounted: no account, or no limit.
-      expect(await s.runs.accept(newRun(null), 1)).toEqual({ accepted: true });
+      expect(await s.runs.accept(newRun(null), everyPlan(1))).toEqual({ accepted: true });
       expect(await s.runCounters.used(a.id, "2026-11")).toBe(2);
       expect(await s.runCounters.used(a.id, "2026-12")).toBe(0);
       const events = [
@@ -175,6 +176,37 @@ for (const backend of backends) {
       ]);
     });
 
+    test("acceptance reads the account's plan and the key's status itself: a gone account, a revoked key, an allowance of 0 write nothing", async () => {
+      const s = await open();
+      const pro = { ...account("pro@x.org"), plan: "pro" as const };
+      await s.accounts.insert(pro);
+      await s.apiKeys.insert(key(pro.id, "kp"));
+      const plans = { free: 0, researcher: 0, pro: 2 };
+      const withKey = () => ({ ...newRun(pro.id), keyId: "kp" });
+      expect(await s.runs.accept(withKey(), plans)).toEqual({ accepted: true });
+      expect(await s.runs.accept(withKey(), plans)).toEqual({ accepted: true });
+      expect(await s.runs.accept(withKey(), plans)).toEqual({ accepted: false });
+      // A fresh month on a plan of 0 runs, with or without an Idempotency-Key.
+      const free = account("free@x.org");
+      await s.accounts.insert(free);
+      const since = new Date("2026-11-04T10:00:00Z");
+      expect(await s.runs.accept(newRun(free.id), plans)).toEqual({ accepted: false });
+      expect(await s.runs.accept(newRun(free.id), plans, { key: "z", queryHash: "q", since })).toEqual({
+        accepted: false,
+      });
+      // Revoked after the credential check, before acceptance.
+      await s.apiKeys.revoke(pro.id, "kp", "2026-11-05T11:00:00Z");
+      expect(await s.runs.accept(withKey(), everyPlan(10), { key: "r", queryHash: "q", since })).toEqual({
+        accepted: false,
+        refused: "key_inactive",
+      });
+      expect(await s.runs.accept(newRun("gone"), everyPlan(10))).toEqual({ accepted: false, refused: "no_account" });
+      expect(await s.runCounters.used(pro.id, "2026-11")).toBe(2);
+      expect(await s.runCounters.used(free.id, "2026-11")).toBe(0);
+      expect(await s.runs.recent(pro.id, 10)).toHaveLength(2);
+      expect(await s.runs.recent(free.id, 10)).toEqual([]);
+    });
+
     test("idempotency keys: a retry names the first run, a reuse for another question says so, an expired key is free", async () => {
       const s = await open();
       const a = account("i@x.org");
@@ -182,25 +214,27 @@ for (const backend of backends) {
       const since = new Date("2026-11-04T10:00:00Z");
       const claim = { key: "k", queryHash: "q1", since };
       const first = newRun(a.id);
-      expect(await s.runs.accept(first, 10, claim)).toEqual({ accepted: true });
-      expect(await s.runs.accept(newRun(a.id), 10, claim)).toEqual({
+      expect(await s.runs.accept(first, everyPlan(10), claim)).toEqual({ accepted: true });
+      expect(await s.runs.accept(newRun(a.id), everyPlan(10), claim)).toEqual({
         accepted: false,
         existing: first.id,
         sameQuery: true,
       });
-      expect(await s.runs.accept(newRun(a.id), 10, { ...claim, queryHash: "q2" })).toEqual({
+      expect(await s.runs.accept(newRun(a.id), everyPlan(10), { ...claim, queryHash: "q2" })).toEqual({
         accepted: false,
         existing: first.id,
         sameQuery: false,
       });
       // A retry is not counted, even with the allowance used up.
       expect(await s.runCounters.used(a.id, "2026-11")).toBe(1);
-      expect(await s.runs.accept(newRun(a.id), 0, claim)).toMatchObject({ existing: first.id });
+      expect(await s.runs.accept(newRun(a.id), everyPlan(0), claim)).toMatchObject({ existing: first.id });
       const later = newRun(a.id, "i", new Date("2026-11-07T10:00:00Z"));
-      expect(await s.runs.accept(later, 10, { ...claim, since: new Date("2026-11-06T10:00:00Z") })).toEqual({
+      expect(await s.runs.accept(later, everyPlan(10), { ...claim, since: new Date("2026-11-06T10:00:00Z") })).toEqual({
         accepted: true,
       });
-      expect(await s.runs.accept(newRun(a.id), 10, { ...claim, since: new Date("2026-11-06T10:00:00Z") })).toEqual({
+      expect(
+        await s.runs.accept(newRun(a.id), everyPlan(10), { ...claim, since: new Date("2026-11-06T10:00:00Z") }),
+      ).toEqual({
         accepted: false,
         existing: later.id,
         sameQuery: true,

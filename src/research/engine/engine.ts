@@ -1,4 +1,5 @@
 import { AppError } from "../../contract/errors.ts";
+import { nextTurn } from "../../util/turns.ts";
 import type { Llm } from "../llm/factory.ts";
 import { heuristicPlan } from "../plan/heuristic.ts";
 import { planQuery } from "../plan/plan-query.ts";
@@ -7,7 +8,6 @@ import type { Lookup } from "../read/url-guard.ts";
 import { mergeAndRank } from "../search/merge.ts";
 import { providersForRun, type SearchProviders } from "../search/registry.ts";
 import { type ProviderAttempt, type QuestionKind, type SearchAllResult, searchAll } from "../search/run-search.ts";
-import { nextTurn } from "../../util/turns.ts";
 import type { Engine, EngineResult, RunContext } from "../types.ts";
 import { finalizeCitations } from "../write/citations.ts";
 import { writeExtractive } from "../write/extractive-writer.ts";

@@ -6,11 +6,11 @@ import { pgApiKeys } from "./api-keys.ts";
 import { pgCorpus } from "./corpus.ts";
 import { pgCorpusIndex } from "./corpus-index-reads.ts";
 import { pgEmailConfirmations } from "./email-confirmations.ts";
-import { pgIdempotencyKeys } from "./idempotency-keys.ts";
 import { pgIdentities } from "./identities.ts";
 import { pgInstances } from "./instances.ts";
 import { pgLoginAttempts } from "./login-attempts.ts";
 import { migratePostgres } from "./migrate.ts";
+import { refuseSharedConnections } from "./pooler-check.ts";
 import { pgRunCounters } from "./run-counters.ts";
 import { pgRunEvents } from "./run-events.ts";
 import { pgRunStream } from "./run-stream.ts";
@@ -26,21 +26,23 @@ export type PostgresStore = Store & { readonly raw: SQL };
 /**
  * Connects to DATABASE_URL through Bun's own client and migrates (under an advisory lock, so
  * instances starting together migrate once; `beforeMigrating` runs first in its transaction).
- * The pool is small: each instance's work is short statements, and a server's connection
- * limit is shared by every instance.
+ * The pool is small (DATABASE_POOL_MAX): each instance's work is short statements, and a
+ * server's connection limit is shared by every instance. Statements are prepared unless
+ * `prepare` is false; a pooler that would break them stops the start (pooler-check.ts).
  */
 export async function openPostgresStore(
   url: string,
-  o: { max?: number; beforeMigrating?: (tx: SQL) => Promise<void> } = {},
+  o: { max?: number; prepare?: boolean; beforeMigrating?: (tx: SQL) => Promise<void> } = {},
 ): Promise<PostgresStore> {
-  const sql = new SQL(url, { max: o.max ?? 10, connectionTimeout: 10, idleTimeout: 60 });
+  const prepare = o.prepare ?? true;
+  const sql = new SQL(url, { max: o.max ?? 10, prepare, connectionTimeout: 10, idleTimeout: 60 });
   try {
+    if (prepare) await refuseSharedConnections(url);
     await migratePostgres(sql, o.beforeMigrating);
   } catch (e) {
     await sql.close();
     throw e;
   }
-  const counters = pgRunCounters(sql);
   const accounts = pgAccounts(sql);
   return withStorableWrites({
     backend: "postgres",
@@ -48,8 +50,8 @@ export async function openPostgresStore(
     accounts,
     sessions: pgSessions(sql),
     apiKeys: pgApiKeys(sql),
-    runs: pgRuns(sql, counters, pgRunEvents(sql), pgIdempotencyKeys()),
-    runCounters: counters,
+    runs: pgRuns(sql, pgRunEvents(sql)),
+    runCounters: pgRunCounters(sql),
     settings: pgSettings(sql),
     identities: pgIdentities(sql, accounts),
     emailConfirmations: pgEmailConfirmations(sql),
@@ -58,7 +60,7 @@ export async function openPostgresStore(
     uploads: pgUploads(sql),
     corpusIndex: pgCorpusIndex(sql),
     // Decoding and scoring long postings holds a thread (docs/decisions/0094-searches-off-the-event-loop.md).
-    corpusReaderSource: { backend: "postgres", url },
+    corpusReaderSource: { backend: "postgres", url, prepare },
     loginAttempts: pgLoginAttempts(sql),
     signupBuckets: pgSignupBuckets(sql),
     runStream: pgRunStream(sql),

@@ -1,9 +1,7 @@
 import type { SQL } from "bun";
 import type { UsageDay } from "../../contract/console.ts";
 import { periodOf } from "../../util/time.ts";
-import type { Acceptance, NewRun, RecentRun, RunRow, RunsTable } from "../types.ts";
-import type { pgIdempotencyKeys } from "./idempotency-keys.ts";
-import type { pgRunCounters } from "./run-counters.ts";
+import type { Acceptance, RecentRun, RunRow, RunsTable } from "../types.ts";
 import type { pgRunEvents } from "./run-events.ts";
 
 type Raw = Omit<RunRow, "sources" | "errors" | "verification"> & {
@@ -12,68 +10,58 @@ type Raw = Omit<RunRow, "sources" | "errors" | "verification"> & {
   verification: string | null;
 };
 
-/** Thrown inside accept's transaction to roll it back when the allowance is used up. */
-const USED_UP = Symbol("used up");
+/** rq_accept_run's refusal when a concurrent call took the month's last run (db/pg/0007_run_acceptance.sql). */
+const USED_UP = "RQ429";
 
 /**
- * The `runs` table. Acceptance runs in one transaction: the idempotency key's advisory lock
- * and lookup, the conditional counter bump, the run row and the claim, so a refusal writes
- * nothing and no spread of calls over instances passes the allowance (run-counters.ts).
- * Finishing writes the outcome and the whole timeline in one commit, and may be repeated
- * (docs/decisions/0099-postgres-outage.md).
+ * The `runs` table. Acceptance is one call of `rq_accept_run` (db/pg/0007_run_acceptance.sql),
+ * one round trip and one implicit transaction: the account's plan, the key still active, the
+ * idempotency key's advisory lock and lookup, the run row, the claim, and last the
+ * conditional counter bump, so a refusal writes nothing, no spread of calls over instances
+ * passes the allowance, and the account's counter row is locked only until the commit.
+ * Finishing is one call of `rq_finish_run`: the outcome and the whole timeline in one commit;
+ * it may be repeated (docs/decisions/0099-postgres-outage.md).
  */
-export function pgRuns(
-  sql: SQL,
-  counters: ReturnType<typeof pgRunCounters>,
-  events: ReturnType<typeof pgRunEvents>,
-  idempotency: ReturnType<typeof pgIdempotencyKeys>,
-): RunsTable {
-  const insert = (db: SQL, r: NewRun) =>
-    db`INSERT INTO runs (id, account_id, key_id, key_prefix, origin, endpoint, query, period, status, created_at, instance_id)
-      VALUES (${r.id}, ${r.accountId}, ${r.keyId}, ${r.keyPrefix}, ${r.origin}, ${r.endpoint}, ${r.query},
-        ${periodOf(r.createdAt)}, 'running', ${r.createdAt.toISOString()}, ${r.instanceId})`;
-
+export function pgRuns(sql: SQL, events: ReturnType<typeof pgRunEvents>): RunsTable {
+  let lastSweep = 0;
   return {
-    async accept(run, limit, claim): Promise<Acceptance> {
-      const counted = limit !== null && run.accountId !== null;
-      if (counted && limit <= 0 && !claim) return { accepted: false };
-      // Uncounted runs without a key need no transaction: a single insert.
-      if (!counted && !claim) {
-        await insert(sql, run);
-        return { accepted: true };
-      }
+    async accept(r, allowances, claim): Promise<Acceptance> {
+      const keyed = claim && r.accountId !== null ? claim : null;
+      const at = r.createdAt.getTime();
+      // Expired keys go at most once a minute per instance: the table holds about a day of keys.
+      const sweep = keyed !== null && at - lastSweep > 60_000;
+      if (sweep) lastSweep = at;
       try {
-        return await sql.begin(async (tx): Promise<Acceptance> => {
-          const keyed = claim && run.accountId !== null ? { accountId: run.accountId, claim } : null;
-          if (keyed) {
-            await idempotency.lock(tx, keyed.accountId, keyed.claim);
-            const found = await idempotency.find(tx, keyed.accountId, keyed.claim);
-            if (found)
-              return { accepted: false, existing: found.runId, sameQuery: found.queryHash === keyed.claim.queryHash };
-          }
-          if (counted && !(await counters.bump(tx, run.accountId!, periodOf(run.createdAt), limit))) throw USED_UP;
-          await insert(tx, run);
-          if (keyed) await idempotency.claim(tx, keyed.accountId, keyed.claim, run.id, run.createdAt);
-          return { accepted: true };
-        });
+        const [a] = await sql<{ outcome: string; existing_run: string | null; same_query: boolean | null }[]>`
+          SELECT outcome, existing_run, same_query FROM rq_accept_run(${r.id}, ${r.accountId}, ${r.keyId}, ${r.keyPrefix},
+            ${r.origin}, ${r.endpoint}, ${r.query}, ${periodOf(r.createdAt)}, ${r.createdAt.toISOString()}, ${r.instanceId},
+            ${allowances}::jsonb, ${keyed?.key ?? null}, ${keyed?.queryHash ?? null}, ${keyed?.since.toISOString() ?? null},
+            ${sweep})`;
+        switch (a?.outcome) {
+          case "accepted":
+            return { accepted: true };
+          case "used_up":
+            return { accepted: false };
+          case "existing":
+            return { accepted: false, existing: a.existing_run!, sameQuery: a.same_query === true };
+          case "no_account":
+          case "key_inactive":
+            return { accepted: false, refused: a.outcome };
+          default:
+            throw new Error(`rq_accept_run answered ${a?.outcome}`);
+        }
       } catch (e) {
-        if (e === USED_UP) return { accepted: false };
+        if ((e as { errno?: string }).errno === USED_UP) return { accepted: false };
         throw e;
       }
     },
     async finish(runId, o, timeline) {
-      await sql.begin(async (tx) => {
-        // A retry after a commit whose answer was lost with the connection replaces what it wrote
-        // (runs/record-outcome.ts); the outcome also replaces an `interrupted` mark made meanwhile.
-        await tx`DELETE FROM run_events WHERE run_id = ${runId}`;
-        await events.insertAll(tx, runId, timeline);
-        // The events followers elsewhere read while it ran: the timeline holds them now.
-        await tx`DELETE FROM run_stream WHERE run_id = ${runId}`;
-        await tx`UPDATE runs SET status = ${o.status}, answer = ${o.answer}, sources = ${JSON.stringify(o.sources)},
-          errors = ${JSON.stringify(o.errors)}, writer = ${o.writer}, tokens_in = ${o.tokensIn}, tokens_out = ${o.tokensOut},
-          latency_ms = ${o.latencyMs}, finished_at = ${new Date().toISOString()},
-          verification = ${o.verification ? JSON.stringify(o.verification) : null} WHERE id = ${runId}`;
-      });
+      // A retry after a commit whose answer was lost with the connection replaces what it wrote
+      // (runs/record-outcome.ts); the outcome also replaces an `interrupted` mark made meanwhile.
+      const rows = timeline.map((e) => ({ at_ms: e.atMs, type: e.type, data: JSON.stringify(e.data) }));
+      await sql`SELECT rq_finish_run(${runId}, ${o.status}, ${o.answer}, ${JSON.stringify(o.sources)},
+        ${JSON.stringify(o.errors)}, ${o.writer}, ${o.tokensIn}, ${o.tokensOut}, ${o.latencyMs}, ${new Date().toISOString()},
+        ${o.verification ? JSON.stringify(o.verification) : null}, ${rows}::jsonb)`;
     },
     // The leases' clock is the database's (instances.ts): a live instance's runs are never touched.
     markInterrupted: async (error) =>

@@ -5,6 +5,7 @@ import { withStorableWrites } from "../storable-writes.ts";
 import type { Store } from "../types.ts";
 import { sqliteAccounts } from "./accounts.ts";
 import { sqliteApiKeys } from "./api-keys.ts";
+import { startCheckpointer } from "./checkpointer.ts";
 import { sqliteCorpus } from "./corpus.ts";
 import { sqliteCorpusIndex } from "./corpus-index-reads.ts";
 import { sqliteEmailConfirmations } from "./email-confirmations.ts";
@@ -17,7 +18,6 @@ import { sqliteRunEvents } from "./run-events.ts";
 import { sqliteRuns } from "./runs.ts";
 import { sqliteSessions } from "./sessions.ts";
 import { sqliteSettings } from "./settings.ts";
-import { startCheckpointer } from "./checkpointer.ts";
 import { cutLongTitles } from "./title-cuts.ts";
 import { sqliteUploads } from "./uploads.ts";
 

@@ -1,7 +1,8 @@
 import type { Database } from "bun:sqlite";
+import type { Plan } from "../../contract/auth.ts";
 import type { UsageDay } from "../../contract/console.ts";
 import { periodOf } from "../../util/time.ts";
-import type { Acceptance, IdempotencyClaim, NewRun, RecentRun, RunRow, RunsTable } from "../types.ts";
+import type { Acceptance, Allowances, IdempotencyClaim, NewRun, RecentRun, RunRow, RunsTable } from "../types.ts";
 import { groupCommit } from "./group-commit.ts";
 import type { sqliteIdempotencyKeys } from "./idempotency-keys.ts";
 import type { sqliteRunCounters } from "./run-counters.ts";
@@ -48,29 +49,39 @@ export function sqliteRuns(
   >(`SELECT id AS request_id, created_at, status, origin, endpoint, key_prefix, latency_ms, query
     FROM runs WHERE account_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?`);
 
-  const acceptTx = db.transaction((r: NewRun, limit: number | null, claim: IdempotencyClaim | null): Acceptance => {
-    if (claim && r.accountId !== null) {
-      const found = idempotency.find(r.accountId, claim);
-      if (found) return { accepted: false, existing: found.runId, sameQuery: found.queryHash === claim.queryHash };
-    }
-    const period = periodOf(r.createdAt);
-    if (limit !== null && r.accountId !== null && !counters.bump(r.accountId, period, limit))
-      return { accepted: false };
-    insert.run(
-      r.id,
-      r.accountId,
-      r.keyId,
-      r.keyPrefix,
-      r.origin,
-      r.endpoint,
-      r.query,
-      period,
-      r.createdAt.toISOString(),
-      r.instanceId,
-    );
-    if (claim && r.accountId !== null) idempotency.claim(r.accountId, claim, r.id, r.createdAt);
-    return { accepted: true };
-  });
+  const planOf = db.prepare<{ plan: Plan }, [string]>("SELECT plan FROM accounts WHERE id = ?");
+  const keyActive = db.prepare<{ ok: 1 }, [string]>("SELECT 1 AS ok FROM api_keys WHERE id = ? AND status = 'active'");
+
+  const acceptTx = db.transaction(
+    (r: NewRun, allowances: Allowances | null, claim: IdempotencyClaim | null): Acceptance => {
+      const plan = r.accountId === null ? null : planOf.get(r.accountId)?.plan;
+      if (plan === undefined) return { accepted: false, refused: "no_account" };
+      // The key passed the check before the body was read; a revocation since then still counts.
+      if (r.keyId !== null && !keyActive.get(r.keyId)) return { accepted: false, refused: "key_inactive" };
+      if (claim && r.accountId !== null) {
+        const found = idempotency.find(r.accountId, claim);
+        if (found) return { accepted: false, existing: found.runId, sameQuery: found.queryHash === claim.queryHash };
+      }
+      const period = periodOf(r.createdAt);
+      // A fresh month's first bump inserts without its WHERE: an allowance of 0 is refused here.
+      const limit = allowances && plan !== null ? allowances[plan] : null;
+      if (limit !== null && (limit <= 0 || !counters.bump(r.accountId!, period, limit))) return { accepted: false };
+      insert.run(
+        r.id,
+        r.accountId,
+        r.keyId,
+        r.keyPrefix,
+        r.origin,
+        r.endpoint,
+        r.query,
+        period,
+        r.createdAt.toISOString(),
+        r.instanceId,
+      );
+      if (claim && r.accountId !== null) idempotency.claim(r.accountId, claim, r.id, r.createdAt);
+      return { accepted: true };
+    },
+  );
   const finishTx = db.transaction(
     (runId: string, o: Parameters<RunsTable["finish"]>[1], timeline: Parameters<RunsTable["finish"]>[2]) => {
       events.insertAll(runId, timeline);
@@ -93,11 +104,8 @@ export function sqliteRuns(
   // A crowd's acceptances and finishes share commits (group-commit.ts).
   const together = groupCommit(db);
   return {
-    accept(run, limit, claim) {
-      const counted = limit !== null && run.accountId !== null;
-      if (counted && limit <= 0 && !claim) return { accepted: false };
-      return together(() => acceptTx(run, counted ? limit : null, claim ?? null));
-    },
+    // In the group's IMMEDIATE transaction: the write lock at BEGIN, so the reads in it and the counted write see one state.
+    accept: (run, allowances, claim) => together(() => acceptTx(run, allowances, claim ?? null)),
     finish(runId, outcome, timeline) {
       return together(() => finishTx(runId, outcome, timeline));
     },

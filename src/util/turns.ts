@@ -9,45 +9,70 @@
  * loop, and only on a turn when no request arrived since the last one (`arrived`), so the
  * loop polls between two pieces of a run's work and a crowd is answered before the runs it
  * started go on. So that a flood cannot stop the runs for good, a waiter that has waited
- * MAX_WAIT_MS goes on its next turn whatever arrived. On a quiet server a turn costs one
+ * `maxWaitMs` goes on its next turn whatever arrived. On a quiet server a turn costs one
  * pass of the loop (microseconds).
  */
-const MAX_WAIT_MS = 250;
-
-const waiting: { go: () => void; since: number }[] = [];
-let head = 0;
-let pumping = false;
-let arrivals = 0;
-
-function pump(): void {
-  const next = waiting[head]!;
-  if (arrivals === 0 || performance.now() - next.since >= MAX_WAIT_MS) {
-    head++;
-    next.go();
-  }
-  const skipped = arrivals > 0 && waiting[head] === next;
-  arrivals = 0;
-  if (head === waiting.length) {
-    waiting.length = 0;
-    head = 0;
-    pumping = false;
-  } else if (skipped) setTimeout(pump, 1);
-  else setImmediate(pump);
+export interface Turns {
+  /** Resolves on a later turn of the event loop, after the waiters queued before it. */
+  next(): Promise<void>;
+  /** A request that starts or follows a run arrived: the next turn goes to the loop's I/O. */
+  arrived(): void;
+  /** How many wait. */
+  readonly waiting: number;
 }
 
-/** Resolves on a later turn of the event loop, after the waiters queued before it. */
-export function nextTurn(): Promise<void> {
-  return new Promise<void>((go) => {
-    waiting.push({ go, since: performance.now() });
-    if (!pumping) {
-      pumping = true;
-      arrivals = 0;
-      setImmediate(pump);
+export interface TurnsOptions {
+  maxWaitMs?: number;
+  now?: () => number;
+  /** How a turn is awaited: the next pass of the loop, or after `ms`. */
+  later?: (f: () => void, ms: number) => void;
+}
+
+const loop = (f: () => void, ms: number) => (ms ? setTimeout(f, ms) : setImmediate(f));
+
+export function createTurns(o: TurnsOptions = {}): Turns {
+  const maxWaitMs = o.maxWaitMs ?? 250;
+  const now = o.now ?? (() => performance.now());
+  const later = o.later ?? loop;
+  const queue: { go: () => void; since: number }[] = [];
+  let head = 0;
+  let pumping = false;
+  let arrivals = 0;
+  const pump = () => {
+    const first = queue[head]!;
+    const go = arrivals === 0 || now() - first.since >= maxWaitMs;
+    arrivals = 0;
+    if (go) head++;
+    if (head === queue.length) {
+      queue.length = 0;
+      head = 0;
+      pumping = false;
+    } else {
+      // Skipped for a crowd: a millisecond's pause, so the loop can sleep until its sockets have work.
+      later(pump, go ? 0 : 1);
     }
-  });
+    if (go) first.go();
+  };
+  return {
+    next: () =>
+      new Promise<void>((go) => {
+        queue.push({ go, since: now() });
+        if (!pumping) {
+          pumping = true;
+          arrivals = 0;
+          later(pump, 0);
+        }
+      }),
+    arrived: () => {
+      arrivals++;
+    },
+    get waiting() {
+      return queue.length - head;
+    },
+  };
 }
 
-/** A request that starts or follows a run arrived: the next turn goes to the loop's I/O. */
-export function arrived(): void {
-  arrivals++;
-}
+/** The process's turns: there is one event loop per process, and so one queue for its turns. */
+const turns = createTurns();
+export const nextTurn = (): Promise<void> => turns.next();
+export const arrived = (): void => turns.arrived();

@@ -30,7 +30,22 @@ export function storableText(s: string, nul = ""): string {
  * copy, when nothing needed cleaning (a run's timeline is walked on every finish).
  */
 export function storable<T>(value: T, nul = ""): T {
-  return clean(value, nul) as T;
+  // Nearly always clean: looked at without copying first (a run's timeline is walked on every finish).
+  return isClean(value) ? value : (clean(value, nul) as T);
+}
+
+function isClean(v: unknown): boolean {
+  if (typeof v === "string") return isStorableText(v);
+  if (v === null || typeof v !== "object" || v instanceof Date || ArrayBuffer.isView(v)) return true;
+  if (Array.isArray(v)) {
+    for (const item of v) if (!isClean(item)) return false;
+    return true;
+  }
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) continue;
+    if (!isStorableText(k) || !isClean((v as Record<string, unknown>)[k])) return false;
+  }
+  return true;
 }
 
 function clean(v: unknown, nul: string): unknown {

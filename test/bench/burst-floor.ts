@@ -1,3 +1,4 @@
+import { cpuMs } from "./burst-profile.ts";
 import { rawStream, type StreamResult } from "./sse-client.ts";
 
 /**
@@ -5,7 +6,7 @@ import { rawStream, type StreamResult } from "./sse-client.ts";
  * stream with one event at once, hit by the same client with the same arrivals: `n` at once,
  * or `n` spread evenly over `rampMs`.
  */
-export async function burstFloor(n: number, rampMs = 0): Promise<{ p50: number; p99: number }> {
+export async function burstFloor(n: number, rampMs = 0): Promise<{ p50: number; p99: number; cpuMs: number }> {
   const server = `const s = Bun.serve({ port: 0, hostname: "127.0.0.1", idleTimeout: 0, fetch() {
     return new Response(new ReadableStream({ async start(c) { c.enqueue(new TextEncoder().encode("event: progress\\ndata: {}\\n\\n")); await Bun.sleep(3000); c.enqueue(new TextEncoder().encode("event: final\\ndata: {\\"status\\":\\"ok\\"}\\n\\n")); c.close(); } }), { headers: { "content-type": "text/event-stream" } });
   } }); console.log(JSON.stringify({ port: s.port }));`;
@@ -13,7 +14,9 @@ export async function burstFloor(n: number, rampMs = 0): Promise<{ p50: number; 
   const { value } = await p.stdout.getReader().read();
   const { port } = JSON.parse(new TextDecoder().decode(value)) as { port: number };
   let times: number[] = [];
+  let cpu = 0;
   try {
+    const before = await cpuMs(p.pid);
     const all: Promise<StreamResult>[] = [];
     const t0 = performance.now();
     for (let i = 0; i < n; i++) {
@@ -23,10 +26,13 @@ export async function burstFloor(n: number, rampMs = 0): Promise<{ p50: number; 
       }
       all.push(rawStream(port, "/", { "content-type": "application/json" }, "{}"));
     }
-    times = (await Promise.all(all)).map((r) => r.firstEventMs).filter((t) => !Number.isNaN(t));
+    const results = await Promise.all(all);
+    // The server has done nothing since the last first event but wait (3 s) to send final.
+    cpu = (await cpuMs(p.pid)) - before;
+    times = results.map((r) => r.firstEventMs).filter((t) => !Number.isNaN(t));
   } finally {
     p.kill();
   }
   times.sort((a, b) => a - b);
-  return { p50: times[Math.floor(times.length / 2)]!, p99: times[Math.floor(times.length * 0.99)]! };
+  return { p50: times[Math.floor(times.length / 2)]!, p99: times[Math.floor(times.length * 0.99)]!, cpuMs: cpu };
 }

@@ -10,6 +10,12 @@ interface Trace {
   lag: [number, number][];
 }
 
+/** CPU time (user + system, ms) a process has used, from /proc. */
+export async function cpuMs(pid: number): Promise<number> {
+  const stat = (await Bun.file(`/proc/${pid}/stat`).text()).split(") ")[1]!.split(" ");
+  return ((Number(stat[11]) + Number(stat[12])) * 1000) / 100;
+}
+
 const f = (x: number) => (Number.isNaN(x) ? "—" : x < 10 ? x.toFixed(1) : x.toFixed(0));
 
 /**
@@ -55,9 +61,16 @@ export async function burstProfile(shape: "burst" | "ramp", n: number, rampMs: n
       "/api/query/stream",
       { authorization: `Bearer ${key}`, "content-type": "application/json" },
       JSON.stringify({ query }),
+      () => {
+        // The server's CPU time when the phase's last first event arrived.
+        if (phaseStart && ++firstEvents === n) void cpuMs(srv.info.pid).then((c) => (cpuAtLast = c));
+      },
     );
   let results: StreamResult[] = [];
-  let phaseStart = 0;
+  let phaseStart = 0,
+    cpuBefore = 0,
+    cpuAtLast = 0,
+    firstEvents = 0;
   try {
     await Bun.sleep(500);
     await Promise.all(
@@ -67,6 +80,7 @@ export async function burstProfile(shape: "burst" | "ramp", n: number, rampMs: n
     );
     await Bun.sleep(1000);
     phaseStart = performance.timeOrigin + performance.now();
+    cpuBefore = await cpuMs(srv.info.pid);
     const all: Promise<StreamResult>[] = [];
     const t0 = performance.now();
     for (let i = 0; i < n; i++) {
@@ -115,7 +129,9 @@ export async function burstProfile(shape: "burst" | "ramp", n: number, rampMs: n
     row("response ready → client read the event", deliver),
     row("time to first event", first),
     row("event loop lateness per 100 ms window, during the phase", lag),
+    `| server CPU from the phase's start to its last first event (ms; per stream) | ${f(cpuAtLast - cpuBefore)} | ${f(((cpuAtLast - cpuBefore) * 1000) / n)} µs | — |`,
     `| bare Bun SSE, same client and arrivals: first event | ${f(floor.p50)} | ${f(floor.p99)} | — |`,
+    `| bare Bun SSE: server CPU for the phase (ms; per stream) | ${f(floor.cpuMs)} | ${f((floor.cpuMs * 1000) / n)} µs | — |`,
   ].join("\n");
 }
 

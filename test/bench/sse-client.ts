@@ -18,6 +18,7 @@ export function rawStream(
   path: string,
   headers: Record<string, string>,
   body: string,
+  onFirstEvent?: () => void,
 ): Promise<StreamResult> {
   const request = `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n${Object.entries(headers)
     .map(([k, v]) => `${k}: ${v}\r\n`)
@@ -43,7 +44,10 @@ export function rawStream(
         },
         data(s, chunk) {
           text += chunk.toString("latin1");
-          if (Number.isNaN(firstEventMs) && text.includes("event: ")) firstEventMs = performance.now() - t0;
+          if (Number.isNaN(firstEventMs) && text.includes("event: ")) {
+            firstEventMs = performance.now() - t0;
+            onFirstEvent?.();
+          }
           // The stream's last event; its data line carries the envelope's status.
           const i = text.indexOf("event: final");
           if (i >= 0 && text.indexOf("\n\n", i) >= 0) {

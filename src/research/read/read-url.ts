@@ -1,4 +1,5 @@
 import { decodeText } from "../../text/charset.ts";
+import { nextTurn } from "../../util/turns.ts";
 import { type DocParser, inlineParser } from "./doc-parser.ts";
 import { FetchError } from "./fetch-error.ts";
 import { type SafeFetchOptions, safeFetch } from "./safe-fetch.ts";
@@ -32,6 +33,8 @@ function textWeight(text: string): number {
 export async function readUrl(url: string, o: SafeFetchOptions & { parser?: DocParser }): Promise<ReadDoc> {
   const parser = o.parser ?? inlineParser;
   const res = await safeFetch(url, o);
+  // Handing the page to a parser (a copy of its bytes) waits behind new requests (src/util/turns.ts).
+  await nextTurn();
   const type = res.contentType.split(";")[0]!.trim().toLowerCase();
   const isPdf =
     type === "application/pdf" ||

@@ -1,4 +1,5 @@
 import { readBodyCapped } from "../../util/read-capped.ts";
+import { nextTurn } from "../../util/turns.ts";
 import { keepUpstream, readBodyPrefix, upstreamMessage } from "../../util/upstream-text.ts";
 import { SearchError } from "./search-error.ts";
 
@@ -79,6 +80,8 @@ export async function providerFetch<T = unknown>(provider: string, url: string, 
   } catch (e) {
     throw failure(e, new SearchError(provider, "network", e instanceof Error ? e.message : String(e)));
   }
+  // What this answer sets off (parsing, ranking, the next stage) waits behind new requests (src/util/turns.ts).
+  await nextTurn();
   if (o.as === "text") return text as T;
   try {
     return JSON.parse(text) as T;

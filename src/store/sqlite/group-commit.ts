@@ -17,11 +17,15 @@ interface Pending {
  * commit itself fails (another process holds the database past the busy timeout), every write
  * of the batch fails with it, as each would have alone.
  */
+/** Writes per commit at most: enough to spread a commit's cost, few enough that nobody waits long for it. */
+const MAX_BATCH = 64;
+
 export function groupCommit(db: Database): <T>(work: () => T) => Promise<T> {
   let queue: Pending[] = [];
   // A transaction function called inside a transaction runs as a savepoint.
   const savepoint = db.transaction((work: () => unknown) => work());
   const flush = () => {
+    if (!queue.length) return;
     const batch = queue;
     queue = [];
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
@@ -49,5 +53,7 @@ export function groupCommit(db: Database): <T>(work: () => T) => Promise<T> {
     new Promise<T>((resolve, reject) => {
       if (!queue.length) setImmediate(flush);
       queue.push({ work, resolve: resolve as (v: unknown) => void, reject });
+      // A turn that handles a whole crowd would hold the first callers' answers until its end.
+      if (queue.length >= MAX_BATCH) flush();
     });
 }

@@ -1,4 +1,4 @@
-import { cpuMs } from "./burst-profile.ts";
+import { cpuMs } from "./processes.ts";
 import { rawStream, type StreamResult } from "./sse-client.ts";
 
 /**

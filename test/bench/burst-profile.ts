@@ -1,6 +1,6 @@
 import { burstFloor } from "./burst-floor.ts";
 import { WARM_UP_MARK } from "./held-fixtures.ts";
-import { pct, spawnJson } from "./held-streams.ts";
+import { cpuMs, pct, spawnJson } from "./processes.ts";
 import { rawStream, type StreamResult } from "./sse-client.ts";
 
 interface Trace {
@@ -8,12 +8,6 @@ interface Trace {
   requests: [string, number, number][];
   /** [window start, the event loop's worst lateness in it (ms)] per 100 ms. */
   lag: [number, number][];
-}
-
-/** CPU time (user + system, ms) a process has used, from /proc. */
-export async function cpuMs(pid: number): Promise<number> {
-  const stat = (await Bun.file(`/proc/${pid}/stat`).text()).split(") ")[1]!.split(" ");
-  return ((Number(stat[11]) + Number(stat[12])) * 1000) / 100;
 }
 
 const f = (x: number) => (Number.isNaN(x) ? "—" : x < 10 ? x.toFixed(1) : x.toFixed(0));

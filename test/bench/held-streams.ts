@@ -1,29 +1,11 @@
 import { burstFloor } from "./burst-floor.ts";
 import { WARM_UP_MARK } from "./held-fixtures.ts";
+import { pct, spawnJson } from "./processes.ts";
 import { rawStream, type StreamResult } from "./sse-client.ts";
 
 const rssKb = async (pid: number) =>
   Number(/VmRSS:\s+(\d+)/.exec(await Bun.file(`/proc/${pid}/status`).text())?.[1] ?? 0);
 
-export async function spawnJson<T>(
-  args: string[],
-  env?: Record<string, string | undefined>,
-): Promise<{ info: T; kill: () => void }> {
-  const p = Bun.spawn(args, { env, stdout: "pipe", stderr: "inherit" });
-  const reader = p.stdout.getReader();
-  let buf = "";
-  while (!buf.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buf += new TextDecoder().decode(value);
-  }
-  return { info: JSON.parse(buf.split("\n")[0]!) as T, kill: () => p.kill() };
-}
-
-export const pct = (xs: number[], q: number) => {
-  const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(s.length * q))] ?? NaN;
-};
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 
 /**

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { groupCommit } from "../../src/store/sqlite/group-commit.ts";
 import { openSqliteStore, type SqliteStore } from "../../src/store/sqlite/open.ts";
 import type { AccountRow, NewRun } from "../../src/store/types.ts";
 import { everyPlan } from "../helpers/allowances.ts";
@@ -176,5 +177,37 @@ describe("SQLite group commit", () => {
       expect(got?.events).toEqual([{ atMs: i, type: "final", data: { seq: 1, run: i } }]);
     }
     expect(count("SELECT COUNT(*) AS n FROM runs")).toBe(4);
+  });
+});
+
+describe("when a write is committed", () => {
+  /** Which came first: the write's commit, or a turn of the loop asked for just before it. */
+  const race = async (write: () => Promise<unknown>) => {
+    const order: string[] = [];
+    setImmediate(() => order.push("turn"));
+    await write().then(() => order.push("committed"));
+    await new Promise((r) => setImmediate(r));
+    return order;
+  };
+
+  test("alone (no commit for a while): as soon as the caller yields, ahead of the loop's next turn", async () => {
+    const db = new Database(":memory:");
+    db.exec("CREATE TABLE t (x INTEGER)");
+    let clock = 1000;
+    const together = groupCommit(db, () => clock);
+    expect(await race(() => together(() => db.run("INSERT INTO t VALUES (1)")))).toEqual(["committed", "turn"]);
+    clock += 10;
+    expect(await race(() => together(() => db.run("INSERT INTO t VALUES (2)")))).toEqual(["committed", "turn"]);
+    expect(db.query("SELECT count(*) AS n FROM t").get()).toEqual({ n: 2 });
+  });
+
+  test("in a crowd (a commit moments ago): on the loop's next turn, with the turn's others", async () => {
+    const db = new Database(":memory:");
+    db.exec("CREATE TABLE t (x INTEGER)");
+    const clock = 1000;
+    const together = groupCommit(db, () => clock);
+    await together(() => db.run("INSERT INTO t VALUES (1)"));
+    // The clock has not moved: the next write comes in the same moment as that commit.
+    expect(await race(() => together(() => db.run("INSERT INTO t VALUES (2)")))).toEqual(["turn", "committed"]);
   });
 });

@@ -19,26 +19,37 @@ interface Pending {
  */
 /** Writes per commit at most: enough to spread a commit's cost, few enough that nobody waits long for it. */
 const MAX_BATCH = 64;
+/**
+ * A write this long after the last commit is alone (no crowd): committed as soon as the caller's
+ * code yields, not on the loop's next turn, which may come late behind other work.
+ */
+const ALONE_MS = 0.5;
 
-export function groupCommit(db: Database): <T>(work: () => T) => Promise<T> {
+export function groupCommit(
+  db: Database,
+  now: () => number = () => performance.now(),
+): <T>(work: () => T) => Promise<T> {
   let queue: Pending[] = [];
   // A transaction function called inside a transaction runs as a savepoint.
   const savepoint = db.transaction((work: () => unknown) => work());
+  const commit = db.transaction((batch: Pending[]) =>
+    batch.map((p) => {
+      try {
+        return { ok: true as const, value: savepoint(p.work) };
+      } catch (error) {
+        return { ok: false as const, error };
+      }
+    }),
+  );
+  let last = Number.NEGATIVE_INFINITY;
   const flush = () => {
     if (!queue.length) return;
     const batch = queue;
     queue = [];
-    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    last = now();
+    let outcomes: ReturnType<typeof commit>;
     try {
-      db.transaction(() => {
-        for (const p of batch) {
-          try {
-            outcomes.push({ ok: true, value: savepoint(p.work) });
-          } catch (error) {
-            outcomes.push({ ok: false, error });
-          }
-        }
-      }).immediate();
+      outcomes = commit.immediate(batch);
     } catch (error) {
       for (const p of batch) p.reject(error);
       return;
@@ -51,7 +62,10 @@ export function groupCommit(db: Database): <T>(work: () => T) => Promise<T> {
   };
   return <T>(work: () => T) =>
     new Promise<T>((resolve, reject) => {
-      if (!queue.length) setImmediate(flush);
+      if (!queue.length) {
+        if (now() - last >= ALONE_MS) queueMicrotask(flush);
+        else setImmediate(flush);
+      }
       queue.push({ work, resolve: resolve as (v: unknown) => void, reject });
       // A turn that handles a whole crowd would hold the first callers' answers until its end.
       if (queue.length >= MAX_BATCH) flush();

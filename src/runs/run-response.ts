@@ -37,7 +37,9 @@ export function runResponse(
   endpoint: string,
   headers: Record<string, string>,
 ): Response | Promise<Response> {
-  arrived();
+  // A stream's first event is what a crowd waits for: the runs under way let it go first
+  // (src/util/turns.ts). A JSON caller's answer is its run's end, which waiting gains nothing.
+  if (mode === "stream") arrived();
   const requestId = crypto.randomUUID();
   const startedAt = performance.now();
   const h = { ...headers, "x-request-id": requestId };

@@ -1,6 +1,6 @@
 import { burstFloor } from "./burst-floor.ts";
 import { WARM_UP_MARK } from "./held-fixtures.ts";
-import { cpuMs, pct, spawnJson } from "./processes.ts";
+import { cpuMs, pct, startHeldServer } from "./processes.ts";
 import { rawStream, type StreamResult } from "./sse-client.ts";
 
 interface Trace {
@@ -22,32 +22,13 @@ const f = (x: number) => (Number.isNaN(x) ? "—" : x < 10 ? x.toFixed(1) : x.to
  * CPU profile of the server.
  */
 export async function burstProfile(shape: "burst" | "ramp", n: number, rampMs: number): Promise<string> {
-  const fx = await spawnJson<{ openalex: string; openaiBase: string }>([
-    "bun",
-    `${import.meta.dir}/held-fixtures.ts`,
-    process.env.BENCH_HOLD_MS ?? "15000",
-  ]);
   const tracePath = `/tmp/rq-burst-trace-${crypto.randomUUID()}.json`;
-  const env = {
-    ...process.env,
-    SEARXNG_URL: "",
-    ACADEMIC_PROVIDERS: "openalex",
-    OPENALEX_URL: fx.info.openalex,
-    OPENAI_BASE_URL: fx.info.openaiBase,
-    FETCH_ALLOW_PRIVATE: "true",
-    BENCH_TRACE: tracePath,
-  };
   const prof = process.env.BENCH_PROFILE;
-  const srv = await spawnJson<{ port: number; key: string; pid: number }>(
-    [
-      "bun",
-      ...(prof ? ["--cpu-prof", `--cpu-prof-dir=${prof}`] : []),
-      `${import.meta.dir}/bench-server.ts`,
-      // BENCH_MODE=core: the engine that emits its events and holds without working (our overhead alone).
-      ...(process.env.BENCH_MODE === "core" ? ["core", process.env.BENCH_HOLD_MS ?? "15000"] : ["engine"]),
-    ],
-    env,
-  );
+  const hold = process.env.BENCH_HOLD_MS ?? "15000";
+  // BENCH_MODE=core: the engine that emits its events and holds without working (our overhead alone).
+  const srv = await startHeldServer(hold, process.env.BENCH_MODE === "core" ? ["core", hold] : ["engine"], {
+    BENCH_TRACE: tracePath,
+  });
   const { port, key } = srv.info;
   const open = (query = "What is base editing?") =>
     rawStream(
@@ -87,7 +68,6 @@ export async function burstProfile(shape: "burst" | "ramp", n: number, rampMs: n
     results = await Promise.all(all);
   } finally {
     srv.kill();
-    fx.kill();
   }
   await Bun.sleep(prof ? 3000 : 500);
   const trace = (await Bun.file(tracePath).json()) as Trace;

@@ -1,6 +1,6 @@
 import { burstFloor } from "./burst-floor.ts";
 import { WARM_UP_MARK } from "./held-fixtures.ts";
-import { pct, spawnJson } from "./processes.ts";
+import { pct, startHeldServer } from "./processes.ts";
 import { rawStream, type StreamResult } from "./sse-client.ts";
 
 const rssKb = async (pid: number) =>
@@ -20,29 +20,7 @@ export async function benchHeldStreams(
   rampsMs: number[] = [8000, 2000],
   serverEnv: Record<string, string> = {},
 ): Promise<string> {
-  const fx = await spawnJson<{ openalex: string; openaiBase: string }>([
-    "bun",
-    `${import.meta.dir}/held-fixtures.ts`,
-    String(holdMs),
-  ]);
-  const env = {
-    ...process.env,
-    SEARXNG_URL: "",
-    ACADEMIC_PROVIDERS: "openalex",
-    OPENALEX_URL: fx.info.openalex,
-    OPENAI_BASE_URL: fx.info.openaiBase,
-    FETCH_ALLOW_PRIVATE: "true",
-    ...serverEnv,
-  };
-  const srv = await spawnJson<{ port: number; key: string; pid: number }>(
-    [
-      "bun",
-      ...(process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []),
-      `${import.meta.dir}/bench-server.ts`,
-      "engine",
-    ],
-    env,
-  );
+  const srv = await startHeldServer(String(holdMs), ["engine"], serverEnv);
   const { port, key, pid } = srv.info;
   const open = (query = "What is base editing?") =>
     rawStream(
@@ -122,7 +100,6 @@ export async function benchHeldStreams(
     ].join("\n");
   } finally {
     srv.kill();
-    fx.kill();
   }
 }
 

@@ -1,23 +1,12 @@
+import { spawnJson } from "./processes.ts";
 import { type WrkResult, wrk } from "./wrk.ts";
 
 /** A bench server process (bench-server.ts); `env` is added to this process's environment. */
-export async function spawnServer(
+export function spawnServer(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<{ info: { port: number; key?: string }; kill: () => void }> {
-  const p = Bun.spawn(["bun", `${import.meta.dir}/bench-server.ts`, ...args], {
-    env: { ...process.env, ...env },
-    stdout: "pipe",
-    stderr: "inherit",
-  });
-  const reader = p.stdout.getReader();
-  let buf = "";
-  while (!buf.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buf += new TextDecoder().decode(value);
-  }
-  return { info: JSON.parse(buf.split("\n")[0]!), kill: () => p.kill() };
+  return spawnJson(["bun", `${import.meta.dir}/bench-server.ts`, ...args], { ...process.env, ...env });
 }
 
 // A different well-formed bad key on every request: what a flood of guesses costs (no

@@ -37,9 +37,6 @@ export function runResponse(
   endpoint: string,
   headers: Record<string, string>,
 ): Response | Promise<Response> {
-  // A stream's first event is what a crowd waits for: the runs under way let it go first
-  // (src/util/turns.ts). A JSON caller's answer is its run's end, which waiting gains nothing.
-  if (mode === "stream") arrived();
   const requestId = crypto.randomUUID();
   const startedAt = performance.now();
   const h = { ...headers, "x-request-id": requestId };
@@ -77,6 +74,10 @@ export function runResponse(
   };
 
   const answer = async (who: Identity): Promise<Response> => {
+    // A stream's first event is what a crowd waits for: the runs under way let it go first
+    // (src/util/turns.ts). A JSON caller's answer is its run's end, which waiting gains nothing;
+    // and only a caller with a valid key counts, so a flood of bad keys holds no run back.
+    if (mode === "stream") arrived();
     // On /api/query too: a JSON client sending it wants that run's envelope, not a new charged run.
     const last = lastEventIdOf(request.headers);
     if (last) {

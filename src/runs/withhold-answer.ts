@@ -1,66 +1,83 @@
 import { markerGroups } from "../research/write/markers.ts";
+import { type AnswerBlock, answerBlocks } from "../research/write/verify/answer-blocks.ts";
 
-/** What stands in for a line of an answer that cited a withheld source; the line's markers follow it. */
+/** What stands in for a block of an answer that cited a withheld source; the block's markers follow it. */
 export const WITHHELD_LINE = "_Withheld: this quoted a document this account can no longer read._";
 
-/** A line's Markdown lead (indent, list bullet or number, quote, heading), kept so lists stay lists. */
-const LEAD = /^(?:\s*(?:[-*+]\s+|\d+[.)]\s+|>\s*|#{1,6}\s+))*/;
-
-/** A stretch of the original answer and what it reads as now. */
-interface Piece {
+/** A stretch of the original answer and what stands in for it now. */
+interface Swap {
   from: number;
   to: number;
   text: string;
-  withheld: boolean;
+}
+
+/** A table row's cells: the pipes that aren't escaped, less the outer ones. */
+const cellsOf = (row: string) =>
+  row
+    .trim()
+    .replace(/^\|/, "")
+    .replace(/(?<!\\)\|$/, "")
+    .split(/(?<!\\)\|/).length;
+
+/** What stands in for `b` (and the blocks it took with it, up to `to`): its lead kept, so a list stays a list and a row a row. */
+function standIn(answer: string, b: AnswerBlock, to: number): string {
+  const markers = [...new Set(markerGroups(answer.slice(b.from, to)).map((g) => g.text))].join("");
+  const says = `${WITHHELD_LINE} ${markers}`;
+  if (b.kind === "row") return `${b.lead}| ${says} |${" |".repeat(cellsOf(answer.slice(b.from, b.to)) - 1)}`;
+  return `${b.lead}${says}`;
 }
 
 /**
- * The answer with every line that cites a withheld source (`ids`, "S2") replaced by
- * WITHHELD_LINE followed by that line's markers, so every marker still names a listed
- * source. A line is the unit because the extractive writer quotes one source a line, and a
- * model is told to cite each claim where it makes it; lines citing nothing withheld stay.
- * `at` maps an offset of the original to the new text, a withheld line's text going with
- * the offset where the line began (src/runs/withhold.ts remaps the stream's delta ends).
+ * The answer with every block that cites a withheld source (`ids`, "S2") replaced by
+ * WITHHELD_LINE followed by that block's markers, so every marker still names a listed
+ * source (docs/decisions/0119-withholding-whole-blocks.md). Threat: a sentence soft-wrapped
+ * over lines, whose marker stands on its last, giving away its first lines. The unit is the
+ * block — a paragraph, a list item with what stands further in under it, a table row (which
+ * stays a row of as many cells), a heading, a quote, a code block — because a claim's words,
+ * and the words that go on from it uncited, run to its end; blocks citing nothing withheld
+ * stay. `at` maps an offset of the original to the new text, a withheld block's text going
+ * with the first offset past its start (src/runs/withhold.ts remaps the stream's delta ends).
  */
-export function withholdLines(text: string, ids: Set<string>): { text: string; at: (offset: number) => number } {
-  const pieces: Piece[] = [];
-  let from = 0;
-  for (const line of text.split("\n")) {
-    const to = from + line.length;
-    const groups = markerGroups(line);
-    const withheld = groups.some((g) => g.ids.some((id) => ids.has(id)));
-    const lead = withheld ? (LEAD.exec(line)?.[0] ?? "") : "";
-    pieces.push({
-      from,
-      to,
-      text: withheld ? `${lead}${WITHHELD_LINE} ${[...new Set(groups.map((g) => g.text))].join("")}` : line,
-      withheld,
-    });
-    if (to < text.length) pieces.push({ from: to, to: to + 1, text: "\n", withheld: false });
-    from = to + 1;
+export function withholdBlocks(text: string, ids: Set<string>): { text: string; at: (offset: number) => number } {
+  const cites = (from: number, to: number) =>
+    markerGroups(text.slice(from, to)).some((g) => g.ids.some((id) => ids.has(id)));
+  const blocks = answerBlocks(text);
+  const swaps: Swap[] = [];
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i]!;
+    if (!cites(b.from, b.to)) continue;
+    // An item takes with it what stands further in: its sub-items and paragraphs go on from it.
+    let to = b.to;
+    if (b.kind === "item") for (; blocks[i + 1] && blocks[i + 1]!.indent > b.indent; i++) to = blocks[i + 1]!.to;
+    swaps.push({ from: b.from, to, text: standIn(text, b, to) });
   }
-  if (!pieces.some((p) => p.withheld)) return { text, at: (o) => o };
-  const out = pieces.map((p) => p.text).join("");
+  if (!swaps.length) return { text, at: (o) => o };
+  let out = "";
+  let last = 0;
+  for (const s of swaps) {
+    out += text.slice(last, s.from) + s.text;
+    last = s.to;
+  }
+  out += text.slice(last);
   const at = (offset: number): number => {
-    let n = 0;
-    for (const p of pieces) {
-      if (offset <= p.from) break;
-      if (offset >= p.to || p.withheld) n += p.text.length;
-      else n += offset - p.from;
-      if (offset < p.to) break;
+    let shift = 0;
+    for (const s of swaps) {
+      if (offset <= s.from) break;
+      if (offset < s.to) return s.from + shift + s.text.length;
+      shift += s.text.length - (s.to - s.from);
     }
-    return n;
+    return offset + shift;
   };
   return { text: out, at };
 }
 
 /**
- * The timeline's answer entry ({text, parts: [[seq, end]], chars}) with withheld lines, its
+ * The timeline's answer entry ({text, parts: [[seq, end]], chars}) with withheld blocks, its
  * delta ends moved to match; a delta left empty is dropped (a resumed stream skips its id).
  */
 export function withholdAnswerEntry(data: Record<string, unknown>, ids: Set<string>): Record<string, unknown> {
   if (typeof data.text !== "string" || !ids.size) return data;
-  const { text, at } = withholdLines(data.text, ids);
+  const { text, at } = withholdBlocks(data.text, ids);
   if (text === data.text) return data;
   const parts = Array.isArray(data.parts) ? (data.parts as [number, number][]) : [];
   const moved: [number, number][] = [];

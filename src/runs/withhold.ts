@@ -1,9 +1,11 @@
 import type { Source } from "../contract/envelope.ts";
 import { hostOf } from "../research/engine/estimate.ts";
+import { verifyingMessage } from "../research/engine/verify-stage.ts";
 import { answerClaims } from "../research/write/verify/answer-claims.ts";
 import type { RunRow, Store, TimelineEvent } from "../store/types.ts";
 import { collectionIdOf, withoutCollectionId } from "./recorded-local.ts";
-import { withholdAnswerEntry, withholdLines } from "./withhold-answer.ts";
+import { countsLeft } from "./withheld-counts.ts";
+import { withholdAnswerEntry, withholdBlocks } from "./withhold-answer.ts";
 
 /** A run as the store keeps it: its row and its timeline. */
 export interface StoredRun {
@@ -35,9 +37,9 @@ const isLocalRead = (d: Record<string, unknown>) => typeof d.collection === "str
  * local item whose collection `readable` no longer holds (made private, handed over,
  * removed — or recorded before items named their collection by id) is withheld: sources
  * become withheldSource, the progress of reading it loses the collection, document and
- * URL, its URL leaves the lists of the others, and the answer's lines citing it become
- * WITHHELD_LINE, in the final answer and in the stream's deltas alike. Collection ids are
- * stripped from all of it.
+ * URL, its URL leaves the lists of the others, and the answer's blocks citing it become
+ * WITHHELD_LINE, in the final answer and in the stream's deltas alike, the claim check's
+ * counts then being those of the claims left. Collection ids are stripped from all of it.
  */
 export function withhold(stored: StoredRun, readable: Set<number>): StoredRun {
   const gone = (item: object) => {
@@ -79,8 +81,18 @@ export function withhold(stored: StoredRun, readable: Set<number>): StoredRun {
     if (Array.isArray(data.hosts)) data.hosts = data.hosts.filter((h) => !hosts.has(h));
     return { ...e, data };
   });
-  const answer = stored.run.answer === null ? null : withholdLines(stored.run.answer, finalIds).text;
-  return { run: { ...stored.run, sources: withoutWithheldClaims(sources, answer), answer }, events };
+  const answer = stored.run.answer === null ? null : withholdBlocks(stored.run.answer, finalIds).text;
+  const left = withoutWithheldClaims(sources, answer);
+  const was = stored.run.verification;
+  if (answer === stored.run.answer || answer === null || !was)
+    return { run: { ...stored.run, sources: left, answer }, events };
+  const written = events.find((e) => e.type === "answer")?.data.text;
+  const verification = countsLeft(answer, left, typeof written === "string" ? written : null, was);
+  const counted = events.map((e): TimelineEvent => {
+    if (e.type !== "progress" || e.data.stage !== "verifying") return e;
+    return { ...e, data: { ...e.data, ...verification, message: verifyingMessage(verification) } };
+  });
+  return { run: { ...stored.run, sources: left, answer, verification }, events: counted };
 }
 
 /**

@@ -69,10 +69,11 @@ export async function ownedCollection(
 
 /**
  * A server searching its collections only, with Alice and Bob signed up, the operator's shared
- * handbook, and Alice's Quorvex notes (private unless said): the team every privacy test asks in.
+ * handbook, and Alice's Quorvex notes (private unless said): the team every privacy test asks in;
+ * `env` adds to the server's configuration (a model to write with).
  */
-export async function aliceAndBob(quorvex: Visibility = "private") {
-  const t: CollectionsServer = await startCollectionsServer({ LOCAL_SEARCH: "only" });
+export async function aliceAndBob(quorvex: Visibility = "private", env: Record<string, string> = {}) {
+  const t: CollectionsServer = await startCollectionsServer({ LOCAL_SEARCH: "only", ...env });
   const a = await signUp(t.srv.url, "alice@team.example");
   const b = await signUp(t.srv.url, "bob@team.example");
   await ownedCollection(t.store, null, "handbook", "shared", BATTERY_NOTES);

@@ -3,7 +3,7 @@ import type { Source } from "../../src/research/types.ts";
 import { sourcesText } from "../../src/runs/answer-text.ts";
 import { storedStream } from "../../src/runs/replay.ts";
 import { withheldSource, withhold } from "../../src/runs/withhold.ts";
-import { WITHHELD_LINE, withholdAnswerEntry, withholdLines } from "../../src/runs/withhold-answer.ts";
+import { WITHHELD_LINE, withholdAnswerEntry, withholdBlocks } from "../../src/runs/withhold-answer.ts";
 import type { RunRow, TimelineEvent } from "../../src/store/types.ts";
 
 /** What an earlier run shows of a collection its reader can no longer read (src/runs/withhold.ts), without a server. */
@@ -11,18 +11,41 @@ import type { RunRow, TimelineEvent } from "../../src/store/types.ts";
 const EXTRACTIVE =
   "Here is what the sources say:\n\nShared fact one. [S1] Shared fact two. [S1]\n\nPrivate fact. [S2] Another. [S2]";
 
-describe("the answer's lines", () => {
-  test("a line citing a withheld source becomes the placeholder with its markers; the others stay", () => {
-    expect(withholdLines(EXTRACTIVE, new Set(["S2"])).text).toBe(
+describe("the answer's blocks", () => {
+  test("a paragraph citing a withheld source becomes the placeholder with its markers; the others stay", () => {
+    expect(withholdBlocks(EXTRACTIVE, new Set(["S2"])).text).toBe(
       `Here is what the sources say:\n\nShared fact one. [S1] Shared fact two. [S1]\n\n${WITHHELD_LINE} [S2]`,
     );
-    expect(withholdLines(EXTRACTIVE, new Set()).text).toBe(EXTRACTIVE);
+    expect(withholdBlocks(EXTRACTIVE, new Set()).text).toBe(EXTRACTIVE);
   });
 
-  test("a model's list keeps its bullets; a line citing both kinds goes, with both markers", () => {
-    const md = "Dendrites limit them [S1][S3].\n\n- Interfaces [S2]\n  1. Voids [S1, S2]\n- Cost [S1]";
-    expect(withholdLines(md, new Set(["S2"])).text).toBe(
-      `Dendrites limit them [S1][S3].\n\n- ${WITHHELD_LINE} [S2]\n  1. ${WITHHELD_LINE} [S1, S2]\n- Cost [S1]`,
+  test("a model's list keeps its bullets; an item goes with its sub-items, and both kinds of markers", () => {
+    const md =
+      "Dendrites limit them [S1][S3].\n\n- Interfaces [S2]\n  1. Voids of 4 µm\n- Cost [S1]\n  - Sulfides [S2]";
+    expect(withholdBlocks(md, new Set(["S2"])).text).toBe(
+      `Dendrites limit them [S1][S3].\n\n- ${WITHHELD_LINE} [S2]\n- Cost [S1]\n  - ${WITHHELD_LINE} [S2]`,
+    );
+  });
+
+  test("a sentence or item soft-wrapped over lines goes whole, its first lines too; a paragraph goes whole", () => {
+    const md = [
+      "Alice earns 183,000 EUR and Bob",
+      "earns 150,000 EUR [S2]. That is 22% more.",
+      "",
+      "- Alice's bonus is 40,000 EUR, paid",
+      "  in March [S2].",
+      "- Pay rose in 2024 [S1].",
+    ].join("\n");
+    const { text } = withholdBlocks(md, new Set(["S2"]));
+    expect(text).toBe(`${WITHHELD_LINE} [S2]\n\n- ${WITHHELD_LINE} [S2]\n- Pay rose in 2024 [S1].`);
+    expect(text).not.toMatch(/183|22%|40,000/);
+  });
+
+  test("a table row stays a row of as many cells; the header and the other rows stay", () => {
+    const md =
+      "| Who | Pay | Year |\n| --- | --- | --- |\n| Alice | 183,000 EUR [S2] | 2024 |\n| Mean | 90,000 EUR [S1] | 2024 |";
+    expect(withholdBlocks(md, new Set(["S2"])).text).toBe(
+      `| Who | Pay | Year |\n| --- | --- | --- |\n| ${WITHHELD_LINE} [S2] | | |\n| Mean | 90,000 EUR [S1] | 2024 |`,
     );
   });
 
@@ -82,7 +105,7 @@ function row(o: Partial<RunRow>): RunRow {
     query: "q",
     status: "ok",
     writer: "extractive",
-    answer: "Web [S1]\nKept [S2]\nGone [S3]\nOld [S4]",
+    answer: "Web [S1]\n\nKept [S2]\n\nGone [S3]\n\nOld [S4]",
     sources: [web, local("S2", 7), local("S3", 9), local("S4")],
     errors: [],
     verification: null,
@@ -142,7 +165,7 @@ describe("a stored run read by an account that may read collection 7 only", () =
 
   test("another collection's, and those recorded with no id, are withheld everywhere", () => {
     expect(seen.run.sources.slice(2)).toEqual([withheldSource("S3"), withheldSource("S4")]);
-    expect(seen.run.answer).toBe(`Web [S1]\nKept [S2]\n${WITHHELD_LINE} [S3]\n${WITHHELD_LINE} [S4]`);
+    expect(seen.run.answer).toBe(`Web [S1]\n\nKept [S2]\n\n${WITHHELD_LINE} [S3]\n\n${WITHHELD_LINE} [S4]`);
     expect(seen.events[0]!.data.urls).toEqual(["https://w.example/a", "local:secret/S2.md"]);
     expect(seen.events[2]!.data).toEqual({
       stage: "reading",
@@ -179,7 +202,7 @@ describe("claims you can check, on a run that cited a document now withheld", ()
   };
   const seen = withhold(
     {
-      run: row({ answer: "Public fact [S1].\nThe merger closes in March [S1][S2].", sources: [page, secret] }),
+      run: row({ answer: "Public fact [S1].\n\nThe merger closes in March [S1][S2].", sources: [page, secret] }),
       events: [],
     },
     new Set([7]),
@@ -189,5 +212,56 @@ describe("claims you can check, on a run that cited a document now withheld", ()
     expect(seen.run.sources[1]).toEqual(withheldSource("S2"));
     expect(seen.run.sources[0]!.evidence).toEqual([ev("Public fact.", "A public fact.")]);
     expect(JSON.stringify(seen)).not.toMatch(/merger|Falcon/i);
+  });
+});
+
+describe("the claim check's counts, on a run that cited a document now withheld", () => {
+  const ev = (claim: string, support: number) => ({ claim, quote: "q", support });
+  const written = "Public fact [S1].\n\nA claim the check uncited [S1].\n\nFalcon closes in March [S2].";
+  const answer = "Public fact [S1].\n\nA claim the check uncited.\n\nFalcon closes in March [S2].";
+  const was = { claims: 3, cited: 3, supported: 2, unsupported: 1, coverage: 0.67 };
+  const sources = [
+    { ...web, evidence: [ev("Public fact.", 0.9)] },
+    { ...local("S2", 9), evidence: [ev("Falcon closes in March.", 0.8)] },
+  ];
+  const verifying = (v: object): TimelineEvent => ({
+    atMs: 9,
+    type: "progress",
+    data: { stage: "verifying", message: "Checked 3 claims", ...v, ms: 1, seq: 12 },
+  });
+  const seen = withhold(
+    {
+      run: row({ answer, sources, verification: was }),
+      events: [
+        { atMs: 5, type: "source", data: { source: local("S2", 9), seq: 8 } },
+        {
+          atMs: 6,
+          type: "answer",
+          data: { seq: 9, text: written, chars: written.length, parts: [[9, written.length]] },
+        },
+        verifying(was),
+      ],
+    },
+    new Set([7]),
+  );
+  const now = { claims: 2, cited: 2, supported: 1, unsupported: 1, coverage: 0.5 };
+
+  test("are those of the claims left: the withheld claim counts nowhere; one uncited by the check stays unsupported", () => {
+    expect(seen.run.verification).toEqual(now);
+    expect(seen.events.at(-1)!.data).toEqual({
+      stage: "verifying",
+      message: "Checked 2 claims against the sources: 1 backed by a quote, 1 uncited as unsupported",
+      ...now,
+      ms: 1,
+      seq: 12,
+    });
+  });
+
+  test("nothing withheld: the counts stay as the run made them", () => {
+    const kept = withhold(
+      { run: row({ answer, sources, verification: was }), events: [verifying(was)] },
+      new Set([7, 9]),
+    );
+    expect([kept.run.verification, kept.events[0]!.data]).toEqual([was, verifying(was).data]);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { parseHTML } from "linkedom";
+import { answerClaims, plainText } from "../../src/research/write/verify/answer-claims.ts";
 import type { Verification } from "../../src/web/client/claims/claim-match.ts";
 import type { CheckedSource } from "../../src/web/client/claims/show-evidence.ts";
 
@@ -68,6 +69,21 @@ describe("evidence on a rendered answer", () => {
       "Stack pressure slowed the growth.",
       "The interface has a high resistance. [S2]",
     ]);
+  });
+
+  test("a sentence or list item wrapped over lines is one span, the claim the check made of it", () => {
+    const md =
+      "Cells shorted after 40 cycles once\nfilaments crossed [S1].\n\n- Stack pressure above 5 MPa\n  slowed the growth [S2].\n- Voids form [S2].";
+    const answer = document.createElement("div");
+    answer.append(renderMarkdown(md));
+    const spans = [...answer.querySelectorAll("span.claim")].map((s) => s.getAttribute("data-claim"));
+    expect(spans).toEqual([
+      "Cells shorted after 40 cycles once filaments crossed [S1].",
+      "Stack pressure above 5 MPa slowed the growth [S2].",
+      "Voids form [S2].",
+    ]);
+    expect(answer.querySelectorAll("li").length).toBe(2);
+    expect(spans.map((x) => plainText(x!))).toEqual(answerClaims(md).map((c) => c.text));
   });
 
   test("a verified answer: the weakly cited and the uncited claims are marked, the lead-in and backed ones not", () => {

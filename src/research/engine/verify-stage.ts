@@ -11,6 +11,10 @@ export type Verifier = (input: VerifyInput, signal?: AbortSignal) => Promise<Ver
 
 export const inlineVerifier: Verifier = async (input) => verifyInput(input);
 
+/** The `verifying` progress event's words for its counts. */
+export const verifyingMessage = (v: Verification) =>
+  `Checked ${v.claims} claims against the sources: ${v.supported} backed by a quote, ${v.unsupported} uncited as unsupported`;
+
 /**
  * The verifying stage (README "Claims you can check"): the written answer's citations checked
  * against what was read, its counts in a `progress` event before `final`.
@@ -26,7 +30,7 @@ export async function verifyStage(
   ctx.emit({
     type: "progress",
     stage: "verifying",
-    message: `Checked ${v.claims} claims against the sources: ${v.supported} backed by a quote, ${v.unsupported} uncited as unsupported`,
+    message: verifyingMessage(v),
     ...v,
     ms: since(t0),
   });

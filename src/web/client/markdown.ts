@@ -55,17 +55,27 @@ function claims(text: string): Node[] {
   return out;
 }
 
-/** Markdown to a DocumentFragment: headings, paragraphs, lists, quotes, code blocks. */
+/**
+ * Markdown to a DocumentFragment: headings, paragraphs, lists, quotes, code blocks. A plain
+ * line right after a list item's continues it (a soft wrap), as the claim check reads it
+ * (src/research/write/verify/answer-blocks.ts): one sentence, one claim, on both sides.
+ */
 export function renderMarkdown(md: string): DocumentFragment {
   const frag = document.createDocumentFragment();
   const lines = md.replace(/\r\n/g, "\n").split("\n");
   let para: string[] = [];
   let list: { el: HTMLElement; ordered: boolean } | null = null;
+  let item: string[] | null = null;
   const flushPara = () => {
     if (para.length) frag.append(h("p", {}, ...claims(para.join(" "))));
     para = [];
   };
+  const flushItem = () => {
+    if (item && list) list.el.append(h("li", {}, ...claims(item.join(" "))));
+    item = null;
+  };
   const flushList = () => {
+    flushItem();
     if (list) frag.append(list.el);
     list = null;
   };
@@ -88,12 +98,13 @@ export function renderMarkdown(md: string): DocumentFragment {
       frag.append(h(`h${Math.min(6, heading[1]!.length + 2)}` as "h3", {}, ...inline(heading[2]!)));
     } else if (bullet || numbered) {
       flushPara();
+      flushItem();
       const ordered = !!numbered;
       if (!list || list.ordered !== ordered) {
         flushList();
         list = { el: h(ordered ? "ol" : "ul"), ordered };
       }
-      list.el.append(h("li", {}, ...claims((bullet ?? numbered)![1]!)));
+      item = [(bullet ?? numbered)![1]!];
     } else if (/^>\s?/.test(line)) {
       flushPara();
       flushList();
@@ -101,6 +112,8 @@ export function renderMarkdown(md: string): DocumentFragment {
     } else if (!line.trim()) {
       flushPara();
       flushList();
+    } else if (item) {
+      item.push(line.trim());
     } else {
       flushList();
       para.push(line.trim());

@@ -1,8 +1,9 @@
 import { MARKER_GROUP } from "../markers.ts";
+import { answerBlocks, type BlockKind, blockBody } from "./answer-blocks.ts";
 
 /**
  * The claims of an answer (README "Claims you can check"): each sentence of its paragraphs
- * and list items, with the citation markers it carries and where they stand, so the check
+ * and list items (answer-blocks.ts: a sentence wrapped over lines is one claim), with the citation markers it carries and where they stand, so the check
  * can take a marker out without touching anything else. Headings, code, table rows and a
  * lead-in line ending in ":" without a marker are not claims
  * (docs/decisions/0107-claims-in-an-answer.md).
@@ -17,7 +18,8 @@ export interface AnswerClaim {
 // A sentence ends after . ! ? (closing quotes or brackets allowed), any markers that follow
 // it, then white space before something that isn't lower case; or after 。！？ and markers.
 const END = /[.!?]["'”’)\]]*(?:\s*\[S\d+\])*\s+(?=[^\p{Ll}[])|[。！？](?:\s*\[S\d+\])*/gu;
-const LIST_ITEM = /^(\s*(?:[-*+]|\d+[.)])\s+)/;
+/** The blocks whose sentences are claims: headings, code, table rows and rules are not. */
+const CLAIMED = new Set<BlockKind>(["paragraph", "item", "quote"]);
 
 /** Inline Markdown as a reader sees it: links' text, no emphasis or code ticks. */
 export function plainText(markdown: string): string {
@@ -32,19 +34,9 @@ export function plainText(markdown: string): string {
 
 export function answerClaims(answer: string): AnswerClaim[] {
   const out: AnswerClaim[] = [];
-  let fenced = false;
-  let lineAt = 0;
-  for (const line of answer.split("\n")) {
-    const at = lineAt;
-    lineAt += line.length + 1;
-    if (/^\s*(```|~~~)/.test(line)) {
-      fenced = !fenced;
-      continue;
-    }
-    if (fenced || !line.trim() || /^\s*(#|\||>?\s*$)/.test(line) || /^\s*([-*_])\s*\1\s*\1[\s\-*_]*$/.test(line))
-      continue;
-    const prefix = LIST_ITEM.exec(line)?.[1]?.length ?? 0;
-    const body = line.slice(prefix);
+  for (const block of answerBlocks(answer)) {
+    if (!CLAIMED.has(block.kind)) continue;
+    const body = blockBody(answer, block);
     let from = 0;
     const pieces: [number, number][] = [];
     for (const m of body.matchAll(END)) {
@@ -56,7 +48,7 @@ export function answerClaims(answer: string): AnswerClaim[] {
     for (const [a, b] of pieces) {
       const raw = body.slice(a, b);
       const markers = [...raw.matchAll(/\[S(\d+)\]/g)].map((m) => ({
-        at: at + prefix + a + m.index,
+        at: block.from + a + m.index,
         length: m[0].length,
         id: `S${m[1]}`,
       }));

@@ -141,10 +141,17 @@ export function authRoutes(deps: AuthDeps) {
             await createAccount(deps.store, body.email, body.password, cfg.DEFAULT_PLAN, hash, "unproven"),
             201,
           );
-        const acc = await createAccount(deps.store, body.email, body.password, cfg.DEFAULT_PLAN, hash, "pending");
+        // Threat: a squatter's pending sign-up holding the address against its owner for a day.
+        // Signing up again takes it back (new password, only the new link works).
+        const held = await deps.store.accounts.byEmail(email);
+        const pending = held?.emailStatus === "pending" ? held : null;
+        const acc =
+          pending ?? (await createAccount(deps.store, body.email, body.password, cfg.DEFAULT_PLAN, hash, "pending"));
         try {
-          await confirmation.send(acc);
+          if (pending) await confirmation.retake(pending, await hash(body.password));
+          else await confirmation.send(acc);
         } catch (e) {
+          if (e instanceof AppError && e.code !== "mail_failed") throw e;
           // Nothing half-made: without its mail the account could never be confirmed.
           await deps.store.accounts.removePending(acc.email, new Date(Date.now() + 60_000).toISOString());
           deps.logger.warn("confirmation_mail_failed", { error: e instanceof Error ? e.message : String(e) });
@@ -188,7 +195,16 @@ export function authRoutes(deps: AuthDeps) {
       },
       { detail: LOGOUT },
     )
-    .use(confirmRoutes({ confirmation, signups, client }))
+    .use(
+      confirmRoutes({
+        store: deps.store,
+        confirmation,
+        signups,
+        client,
+        hash,
+        signIn: (acc) => signIn(acc, 200),
+      }),
+    )
     .use(sessionRoute(deps))
     .get("/api/v1/me", ({ request }) => requireAccount(deps.store, request), {
       response: MeSchema,

@@ -47,6 +47,11 @@ export interface AccountsTable {
    * link lapsed, or its mail was never sent): the address is free to sign up again.
    */
   removePending(email: string, before: string): Awaitable<boolean>;
+  /**
+   * A new sign-up of an address still pending takes it back: the account gets this password
+   * hash (its links die when the next one is inserted). Null when the address is not pending.
+   */
+  retakePending(email: string, passwordHash: string): Awaitable<AccountRow | null>;
 }
 
 export interface EmailConfirmationRow {
@@ -58,15 +63,19 @@ export interface EmailConfirmationRow {
 }
 
 export interface EmailConfirmationsTable {
+  /** A new link; the account's older links die with it (only the newest link works). */
   insert(row: EmailConfirmationRow): Awaitable<void>;
-  /** When the links sent to this account since `since` were made, newest first. */
+  /** When the links sent to this account since `since` were made, newest first (dead ones too). */
   sentSince(accountId: string, since: string): Awaitable<string[]>;
+  /** The account of a live token, or null; changes nothing (opening a link is not confirming). */
+  live(tokenHash: string, now: string): Awaitable<string | null>;
   /**
-   * Follows a link, in one transaction: a live token marks its account proven and every token
-   * of that account is dropped (single use). The account id, or null for an unknown or
-   * expired token.
+   * Confirms by a link, in one transaction: a live token gives its account this password hash
+   * (chosen by whoever holds the link, so by the mailbox's owner) and marks its address
+   * proven; every token of that account is dropped (single use). The account id, or null for
+   * an unknown or expired token.
    */
-  take(tokenHash: string, now: string): Awaitable<string | null>;
+  take(tokenHash: string, now: string, passwordHash: string): Awaitable<string | null>;
 }
 
 export interface SessionRow {

@@ -278,6 +278,32 @@ for (const backend of tableBackends()) {
       });
     });
 
+    test("confirmation links: opening reads only, a new link kills the older, the holder's password is set with the proof", async () => {
+      const s = await open();
+      const p = { ...account("p@x.org"), passwordHash: "squatter", emailStatus: "pending" as const };
+      await s.accounts.insert(p);
+      const link = (token: string, at: string) => ({
+        tokenHash: token,
+        accountId: p.id,
+        createdAt: at,
+        expiresAt: "2026-11-02T00:00:00.000Z",
+      });
+      const now = "2026-11-01T01:00:00.000Z";
+      await s.emailConfirmations.insert(link("t1", "2026-11-01T00:00:00.000Z"));
+      expect(await s.emailConfirmations.live("t1", now)).toBe(p.id);
+      expect(await s.accounts.byId(p.id)).toMatchObject({ emailStatus: "pending", passwordHash: "squatter" });
+      // A sign-up taking the address back: its password, and only its link works; both mails count.
+      expect(await s.accounts.retakePending("p@x.org", "owner")).toMatchObject({ id: p.id, passwordHash: "owner" });
+      await s.emailConfirmations.insert(link("t2", "2026-11-01T00:30:00.000Z"));
+      expect(await s.emailConfirmations.live("t1", now)).toBeNull();
+      expect(await s.emailConfirmations.take("t1", now, "late")).toBeNull();
+      expect(await s.emailConfirmations.sentSince(p.id, "2026-11-01T00:00:00.000Z")).toHaveLength(2);
+      expect(await s.emailConfirmations.take("t2", now, "chosen")).toBe(p.id);
+      expect(await s.accounts.byId(p.id)).toMatchObject({ emailStatus: "proven", passwordHash: "chosen" });
+      expect(await s.emailConfirmations.take("t2", now, "again")).toBeNull();
+      expect(await s.accounts.retakePending("p@x.org", "late")).toBeNull();
+    });
+
     test("instances: a live lease's runs are kept, a released or missing one's are interrupted", async () => {
       const s = await open();
       const interrupted = { code: "interrupted", message: "the instance running it stopped" };

@@ -86,9 +86,21 @@ export interface SessionRow {
   expiresAt: string;
 }
 
+/**
+ * The credential a sign-in verified: the account's password hash as it was read, or the
+ * identity (issuer, subject) linked to it.
+ */
+export type SessionProof = { passwordHash: string } | { issuer: string; subject: string };
+
 export interface SessionsTable {
-  /** Inserts the session and sweeps expired ones. */
-  insert(row: SessionRow): Awaitable<void>;
+  /**
+   * Inserts the session only while the account still has the credential verified, and sweeps
+   * expired ones; false (nothing written) when it no longer has it. Threat: a sign-in checked
+   * before a takeover (IdentitiesTable.link) or a new password and written after it. On a
+   * server database the account's row is locked first, so a takeover committing meanwhile is
+   * either seen, or sees the new session and ends it.
+   */
+  insert(row: SessionRow, proof: SessionProof): Awaitable<boolean>;
   accountIdByHash(tokenHash: string, now: string): Awaitable<string | null>;
   deleteByHash(tokenHash: string): Awaitable<void>;
 }
@@ -115,7 +127,12 @@ export interface KeyCheck {
 }
 
 export interface ApiKeysTable {
-  insert(row: KeyRow): Awaitable<void>;
+  /**
+   * Inserts the key; with `whileSession` (a session's token hash) only while that session is
+   * still live and the account's: false (nothing written) when a takeover or sign-out ended it
+   * after it was checked. The account's row is locked first, as in SessionsTable.insert.
+   */
+  insert(row: KeyRow, whileSession?: { tokenHash: string; now: string }): Awaitable<boolean>;
   /** Newest first. */
   listByAccount(accountId: string): Awaitable<KeyRow[]>;
   /** Revokes an active key of this account; returns the key (revoked or not), or null if not its. */

@@ -66,7 +66,7 @@ const confirm = (token: string, password: string) =>
   }));
 
 describe("a mail link confirms whoever proves the mailbox", () => {
-  test("a scanner's GET activates nothing; the owner's SSO then takes the address over and the squatter's password and keys are refused", async () => {
+  test("a scanner's GET activates nothing; the owner's SSO then takes the address over and the squatter's password is refused", async () => {
     const email = "alice@corp.test";
     const link = await mailedSignup(email, SQUATTER);
     const opened = await scan(link);

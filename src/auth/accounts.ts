@@ -124,17 +124,19 @@ function getDummyHash(): Promise<string> {
 
 export const argon2Verify = (password: string, hash: string) => Bun.password.verify(password, hash).catch(() => false);
 
-/** Checks email + password; null for unknown email and wrong password alike. */
+/**
+ * Checks email + password; null for unknown email and wrong password alike. `passwordHash`
+ * is the hash verified: the session is made only while the account still has it.
+ */
 export async function verifyCredentials(
   store: Store,
   email: string,
   password: string,
   verify: (password: string, hash: string) => Promise<boolean> = argon2Verify,
-): Promise<(Account & { emailStatus: EmailStatus }) | null> {
+): Promise<(Account & { emailStatus: EmailStatus; passwordHash: string }) | null> {
   const acc = await findAccountByEmail(store, email);
   const hash = acc?.passwordHash ?? (await getDummyHash());
   const ok = await verify(password, hash);
   if (!acc?.passwordHash || !ok) return null;
-  const { passwordHash: _, ...rest } = acc;
-  return rest;
+  return { ...acc, passwordHash: acc.passwordHash };
 }

@@ -117,8 +117,11 @@ export function authRoutes(deps: AuthDeps) {
   };
 
   // The device cookie names the email as typed (normalised), which is what the next sign-in sends.
-  const signIn = async (acc: Account, status: number, email = acc.email) => {
-    const { token, expiresAt } = await createSession(deps.store, acc.id, cfg.SESSION_TTL_DAYS);
+  // `passwordHash` is the one verified (or just set): no session once the account lost it.
+  const signIn = async (acc: Account, status: number, passwordHash: string, email = acc.email) => {
+    const session = await createSession(deps.store, acc.id, cfg.SESSION_TTL_DAYS, { passwordHash });
+    if (!session) throw new AppError("invalid_credentials", "wrong email or password");
+    const { token, expiresAt } = session;
     const res = json(acc, status, {
       "set-cookie": sessionCookie(token, expiresAt, secure),
       "cache-control": "no-store",
@@ -136,15 +139,29 @@ export function authRoutes(deps: AuthDeps) {
         await signups.take(client(request));
         // A pending account whose link lapsed holds its address no longer (nobody proved it).
         await deps.store.accounts.removePending(email, new Date(Date.now() - LINK_TTL_MS).toISOString());
-        if (!confirmation)
-          return signIn(
-            await createAccount(deps.store, body.email, body.password, cfg.DEFAULT_PLAN, hash, "unproven"),
-            201,
+        if (!confirmation) {
+          const passwordHash = await hash(body.password);
+          const made = await createAccount(
+            deps.store,
+            body.email,
+            body.password,
+            cfg.DEFAULT_PLAN,
+            async () => passwordHash,
+            "unproven",
           );
-        const acc = await createAccount(deps.store, body.email, body.password, cfg.DEFAULT_PLAN, hash, "pending");
+          return signIn(made, 201, passwordHash);
+        }
+        // Threat: a squatter's pending sign-up holding the address against its owner for a day.
+        // Signing up again takes it back (new password, only the new link works).
+        const held = await deps.store.accounts.byEmail(email);
+        const pending = held?.emailStatus === "pending" ? held : null;
+        const acc =
+          pending ?? (await createAccount(deps.store, body.email, body.password, cfg.DEFAULT_PLAN, hash, "pending"));
         try {
-          await confirmation.send(acc);
+          if (pending) await confirmation.retake(pending, await hash(body.password));
+          else await confirmation.send(acc);
         } catch (e) {
+          if (e instanceof AppError && e.code !== "mail_failed") throw e;
           // Nothing half-made: without its mail the account could never be confirmed.
           await deps.store.accounts.removePending(acc.email, new Date(Date.now() + 60_000).toISOString());
           deps.logger.warn("confirmation_mail_failed", { error: e instanceof Error ? e.message : String(e) });
@@ -175,8 +192,8 @@ export function authRoutes(deps: AuthDeps) {
             "email_not_confirmed",
             "Confirm your email address first: open the link we mailed to it (you can ask for another one).",
           );
-        const { emailStatus: _, ...account } = acc;
-        return signIn(account, 200, email);
+        const { emailStatus: _, passwordHash, ...account } = acc;
+        return signIn(account, 200, passwordHash, email);
       },
       { body: CredentialsSchema, detail: LOGIN },
     )
@@ -188,7 +205,16 @@ export function authRoutes(deps: AuthDeps) {
       },
       { detail: LOGOUT },
     )
-    .use(confirmRoutes({ confirmation, signups, client }))
+    .use(
+      confirmRoutes({
+        store: deps.store,
+        confirmation,
+        signups,
+        client,
+        hash,
+        signIn: (acc, passwordHash) => signIn(acc, 200, passwordHash),
+      }),
+    )
     .use(sessionRoute(deps))
     .get("/api/v1/me", ({ request }) => requireAccount(deps.store, request), {
       response: MeSchema,

@@ -1,18 +1,51 @@
 import { Elysia } from "elysia";
-import { ResendBodySchema } from "../contract/auth.ts";
+import { ConfirmBodySchema, ResendBodySchema } from "../contract/auth.ts";
 import { AppError } from "../contract/errors.ts";
-import { type ApiPaths, BODY_TOO_LARGE, err, publicOp, retry } from "../contract/openapi-operations.ts";
+import {
+  type ApiPaths,
+  BODY_TOO_LARGE,
+  err,
+  header,
+  json as jsonAnswer,
+  publicOp,
+  retry,
+} from "../contract/openapi-operations.ts";
+import type { Store } from "../store/types.ts";
+import { type Account, getAccount } from "./accounts.ts";
 import { normalizeEmail } from "./email.ts";
 import { CONFIRM_PATH, type EmailConfirmation } from "./email-confirm.ts";
 import type { SignupRate } from "./signup-limits.ts";
 
-const CONFIRM = publicOp("confirmEmail", "Accounts", "Follow the link that confirms a sign-up's address (redirect)", {
-  302: {
-    description:
-      "to /signin?confirmed=1 (the account can sign in now), or to /signin?error=confirmation_invalid&message=<text> (unknown, used or expired link)",
+const CONFIRM = publicOp(
+  "confirmEmail",
+  "Accounts",
+  "Open the mailed link (redirect to the page that confirms; opening it confirms nothing)",
+  {
+    302: {
+      description:
+        "to /confirm#token=<token>, where the holder of the link chooses the password (POST /api/v1/auth/confirm), or to /signin?error=confirmation_invalid&message=<text> (unknown, used or expired link)",
+    },
+    404: err(["not_found"], " (mail is not configured: SMTP_URL)"),
   },
-  404: err(["not_found"], " (mail is not configured: SMTP_URL)"),
-});
+);
+const CONFIRM_POST = publicOp(
+  "confirmEmailWithPassword",
+  "Accounts",
+  "Confirm a sign-up's address with the mailed link's token and set the account's password (signs in)",
+  {
+    200: jsonAnswer("Me", "confirmed and signed in", { "Set-Cookie": header("Set-Cookie") }),
+    400: err(["invalid_request", "confirmation_invalid"], ` (${BODY_TOO_LARGE})`),
+    403: err(["CROSS_SITE_REQUEST"]),
+    404: err(["not_found"], " (mail is not configured: SMTP_URL)"),
+    429: err(["too_many_signups"], " (the server is busy hashing passwords)", retry),
+  },
+  {
+    requestBody: {
+      required: true,
+      content: { "application/json": { schema: { $ref: "#/components/schemas/ConfirmBody" } } },
+    },
+  },
+);
 const RESEND = publicOp(
   "resendConfirmation",
   "Accounts",
@@ -36,7 +69,7 @@ const RESEND = publicOp(
   },
 );
 export const CONFIRM_OPERATIONS: ApiPaths = {
-  [CONFIRM_PATH]: { get: CONFIRM },
+  [CONFIRM_PATH]: { get: CONFIRM, post: CONFIRM_POST },
   [`${CONFIRM_PATH}/resend`]: { post: RESEND },
 };
 
@@ -47,9 +80,14 @@ const INVALID =
 
 /** Confirming a sign-up's address by the mailed link (README "Accounts: sign-up and sign-in"). */
 export function confirmRoutes(deps: {
+  store: Store;
   confirmation: EmailConfirmation | null;
   signups: SignupRate;
   client: (request: Request) => string;
+  /** The password hash, queued with the sign-ups' (PasswordWork). */
+  hash: (password: string) => Promise<string>;
+  /** A session for the account, while it still has the password hash just set. */
+  signIn: (acc: Account, passwordHash: string) => Promise<Response>;
 }) {
   const required = () => {
     if (!deps.confirmation) throw new AppError("not_found", "mail is not configured on this server");
@@ -59,12 +97,28 @@ export function confirmRoutes(deps: {
     .get(
       CONFIRM_PATH,
       async ({ request }) => {
-        const accountId = await required().confirm(new URL(request.url).searchParams.get("token"));
-        return accountId
-          ? redirect("/signin?confirmed=1")
+        // Threat: a mail scanner's GET, or the victim's click, activating a squatter's password.
+        // Opening the link only leads to the page where its holder chooses the password.
+        const token = new URL(request.url).searchParams.get("token");
+        return (await required().isLive(token))
+          ? redirect(`/confirm#token=${encodeURIComponent(token!)}`)
           : redirect(`/signin?error=confirmation_invalid&message=${encodeURIComponent(INVALID)}`);
       },
       { detail: CONFIRM },
+    )
+    .post(
+      CONFIRM_PATH,
+      async ({ body }) => {
+        const confirmation = required();
+        // A dead token costs no argon2 hash: only a link's holder makes the server hash.
+        if (!(await confirmation.isLive(body.token))) throw new AppError("confirmation_invalid", INVALID);
+        const passwordHash = await deps.hash(body.password);
+        const accountId = await confirmation.confirm(body.token, passwordHash);
+        const acc = accountId && (await getAccount(deps.store, accountId));
+        if (!acc) throw new AppError("confirmation_invalid", INVALID);
+        return deps.signIn(acc, passwordHash);
+      },
+      { body: ConfirmBodySchema, detail: CONFIRM_POST },
     )
     .post(
       `${CONFIRM_PATH}/resend`,

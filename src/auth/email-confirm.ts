@@ -1,3 +1,4 @@
+import { AppError } from "../contract/errors.ts";
 import type { Store } from "../store/types.ts";
 import { randomToken, sha256Hex } from "../util/crypto.ts";
 import type { Logger } from "../util/logger.ts";
@@ -14,7 +15,9 @@ export const CONFIRM_PATH = "/api/v1/auth/confirm";
 /**
  * Links that confirm a sign-up's address (docs/decisions/0092-confirming-addresses-by-mail.md).
  * Threat: an account made with someone else's address. The link's token is random, single-use,
- * expiring, and stored only as its SHA-256.
+ * expiring, and stored only as its SHA-256. Threat: a squatter's password activated by the
+ * mailbox's owner or their mail scanner opening the link — opening changes nothing, and the
+ * password is set by whoever confirms (docs/decisions/0113-the-mailbox-owner-sets-the-password.md).
  */
 export class EmailConfirmation {
   constructor(
@@ -59,19 +62,46 @@ export class EmailConfirmation {
   async resend(email: string): Promise<void> {
     const acc = await findAccountByEmail(this.store, email);
     if (acc?.emailStatus !== "pending") return;
-    const at = this.now();
-    const sent = await this.store.emailConfirmations.sentSince(acc.id, new Date(at - 3_600_000).toISOString());
-    const newest = sent[0] ? Date.parse(sent[0]) : 0;
-    if (sent.length >= MAILS_PER_HOUR || at - newest < RESEND_GAP_MS) {
-      this.logger.info("confirmation_resend_skipped", { account_id: acc.id, sent_last_hour: sent.length });
-      return;
-    }
+    if (await this.mayMail(acc.id)) await this.send(acc);
+  }
+
+  /**
+   * A sign-up of an address still pending takes it back: the new password replaces the old one
+   * and a new link replaces the old ones. Within the address's mail limit (429 beyond it), so
+   * sign-ups cannot flood a mailbox either; 409 email_taken when it was confirmed meanwhile.
+   */
+  async retake(acc: { id: string; email: string }, passwordHash: string): Promise<void> {
+    if (!(await this.mayMail(acc.id)))
+      throw new AppError("too_many_signups", "a link was mailed to this address moments ago; try again later", 429, {
+        "Retry-After": String(RESEND_GAP_MS / 1000),
+      });
+    if (!(await this.store.accounts.retakePending(acc.email, passwordHash)))
+      throw new AppError("email_taken", "an account with this email already exists");
     await this.send(acc);
   }
 
-  /** Follows a link: the account whose address it proved, or null (unknown, used or expired). */
-  async confirm(token: string | null): Promise<string | null> {
+  /** At most one mail a minute and three an hour to one address. */
+  private async mayMail(accountId: string): Promise<boolean> {
+    const at = this.now();
+    const sent = await this.store.emailConfirmations.sentSince(accountId, new Date(at - 3_600_000).toISOString());
+    const newest = sent[0] ? Date.parse(sent[0]) : 0;
+    if (sent.length < MAILS_PER_HOUR && at - newest >= RESEND_GAP_MS) return true;
+    this.logger.info("confirmation_mail_skipped", { account_id: accountId, sent_last_hour: sent.length });
+    return false;
+  }
+
+  /** Whether a link still works; opening it (a GET, a mail scanner's too) changes nothing. */
+  async isLive(token: string | null): Promise<boolean> {
+    if (!token || token.length > 200) return false;
+    return (await this.store.emailConfirmations.live(sha256Hex(token), new Date(this.now()).toISOString())) !== null;
+  }
+
+  /**
+   * Confirms by a link with the password its holder chose: the account whose address it
+   * proved, or null (unknown, used or expired).
+   */
+  async confirm(token: string | null, passwordHash: string): Promise<string | null> {
     if (!token || token.length > 200) return null;
-    return this.store.emailConfirmations.take(sha256Hex(token), new Date(this.now()).toISOString());
+    return this.store.emailConfirmations.take(sha256Hex(token), new Date(this.now()).toISOString(), passwordHash);
   }
 }

@@ -47,6 +47,19 @@ export const ResendBodySchema = T.Object(
   { description: "the address to mail another confirmation link to" },
 );
 
+/** Body of POST /api/v1/auth/confirm: the mailed link's token and the account's password. */
+export const ConfirmBodySchema = T.Object(
+  {
+    token: T.String({ minLength: 1, maxLength: 200, description: "the token= of the mailed link" }),
+    password: T.String({
+      minLength: 8,
+      maxLength: 256,
+      description: "the account's password from now on (8 to 256 characters); it replaces the one given at sign-up",
+    }),
+  },
+  { description: "confirms the address and sets the password: whoever holds the link chooses it" },
+);
+
 /** GET /api/v1/auth/session: the signed-in account, or null (never a 401). */
 export const SessionStatusSchema = T.Object(
   { account: T.Union([MeSchema, T.Null()], { description: "the signed-in account, or null when signed out" }) },

@@ -123,7 +123,8 @@ export const ERRORS = {
   confirmation_invalid: {
     status: 400,
     kind: "refusal",
-    description: "The confirmation link is unknown, used or expired (in /signin?error=)",
+    description:
+      "The confirmation link is unknown, used or expired (POST /api/v1/auth/confirm, or in /signin?error= after opening it)",
   },
   mail_failed: {
     status: 502,

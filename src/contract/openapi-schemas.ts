@@ -1,5 +1,6 @@
 import { Type as T, type TSchema } from "@sinclair/typebox";
 import {
+  ConfirmBodySchema,
   CredentialsSchema,
   MeSchema,
   OidcProviderSchema,
@@ -125,6 +126,7 @@ export const NAMED_SCHEMAS = {
   Me: MeSchema,
   SignupPending: SignupPendingSchema,
   ResendBody: ResendBodySchema,
+  ConfirmBody: ConfirmBodySchema,
   SessionStatus: SessionStatusSchema,
   OidcProvider: OidcProviderSchema,
   Providers: ProvidersSchema,

@@ -18,11 +18,16 @@ const toRecord = (r: KeyRow): KeyRecord => ({
   revoked_at: r.revokedAt,
 });
 
-/** Creates a key: rq- + 32 base64url chars of 24 random bytes. The full key is returned once. */
+/**
+ * Creates a key: rq- + 32 base64url chars of 24 random bytes. The full key is returned once.
+ * With `sessionToken` (the Console), only while that session is still live: 401 unauthorized
+ * when a takeover or sign-out ended it after it was checked.
+ */
 export async function createKey(
   store: Store,
   accountId: string,
   name: string | null,
+  sessionToken?: string,
 ): Promise<KeyRecord & { key: string }> {
   const key = KEY_PREFIX + randomToken(24);
   const row: KeyRow = {
@@ -36,7 +41,9 @@ export async function createKey(
     lastUsedAt: null,
     revokedAt: null,
   };
-  await store.apiKeys.insert(row);
+  const whileSession = sessionToken ? { tokenHash: sha256Hex(sessionToken), now: row.createdAt } : undefined;
+  if (!(await store.apiKeys.insert(row, whileSession)))
+    throw new AppError("unauthorized", "sign in first: this endpoint needs the session cookie");
   unknownByStore.get(store)?.clear();
   return { ...toRecord(row), key };
 }

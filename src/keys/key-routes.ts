@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { requireAccount } from "../auth/session-cookie.ts";
+import { requireAccount, sessionToken } from "../auth/session-cookie.ts";
 import { CreateKeyBodySchema } from "../contract/console.ts";
 import {
   type ApiPaths,
@@ -58,7 +58,11 @@ export function keyRoutes(deps: { store: Store }) {
       async ({ request, body }) => {
         const acc = await requireAccount(deps.store, request);
         const name = body?.name?.trim() || null;
-        const { last_used_at: _l, revoked_at: _r, ...shown } = await createKey(deps.store, acc.id, name);
+        const {
+          last_used_at: _l,
+          revoked_at: _r,
+          ...shown
+        } = await createKey(deps.store, acc.id, name, sessionToken(request));
         return json(shown, 201, noStore);
       },
       { body: t.Optional(CreateKeyBodySchema), detail: CREATE_KEY },

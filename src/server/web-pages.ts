@@ -6,6 +6,7 @@ export const WEB_PATHS = [
   "/",
   "/signin",
   "/signup",
+  "/confirm",
   "/research",
   "/keys",
   "/usage",

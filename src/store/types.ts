@@ -47,6 +47,11 @@ export interface AccountsTable {
    * link lapsed, or its mail was never sent): the address is free to sign up again.
    */
   removePending(email: string, before: string): Awaitable<boolean>;
+  /**
+   * A new sign-up of an address still pending takes it back: the account gets this password
+   * hash (its links die when the next one is inserted). Null when the address is not pending.
+   */
+  retakePending(email: string, passwordHash: string): Awaitable<AccountRow | null>;
 }
 
 export interface EmailConfirmationRow {
@@ -58,15 +63,19 @@ export interface EmailConfirmationRow {
 }
 
 export interface EmailConfirmationsTable {
+  /** A new link; the account's older links die with it (only the newest link works). */
   insert(row: EmailConfirmationRow): Awaitable<void>;
-  /** When the links sent to this account since `since` were made, newest first. */
+  /** When the links sent to this account since `since` were made, newest first (dead ones too). */
   sentSince(accountId: string, since: string): Awaitable<string[]>;
+  /** The account of a live token, or null; changes nothing (opening a link is not confirming). */
+  live(tokenHash: string, now: string): Awaitable<string | null>;
   /**
-   * Follows a link, in one transaction: a live token marks its account proven and every token
-   * of that account is dropped (single use). The account id, or null for an unknown or
-   * expired token.
+   * Confirms by a link, in one transaction: a live token gives its account this password hash
+   * (chosen by whoever holds the link, so by the mailbox's owner) and marks its address
+   * proven; every token of that account is dropped (single use). The account id, or null for
+   * an unknown or expired token.
    */
-  take(tokenHash: string, now: string): Awaitable<string | null>;
+  take(tokenHash: string, now: string, passwordHash: string): Awaitable<string | null>;
 }
 
 export interface SessionRow {
@@ -77,9 +86,21 @@ export interface SessionRow {
   expiresAt: string;
 }
 
+/**
+ * The credential a sign-in verified: the account's password hash as it was read, or the
+ * identity (issuer, subject) linked to it.
+ */
+export type SessionProof = { passwordHash: string } | { issuer: string; subject: string };
+
 export interface SessionsTable {
-  /** Inserts the session and sweeps expired ones. */
-  insert(row: SessionRow): Awaitable<void>;
+  /**
+   * Inserts the session only while the account still has the credential verified, and sweeps
+   * expired ones; false (nothing written) when it no longer has it. Threat: a sign-in checked
+   * before a takeover (IdentitiesTable.link) or a new password and written after it. On a
+   * server database the account's row is locked first, so a takeover committing meanwhile is
+   * either seen, or sees the new session and ends it.
+   */
+  insert(row: SessionRow, proof: SessionProof): Awaitable<boolean>;
   accountIdByHash(tokenHash: string, now: string): Awaitable<string | null>;
   deleteByHash(tokenHash: string): Awaitable<void>;
 }
@@ -106,7 +127,12 @@ export interface KeyCheck {
 }
 
 export interface ApiKeysTable {
-  insert(row: KeyRow): Awaitable<void>;
+  /**
+   * Inserts the key; with `whileSession` (a session's token hash) only while that session is
+   * still live and the account's: false (nothing written) when a takeover or sign-out ended it
+   * after it was checked. The account's row is locked first, as in SessionsTable.insert.
+   */
+  insert(row: KeyRow, whileSession?: { tokenHash: string; now: string }): Awaitable<boolean>;
   /** Newest first. */
   listByAccount(accountId: string): Awaitable<KeyRow[]>;
   /** Revokes an active key of this account; returns the key (revoked or not), or null if not its. */

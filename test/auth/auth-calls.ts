@@ -20,7 +20,7 @@ export const cookieNamed = (a: AuthAnswer, name: string) => a.cookies.find((c) =
 /** POST a JSON body (or a raw one with its own content-type) to one of /api/v1/auth/*. */
 export async function authPost(
   base: string,
-  path: "signup" | "login" | "logout" | "confirm/resend",
+  path: "signup" | "login" | "logout" | "confirm" | "confirm/resend",
   body: unknown,
   headers: Record<string, string> = {},
 ): Promise<AuthAnswer> {

@@ -60,9 +60,14 @@ describe("confirming a sign-up's address by mail", () => {
     expect([early.status, early.code]).toEqual([403, "email_not_confirmed"]);
     expect((await login(email, "not the password")).status).toBe(401); // said only to whoever knows the password
 
-    const confirmed = await follow(link);
-    expect(confirmed.status).toBe(302);
-    expect(confirmed.headers.get("location")).toBe("/signin?confirmed=1");
+    // Opening the link confirms nothing; it leads to the page where its holder sets the password.
+    const opened = await follow(link);
+    expect(opened.status).toBe(302);
+    expect(opened.headers.get("location")).toBe(`/confirm#token=${token}`);
+    expect((await login(email)).status).toBe(403);
+    const confirmed = await authPost(srv.url, "confirm", { token, password: PASSWORD });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.cookies.some((c) => c.startsWith("auth_token="))).toBe(true);
     expect((await login(email)).status).toBe(200);
 
     const again = await follow(link);

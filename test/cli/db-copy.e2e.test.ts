@@ -38,13 +38,16 @@ async function filled(path: string): Promise<{ accountId: string; runId: string 
     createdAt: "2026-11-01T00:00:00Z",
     emailStatus: "unproven",
   });
-  await s.sessions.insert({
-    id: "s",
-    accountId,
-    tokenHash: "t",
-    createdAt: "2026-11-01T00:00:00Z",
-    expiresAt: "2099-01-01T00:00:00Z",
-  });
+  await s.sessions.insert(
+    {
+      id: "s",
+      accountId,
+      tokenHash: "t",
+      createdAt: "2026-11-01T00:00:00Z",
+      expiresAt: "2099-01-01T00:00:00Z",
+    },
+    { passwordHash: "h" },
+  );
   for (const id of ["k1", "k2"])
     await s.apiKeys.insert({
       id,

@@ -93,11 +93,71 @@ for (const backend of tableBackends()) {
         createdAt: "2026-11-01T00:00:00Z",
         expiresAt: "2026-11-08T00:00:00Z",
       };
-      await s.sessions.insert(row);
+      expect(await s.sessions.insert(row, { passwordHash: "h" })).toBe(true);
       expect(await s.sessions.accountIdByHash("t1", "2026-11-02T00:00:00Z")).toBe(a.id);
       expect(await s.sessions.accountIdByHash("t1", "2026-11-09T00:00:00Z")).toBeNull();
       await s.sessions.deleteByHash("t1");
       expect(await s.sessions.accountIdByHash("t1", "2026-11-02T00:00:00Z")).toBeNull();
+    });
+
+    test("sessions and keys are written only while the credential checked is still the account's", async () => {
+      const s = await open();
+      const a = account("c@x.org");
+      await s.accounts.insert(a);
+      const session = (id: string) => ({
+        id,
+        accountId: a.id,
+        tokenHash: id,
+        createdAt: "2026-11-01T00:00:00Z",
+        expiresAt: "2026-11-08T00:00:00Z",
+      });
+      const now = "2026-11-02T00:00:00Z";
+      expect(await s.sessions.insert(session("pw"), { passwordHash: "h" })).toBe(true);
+      expect(await s.sessions.insert(session("stale"), { passwordHash: "an older hash" })).toBe(false);
+      expect(await s.apiKeys.insert(key(a.id, "k1"), { tokenHash: "pw", now })).toBe(true);
+      expect(await s.apiKeys.insert(key(a.id, "k2"), { tokenHash: "ended", now })).toBe(false);
+      const idp = { issuer: "https://idp", subject: "c", email: "c@x.org", emailVerified: true };
+      expect(await s.identities.link(idp, "free")).toEqual({ accountId: a.id, replaced: true });
+      expect(await s.sessions.insert(session("after"), { passwordHash: "h" })).toBe(false);
+      expect(await s.apiKeys.insert(key(a.id, "k3"), { tokenHash: "pw", now })).toBe(false);
+      expect(await s.sessions.insert(session("sso"), idp)).toBe(true);
+      expect(await s.sessions.insert(session("other"), { ...idp, subject: "not linked" })).toBe(false);
+      expect(await s.sessions.accountIdByHash("sso", now)).toBe(a.id);
+      expect((await s.apiKeys.listByAccount(a.id)).map((k) => [k.id, k.status])).toEqual([["k1", "revoked"]]);
+    });
+
+    test("a takeover racing sign-ins and key creations that checked the old credentials: none of theirs survives, over many runs", async () => {
+      const s = await open();
+      const now = "2026-11-02T00:00:00Z";
+      const left: number[] = [];
+      for (let run = 0; run < 30; run++) {
+        const a = account(`race${run}@x.org`);
+        await s.accounts.insert(a);
+        const session = (id: string) => ({
+          id: `${run}-${id}`,
+          accountId: a.id,
+          tokenHash: `${run}-${id}`,
+          createdAt: "2026-11-01T00:00:00Z",
+          expiresAt: "2026-11-08T00:00:00Z",
+        });
+        await s.sessions.insert(session("held"), { passwordHash: "h" });
+        const writes: (() => unknown)[] = [
+          ...[1, 2, 3].map((i) => () => s.sessions.insert(session(`in-flight-${i}`), { passwordHash: "h" })),
+          () => s.apiKeys.insert(key(a.id, `${run}-k`), { tokenHash: `${run}-held`, now }),
+        ];
+        const takeover = () =>
+          s.identities.link({ issuer: "https://idp", subject: `r${run}`, email: a.email, emailVerified: true }, "free");
+        writes.splice(run % (writes.length + 1), 0, takeover);
+        await Promise.all(writes.map((w) => w()));
+        left.push(
+          (await backend.count(s as AnyStore, `SELECT COUNT(*) AS n FROM sessions WHERE account_id = '${a.id}'`)) +
+            (await backend.count(
+              s as AnyStore,
+              `SELECT COUNT(*) AS n FROM api_keys WHERE account_id = '${a.id}' AND status = 'active'`,
+            )),
+        );
+      }
+      expect(left).toEqual(left.map(() => 0));
     });
 
     test("keys: newest first (insertion order within a millisecond), revoked once, checked by hash", async () => {
@@ -276,6 +336,32 @@ for (const backend of tableBackends()) {
       expect(await s.identities.link({ ...other, subject: "s3", email: undefined }, "free")).toEqual({
         refused: "no_email",
       });
+    });
+
+    test("confirmation links: opening reads only, a new link kills the older, the holder's password is set with the proof", async () => {
+      const s = await open();
+      const p = { ...account("p@x.org"), passwordHash: "squatter", emailStatus: "pending" as const };
+      await s.accounts.insert(p);
+      const link = (token: string, at: string) => ({
+        tokenHash: token,
+        accountId: p.id,
+        createdAt: at,
+        expiresAt: "2026-11-02T00:00:00.000Z",
+      });
+      const now = "2026-11-01T01:00:00.000Z";
+      await s.emailConfirmations.insert(link("t1", "2026-11-01T00:00:00.000Z"));
+      expect(await s.emailConfirmations.live("t1", now)).toBe(p.id);
+      expect(await s.accounts.byId(p.id)).toMatchObject({ emailStatus: "pending", passwordHash: "squatter" });
+      // A sign-up taking the address back: its password, and only its link works; both mails count.
+      expect(await s.accounts.retakePending("p@x.org", "owner")).toMatchObject({ id: p.id, passwordHash: "owner" });
+      await s.emailConfirmations.insert(link("t2", "2026-11-01T00:30:00.000Z"));
+      expect(await s.emailConfirmations.live("t1", now)).toBeNull();
+      expect(await s.emailConfirmations.take("t1", now, "late")).toBeNull();
+      expect(await s.emailConfirmations.sentSince(p.id, "2026-11-01T00:00:00.000Z")).toHaveLength(2);
+      expect(await s.emailConfirmations.take("t2", now, "chosen")).toBe(p.id);
+      expect(await s.accounts.byId(p.id)).toMatchObject({ emailStatus: "proven", passwordHash: "chosen" });
+      expect(await s.emailConfirmations.take("t2", now, "again")).toBeNull();
+      expect(await s.accounts.retakePending("p@x.org", "late")).toBeNull();
     });
 
     test("instances: a live lease's runs are kept, a released or missing one's are interrupted", async () => {

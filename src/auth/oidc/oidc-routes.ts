@@ -139,7 +139,13 @@ export function oidcRoutes(deps: Pick<AuthDeps, "config" | "store" | "logger">) 
           // Our public address, not request.url: behind a reverse proxy they differ.
           const identity = await idp.finish(new URL(`${callbackUrl}?${query}`), flow);
           const accountId = await accountForIdentity(deps.store, identity, policy);
-          const { token, expiresAt } = await createSession(deps.store, accountId, cfg.SESSION_TTL_DAYS);
+          const session = await createSession(deps.store, accountId, cfg.SESSION_TTL_DAYS, {
+            issuer: identity.issuer,
+            subject: identity.subject,
+          });
+          // Another identity's takeover unlinked this one after it was checked.
+          if (!session) throw new AppError("oidc_failed", "The account changed during sign-in. Please try again.");
+          const { token, expiresAt } = session;
           deps.logger.info("oidc_signin", { account_id: accountId });
           return redirect("/", [sessionCookie(token, expiresAt, secure), flowCookie("", 0)]);
         } catch (e) {

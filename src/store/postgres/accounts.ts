@@ -43,6 +43,11 @@ export function pgAccounts(sql: SQL) {
     removePending: async (email: string, before: string) =>
       (await db`DELETE FROM accounts WHERE email = ${email} AND email_status = 'pending' AND created_at < ${before}`)
         .count === 1,
+    retakePending: async (email: string, passwordHash: string) =>
+      row(
+        await db`UPDATE accounts SET password_hash = ${passwordHash} WHERE email = ${email} AND email_status = 'pending'
+        RETURNING id, email, password_hash AS "passwordHash", plan, created_at AS "createdAt", email_status AS "emailStatus"`,
+      ),
     /** The takeover of an unproven address (IdentitiesTable.link): call inside a transaction. */
     revokeCredentials: async (id: string, now: string) => {
       await db`UPDATE accounts SET password_hash = NULL, email_status = 'proven' WHERE id = ${id}`;

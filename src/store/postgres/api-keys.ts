@@ -1,5 +1,6 @@
 import type { SQL } from "bun";
 import type { ApiKeysTable, KeyCheck, KeyRow } from "../types.ts";
+import { lockAccount } from "./account-lock.ts";
 
 /**
  * The `api_keys` table. `seq` (insertion order) breaks ties between keys created in the
@@ -13,10 +14,25 @@ export function pgApiKeys(sql: SQL): ApiKeysTable {
     return r ?? null;
   };
   return {
-    async insert(r) {
-      await sql`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, status, created_at, last_used_at, revoked_at)
-        VALUES (${r.id}, ${r.accountId}, ${r.name}, ${r.prefix}, ${r.keyHash}, ${r.status}, ${r.createdAt},
-          ${r.lastUsedAt}, ${r.revokedAt})`;
+    async insert(r, whileSession) {
+      if (!whileSession)
+        return (
+          (
+            await sql`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, status, created_at, last_used_at, revoked_at)
+            VALUES (${r.id}, ${r.accountId}, ${r.name}, ${r.prefix}, ${r.keyHash}, ${r.status}, ${r.createdAt},
+              ${r.lastUsedAt}, ${r.revokedAt})`
+          ).count === 1
+        );
+      return sql.begin(async (tx) => {
+        await lockAccount(tx, r.accountId);
+        const inserted =
+          await tx`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, status, created_at, last_used_at, revoked_at)
+          SELECT ${r.id}, ${r.accountId}, ${r.name}, ${r.prefix}, ${r.keyHash}, ${r.status}, ${r.createdAt},
+            ${r.lastUsedAt}, ${r.revokedAt}
+          WHERE EXISTS (SELECT 1 FROM sessions
+            WHERE token_hash = ${whileSession.tokenHash} AND account_id = ${r.accountId} AND expires_at > ${whileSession.now})`;
+        return inserted.count === 1;
+      });
     },
     listByAccount: async (accountId) => [
       ...(await sql<KeyRow[]>`SELECT id, account_id AS "accountId", name, prefix, key_hash AS "keyHash", status,

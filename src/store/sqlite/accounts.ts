@@ -17,6 +17,9 @@ export function sqliteAccounts(db: Database) {
   const setProven = db.prepare<AccountRow, [string]>(
     `UPDATE accounts SET email_status = 'proven' WHERE email = ? RETURNING ${COLUMNS}`,
   );
+  const retakePending = db.prepare<AccountRow, [string, string]>(
+    `UPDATE accounts SET password_hash = ? WHERE email = ? AND email_status = 'pending' RETURNING ${COLUMNS}`,
+  );
   const removePending = db.prepare(
     "DELETE FROM accounts WHERE email = ? AND email_status = 'pending' AND created_at < ?",
   );
@@ -39,6 +42,7 @@ export function sqliteAccounts(db: Database) {
     setPlan: (email: string, plan: Plan) => setPlan.get(plan, email),
     setProven: (email: string) => setProven.get(email),
     removePending: (email: string, before: string) => removePending.run(email, before).changes === 1,
+    retakePending: (email: string, passwordHash: string) => retakePending.get(passwordHash, email),
     /** Call inside a transaction (identities.ts). */
     revokeCredentials: (id: string, now: string) => {
       for (const s of revoke) s.run({ id });

@@ -9,6 +9,11 @@ export function sqliteApiKeys(db: Database): ApiKeysTable {
   const insert =
     db.prepare(`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, status, created_at, last_used_at, revoked_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  // One statement: the session's check and the write cannot be split by a takeover's transaction.
+  const insertWhile =
+    db.prepare(`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, status, created_at, last_used_at, revoked_at)
+    SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS
+      (SELECT 1 FROM sessions WHERE token_hash = ? AND account_id = ? AND expires_at > ?)`);
   const list = db.prepare<KeyRow, [string]>(
     `SELECT ${COLUMNS} FROM api_keys WHERE account_id = ? ORDER BY created_at DESC, rowid DESC`,
   );
@@ -25,8 +30,10 @@ export function sqliteApiKeys(db: Database): ApiKeysTable {
   );
   const touch = db.prepare("UPDATE api_keys SET last_used_at = ? WHERE id = ?");
   return {
-    insert(r) {
-      insert.run(r.id, r.accountId, r.name, r.prefix, r.keyHash, r.status, r.createdAt, r.lastUsedAt, r.revokedAt);
+    insert(r, whileSession) {
+      const row = [r.id, r.accountId, r.name, r.prefix, r.keyHash, r.status, r.createdAt, r.lastUsedAt, r.revokedAt];
+      if (!whileSession) return insert.run(...row).changes === 1;
+      return insertWhile.run(...row, whileSession.tokenHash, r.accountId, whileSession.now).changes === 1;
     },
     listByAccount: (accountId) => list.all(accountId),
     revoke(accountId, keyId, at) {

@@ -1,10 +1,19 @@
 import type { Database } from "bun:sqlite";
-import type { SessionsTable } from "../types.ts";
+import type { SessionProof, SessionRow, SessionsTable } from "../types.ts";
+
+type Row = Record<"id" | "accountId" | "tokenHash" | "createdAt" | "expiresAt", string>;
 
 /** The `sessions` table: only token hashes are stored. */
 export function sqliteSessions(db: Database): SessionsTable {
-  const insert = db.prepare(
-    "INSERT INTO sessions (id, account_id, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+  // One statement each: the check and the write cannot be split by a takeover's transaction.
+  const insertIf = (proof: string) =>
+    db.prepare<unknown, Row & Record<string, string>>(
+      `INSERT INTO sessions (id, account_id, token_hash, created_at, expires_at)
+      SELECT $id, $accountId, $tokenHash, $createdAt, $expiresAt WHERE EXISTS (${proof})`,
+    );
+  const withPassword = insertIf("SELECT 1 FROM accounts WHERE id = $accountId AND password_hash = $passwordHash");
+  const withIdentity = insertIf(
+    "SELECT 1 FROM identities WHERE account_id = $accountId AND issuer = $issuer AND subject = $subject",
   );
   const sweep = db.prepare("DELETE FROM sessions WHERE expires_at < ?");
   const byHash = db.prepare<{ accountId: string }, [string, string]>(
@@ -12,10 +21,21 @@ export function sqliteSessions(db: Database): SessionsTable {
   );
   const del = db.prepare("DELETE FROM sessions WHERE token_hash = ?");
   return {
-    insert(r) {
-      insert.run(r.id, r.accountId, r.tokenHash, r.createdAt, r.expiresAt);
+    insert(r: SessionRow, proof: SessionProof) {
+      const row = {
+        id: r.id,
+        accountId: r.accountId,
+        tokenHash: r.tokenHash,
+        createdAt: r.createdAt,
+        expiresAt: r.expiresAt,
+      };
+      const made =
+        "passwordHash" in proof
+          ? withPassword.run({ ...row, passwordHash: proof.passwordHash })
+          : withIdentity.run({ ...row, issuer: proof.issuer, subject: proof.subject });
       // Expired rows are swept opportunistically; they are refused regardless.
       sweep.run(r.createdAt);
+      return made.changes === 1;
     },
     accountIdByHash: (hash, now) => byHash.get(hash, now)?.accountId ?? null,
     deleteByHash(hash) {

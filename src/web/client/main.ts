@@ -5,6 +5,7 @@ import { documentPage } from "./documents/document-page.ts";
 import { documentsPage } from "./documents/documents-page.ts";
 import { h } from "./dom.ts";
 import { authPage } from "./pages/auth.ts";
+import { confirmPage } from "./pages/confirm.ts";
 import { keysPage } from "./pages/keys.ts";
 import { researchPage } from "./pages/research.ts";
 import { runPage } from "./pages/run.ts";
@@ -83,6 +84,7 @@ async function render(): Promise<void> {
     () => null,
   );
   renderNav(me);
+  if (path === "/confirm") return confirmPage();
   if (path === "/signin" || path === "/signup") {
     if (me) return navigate("/research");
     return authPage(path === "/signup" ? "signup" : "signin");

@@ -2,7 +2,7 @@ import type { Providers, SignupPending } from "../../../contract/auth.ts";
 import { type ApiError, api } from "../api.ts";
 import { h, mount } from "../dom.ts";
 import { navigate } from "../router.ts";
-import { confirmedNotice, signinNotice } from "./signin-notice.ts";
+import { signinNotice } from "./signin-notice.ts";
 
 /** "Check your mail" with a button that mails the link again (README "Accounts: sign-up and sign-in"). */
 function checkMail(text: string, address: string): HTMLElement {
@@ -25,8 +25,6 @@ export async function authPage(mode: "signin" | "signup"): Promise<void> {
   const alert = h("div", { role: "alert", "aria-live": "assertive" });
   const notice = signinNotice(location.search);
   if (notice) alert.append(h("p", { class: "alert" }, notice));
-  const confirmed = mode === "signin" ? confirmedNotice(location.search) : null;
-  if (confirmed) alert.append(h("p", { class: "alert notice" }, confirmed));
   const email = h("input", { type: "email", name: "email", autocomplete: "email", required: true });
   const password = h("input", {
     type: "password",

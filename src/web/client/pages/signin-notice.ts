@@ -20,11 +20,6 @@ const TEXTS: Record<SigninErrorCode, string> = {
     "This confirmation link is unknown, used or expired. If you confirmed already, sign in; else sign up again or ask for another link.",
 };
 
-/** The fixed text after a confirmation link was followed (/signin?confirmed=1), or null. */
-export function confirmedNotice(search: string): string | null {
-  return new URLSearchParams(search).get("confirmed") === "1" ? "Your email address is confirmed. Sign in." : null;
-}
-
 /** The fixed text for the page's ?error= code, or null when there is none or it is not ours. */
 export function signinNotice(search: string): string | null {
   const code = new URLSearchParams(search).get("error");

@@ -81,7 +81,10 @@ describe.if(run)("the header's policy in Chromium", () => {
         page.removeAllListeners("console");
         page.removeAllListeners("pageerror");
         // The injected script's refusal is the one error expected.
-        expect(errors.filter((e) => !/Content Security Policy/.test(e)), path).toEqual([]);
+        expect(
+          errors.filter((e) => !/Content Security Policy/.test(e)),
+          path,
+        ).toEqual([]);
       }
     } finally {
       await page.close();

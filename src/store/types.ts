@@ -419,8 +419,14 @@ export interface CorpusTable {
    * is gone (removed while an import ran).
    */
   put(collectionId: number, docs: CorpusDocumentInput[]): Awaitable<CorpusPutOutcome[]>;
-  /** Documents of a collection in doc_id order. */
-  documents(collectionId: number): Awaitable<CorpusDocumentRow[]>;
+  /** Documents of a collection in doc_id order; with `docIds`, only those. */
+  documents(collectionId: number, docIds?: string[]): Awaitable<CorpusDocumentRow[]>;
+  /**
+   * A page of the doc_ids a collection lists, stored or on their way in (`corpus_uploads`), each
+   * once, from `from` on in the database's own doc_id order (so `from` pages with the same
+   * comparison that sorts), at most `limit`: both index ranges read, never the whole collection.
+   */
+  documentIds(collectionId: number, from: string, limit: number): Awaitable<string[]>;
   /** One document of a collection by its doc_id; null when it has none. */
   document(collectionId: number, docId: string): Awaitable<CorpusDocumentRow | null>;
   /** Removes a collection and its documents; null when there is no such collection. */
@@ -501,8 +507,8 @@ export interface UploadsTable {
   finish(id: number): Awaitable<boolean>;
   /** Marks a file failed with the reason; its spool is forgotten (deleted by the caller). */
   fail(id: number, error: string): Awaitable<void>;
-  /** The rows of a collection, oldest first. */
-  inFlight(collectionId: number): Awaitable<UploadRow[]>;
+  /** The rows of a collection, oldest first; with `docIds`, only theirs. */
+  inFlight(collectionId: number, docIds?: string[]): Awaitable<UploadRow[]>;
   /** Which of these collections have a file queued or indexing. */
   busy(collectionIds: number[]): Awaitable<number[]>;
   /** Rows queued or indexing under an instance whose lease is not live (a crash, a stop mid-import). */

@@ -118,7 +118,23 @@ export function pgCorpus(sql: SQL): CorpusTable {
         }
         return out;
       }),
-    documents: async (cid) => (await docsWhere(sql, sql`c.id = ${cid} ORDER BY d.doc_id`)).map(toDocumentRow),
+    documents: async (cid, docIds) =>
+      (
+        await docsWhere(
+          sql,
+          docIds
+            ? sql`c.id = ${cid} AND d.doc_id = ANY(${docIds}::text[]) ORDER BY d.doc_id`
+            : sql`c.id = ${cid} ORDER BY d.doc_id`,
+        )
+      ).map(toDocumentRow),
+    documentIds: async (cid, from, limit) =>
+      (
+        await sql`(SELECT doc_id FROM corpus_documents WHERE collection_id = ${cid} AND doc_id >= ${from}
+            ORDER BY doc_id LIMIT ${limit})
+          UNION (SELECT DISTINCT doc_id FROM corpus_uploads WHERE collection_id = ${cid} AND doc_id >= ${from}
+            ORDER BY doc_id LIMIT ${limit})
+          ORDER BY doc_id LIMIT ${limit}`
+      ).map((r: { doc_id: string }) => r.doc_id),
     async document(cid, docId) {
       const [row] = await docsWhere(sql, sql`c.id = ${cid} AND d.doc_id = ${docId}`);
       return row ? toDocumentRow(row) : null;

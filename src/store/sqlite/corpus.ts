@@ -102,6 +102,15 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
     `SELECT ${DOC_COLUMNS} FROM corpus_documents d JOIN corpus_collections c ON c.id = d.collection_id
      WHERE c.id = ? ORDER BY d.doc_id`,
   );
+  const namedDocuments = db.prepare<DocRowRaw, [number, string]>(
+    `SELECT ${DOC_COLUMNS} FROM corpus_documents d JOIN corpus_collections c ON c.id = d.collection_id
+     WHERE c.id = ? AND d.doc_id IN (SELECT value FROM json_each(?)) ORDER BY d.doc_id`,
+  );
+  const documentIds = db.prepare<{ doc_id: string }, [number, string, number]>(
+    `SELECT doc_id FROM (SELECT doc_id FROM corpus_documents WHERE collection_id = ?1 AND doc_id >= ?2 ORDER BY doc_id LIMIT ?3)
+     UNION SELECT doc_id FROM (SELECT DISTINCT doc_id FROM corpus_uploads WHERE collection_id = ?1 AND doc_id >= ?2 ORDER BY doc_id LIMIT ?3)
+     ORDER BY doc_id LIMIT ?3`,
+  );
   const oneDocument = db.prepare<DocRowRaw, [number, string]>(
     `SELECT ${DOC_COLUMNS} FROM corpus_documents d JOIN corpus_collections c ON c.id = d.collection_id
      WHERE c.id = ? AND d.doc_id = ?`,
@@ -165,7 +174,9 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
         .immediate(),
     ),
     put: writing((cid: number, docs: Parameters<CorpusTable["put"]>[1]) => put.immediate(cid, docs)),
-    documents: (cid) => documents.all(cid).map(toDocumentRow),
+    documents: (cid, docIds) =>
+      (docIds ? namedDocuments.all(cid, JSON.stringify(docIds)) : documents.all(cid)).map(toDocumentRow),
+    documentIds: (cid, from, limit) => documentIds.all(cid, from, limit).map((r) => r.doc_id),
     document(cid, docId) {
       const row = oneDocument.get(cid, docId);
       return row ? toDocumentRow(row) : null;

@@ -18,7 +18,7 @@ export const keyCreate = (input: CommandInput) =>
   withStore(input.cfg, async (store) => {
     const name = input.options.name;
     const label = typeof name === "string" && name ? name.slice(0, 100) : null;
-    const created = await createKey(store, await accountId(store, input.args[0]!), label);
+    const created = await createKey(store, await accountId(store, input.args[0]!), label, input.cfg.KEYS_PER_ACCOUNT);
     console.log(created.key);
     return 0;
   });

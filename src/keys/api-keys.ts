@@ -23,6 +23,7 @@ export async function createKey(
   store: Store,
   accountId: string,
   name: string | null,
+  maxActive: number,
 ): Promise<KeyRecord & { key: string }> {
   const key = KEY_PREFIX + randomToken(24);
   const row: KeyRow = {
@@ -36,7 +37,9 @@ export async function createKey(
     lastUsedAt: null,
     revokedAt: null,
   };
-  await store.apiKeys.insert(row);
+  // Threat: an account minting keys without end (thousands a second), each a row every list reads.
+  if (!(await store.apiKeys.insertWithin(row, maxActive)))
+    throw new AppError("key_limit_reached", `this account already has ${maxActive} active keys: revoke one first`);
   unknownByStore.get(store)?.clear();
   return { ...toRecord(row), key };
 }

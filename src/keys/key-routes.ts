@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import { requireAccount } from "../auth/session-cookie.ts";
+import type { Config } from "../config/schema.ts";
 import { CreateKeyBodySchema } from "../contract/console.ts";
 import {
   type ApiPaths,
@@ -27,6 +28,7 @@ const CREATE_KEY = sessionOp(
   {
     201: jsonAnswer("CreatedKey", "the new key, with the full key this once"),
     400: err(["invalid_request"], ` (not a JSON object, a name over 100 characters, ${BODY_TOO_LARGE})`),
+    409: err(["key_limit_reached"]),
   },
   { requestBody: { required: false, content: { "application/json": { schema: ref("CreateKeyBody") } } } },
 );
@@ -43,7 +45,7 @@ export const KEY_OPERATIONS: ApiPaths = {
 };
 
 /** API keys in the Console (README "The API"): session cookie only; a key is not a credential here. */
-export function keyRoutes(deps: { store: Store }) {
+export function keyRoutes(deps: { store: Store; config: Pick<Config, "KEYS_PER_ACCOUNT"> }) {
   return new Elysia({ name: "key-routes" })
     .get(
       "/api/console/keys",
@@ -58,7 +60,11 @@ export function keyRoutes(deps: { store: Store }) {
       async ({ request, body }) => {
         const acc = await requireAccount(deps.store, request);
         const name = body?.name?.trim() || null;
-        const { last_used_at: _l, revoked_at: _r, ...shown } = await createKey(deps.store, acc.id, name);
+        const {
+          last_used_at: _l,
+          revoked_at: _r,
+          ...shown
+        } = await createKey(deps.store, acc.id, name, deps.config.KEYS_PER_ACCOUNT);
         return json(shown, 201, noStore);
       },
       { body: t.Optional(CreateKeyBodySchema), detail: CREATE_KEY },

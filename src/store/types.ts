@@ -107,6 +107,11 @@ export interface KeyCheck {
 
 export interface ApiKeysTable {
   insert(row: KeyRow): Awaitable<void>;
+  /**
+   * Inserts an active key unless the account already has `maxActive` active ones (false then).
+   * The count and the insert are one step per account, so concurrent creations cannot pass it.
+   */
+  insertWithin(row: KeyRow, maxActive: number): Awaitable<boolean>;
   /** Newest first. */
   listByAccount(accountId: string): Awaitable<KeyRow[]>;
   /** Revokes an active key of this account; returns the key (revoked or not), or null if not its. */

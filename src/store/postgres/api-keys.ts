@@ -18,6 +18,19 @@ export function pgApiKeys(sql: SQL): ApiKeysTable {
         VALUES (${r.id}, ${r.accountId}, ${r.name}, ${r.prefix}, ${r.keyHash}, ${r.status}, ${r.createdAt},
           ${r.lastUsedAt}, ${r.revokedAt})`;
     },
+    // An account's creations queue on a transaction lock (never a session one: PgBouncer), so
+    // two instances' concurrent creations cannot both see room under the cap.
+    insertWithin: (r, max) =>
+      sql.begin(async (tx) => {
+        await tx`SELECT pg_advisory_xact_lock(hashtext(${`keys:${r.accountId}`}))`;
+        const inserted = await tx`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, status, created_at,
+            last_used_at, revoked_at)
+          SELECT ${r.id}, ${r.accountId}, ${r.name}, ${r.prefix}, ${r.keyHash}, ${r.status}, ${r.createdAt},
+            ${r.lastUsedAt}, ${r.revokedAt}
+          WHERE (SELECT count(*) FROM api_keys WHERE account_id = ${r.accountId} AND status = 'active') < ${max}
+          RETURNING id`;
+        return inserted.length > 0;
+      }),
     listByAccount: async (accountId) => [
       ...(await sql<KeyRow[]>`SELECT id, account_id AS "accountId", name, prefix, key_hash AS "keyHash", status,
         created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"

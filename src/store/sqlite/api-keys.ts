@@ -9,6 +9,12 @@ export function sqliteApiKeys(db: Database): ApiKeysTable {
   const insert =
     db.prepare(`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, status, created_at, last_used_at, revoked_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  // One statement: SQLite's single writer makes the count and the insert one step.
+  const insertWithin = db.prepare(
+    `INSERT INTO api_keys (id, account_id, name, prefix, key_hash, status, created_at, last_used_at, revoked_at)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
+     WHERE (SELECT count(*) FROM api_keys WHERE account_id = ?2 AND status = 'active') < ?10`,
+  );
   const list = db.prepare<KeyRow, [string]>(
     `SELECT ${COLUMNS} FROM api_keys WHERE account_id = ? ORDER BY created_at DESC, rowid DESC`,
   );
@@ -28,6 +34,19 @@ export function sqliteApiKeys(db: Database): ApiKeysTable {
     insert(r) {
       insert.run(r.id, r.accountId, r.name, r.prefix, r.keyHash, r.status, r.createdAt, r.lastUsedAt, r.revokedAt);
     },
+    insertWithin: (r, max) =>
+      insertWithin.run(
+        r.id,
+        r.accountId,
+        r.name,
+        r.prefix,
+        r.keyHash,
+        r.status,
+        r.createdAt,
+        r.lastUsedAt,
+        r.revokedAt,
+        max,
+      ).changes > 0,
     listByAccount: (accountId) => list.all(accountId),
     revoke(accountId, keyId, at) {
       revoke.run(at, keyId, accountId);

@@ -4,7 +4,7 @@ import {
   type DocumentItem,
   type DocumentList,
 } from "../contract/collections.ts";
-import type { CollectionSummary, CorpusDocumentRow, Store, UploadRow } from "../store/types.ts";
+import type { CollectionRef, CorpusDocumentRow, Store, UploadRow } from "../store/types.ts";
 
 /**
  * The documents of a collection as the Console shows them, with their status (README
@@ -44,7 +44,7 @@ const inFlightItem = (u: UploadRow, stored: DocumentItem | undefined): DocumentI
  * whole was 17 MB and ~200 ms of the server's thread per call: a page reads and builds at most
  * DOCUMENT_LIST_PAGE entries, whatever the collection holds.
  */
-export async function listDocuments(store: Store, collection: CollectionSummary, from: string): Promise<DocumentList> {
+export async function listDocuments(store: Store, collection: CollectionRef, from: string): Promise<DocumentList> {
   // One doc_id more than the page says whether any follow, and which one `next` names.
   const ids = await store.corpus.documentIds(collection.id, from, DOCUMENT_LIST_PAGE + 1);
   const page = ids.slice(0, DOCUMENT_LIST_PAGE);
@@ -65,7 +65,7 @@ export async function listDocuments(store: Store, collection: CollectionSummary,
  */
 export async function collectionStatuses(
   store: Store,
-  collections: CollectionSummary[],
+  collections: CollectionRef[],
 ): Promise<Map<number, CollectionStatus>> {
   const busy = new Set(await store.uploads.busy(collections.map((c) => c.id)));
   return new Map(collections.map((c) => [c.id, busy.has(c.id) ? "indexing" : "ready"]));
@@ -76,7 +76,7 @@ export async function collectionStatuses(
  * false when it has none of that doc_id. A file being indexed is cancelled: its documents go
  * when its import ends (src/collections/import-one.ts); its spooled file is swept.
  */
-export async function removeDocument(store: Store, collection: CollectionSummary, docId: string): Promise<boolean> {
+export async function removeDocument(store: Store, collection: CollectionRef, docId: string): Promise<boolean> {
   const rows = await store.uploads.remove(collection.id, docId);
   return (await store.corpus.removeDocuments(collection.id, [docId])) > 0 || rows.length > 0;
 }

@@ -364,7 +364,11 @@ export type Visibility = "private" | "shared";
 /** Who owns a collection: an account's id, or null for one the operator shares with no owner. */
 export type OwnerId = string | null;
 
-export interface CollectionSummary {
+/**
+ * A collection's identity and who may read it, without its counts: what a route needs to find
+ * the collection a name means, read in one indexed row whatever the collection holds.
+ */
+export interface CollectionRef {
   /** The store's own number for the collection: names are unique per owner only. */
   id: number;
   name: string;
@@ -372,12 +376,15 @@ export interface CollectionSummary {
   /** The owner's email (null with no owner). */
   owner: string | null;
   visibility: Visibility;
+  createdAt: string;
+}
+
+export interface CollectionSummary extends CollectionRef {
   documents: number;
   passages: number;
   chars: number;
   /** UTF-8 bytes of the kept text (what the storage allowance counts). */
   bytes: number;
-  createdAt: string;
   /** When a document was last added or replaced; null for an empty collection. */
   updatedAt: string | null;
 }
@@ -405,8 +412,15 @@ export interface CorpusTable {
   createCollection(c: NewCollection): Awaitable<CollectionSummary | null>;
   /** The collections a reader may read, by name (then owner). */
   collections(reader: CollectionReader): Awaitable<CollectionSummary[]>;
-  /** One collection by its owner and name, readable or not (callers check). */
+  /** One collection by its owner and name, readable or not (callers check), with its counts. */
   findCollection(ownerId: OwnerId, name: string): Awaitable<CollectionSummary | null>;
+  /**
+   * `findCollection` without the counts, for routes that show none: one row by the
+   * (owner, name) index, never the collection's documents or passages.
+   */
+  collectionRef(ownerId: OwnerId, name: string): Awaitable<CollectionRef | null>;
+  /** The shared collections named `name`, whoever owns them, without their counts. */
+  sharedRefs(name: string): Awaitable<CollectionRef[]>;
   /** The ids of the collections a reader may read. */
   readable(reader: CollectionReader): Awaitable<number[]>;
   /**

@@ -1,9 +1,12 @@
 import type { Database } from "bun:sqlite";
 import {
+  COLLECTION_REF_SELECT,
   COLLECTION_SELECT,
+  type CollectionRefRaw,
   type CollectionRowRaw,
   type DocRowRaw,
   passageBytes,
+  toCollectionRef,
   toCollectionSummary,
   toDocumentRow,
 } from "../corpus-rows.ts";
@@ -41,6 +44,12 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
   );
   const byOwnerName = db.prepare<CollectionRowRaw, [string, string]>(
     `${COLLECTION_SELECT} WHERE coalesce(c.owner_id, '') = ? AND c.name = ?`,
+  );
+  const refByOwnerName = db.prepare<CollectionRefRaw, [string, string]>(
+    `${COLLECTION_REF_SELECT} WHERE coalesce(c.owner_id, '') = ? AND c.name = ?`,
+  );
+  const sharedByName = db.prepare<CollectionRefRaw, [string]>(
+    `${COLLECTION_REF_SELECT} WHERE c.name = ? AND c.visibility = 'shared' ORDER BY a.email`,
   );
   const readableIds = db.prepare<{ id: number }, [number, string]>(
     `SELECT id FROM corpus_collections c
@@ -159,6 +168,11 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
       const row = byOwnerName.get(ownerId ?? "", name);
       return row ? toCollectionSummary(row) : null;
     },
+    collectionRef(ownerId, name) {
+      const row = refByOwnerName.get(ownerId ?? "", name);
+      return row ? toCollectionRef(row) : null;
+    },
+    sharedRefs: (name) => sharedByName.all(name).map(toCollectionRef),
     readable: (reader) => readableIds.all(...readerArgs(reader)).map((r) => r.id),
     updateCollection: writing((id: number, change: Parameters<CorpusTable["updateCollection"]>[1]) =>
       db

@@ -114,6 +114,11 @@ export interface ApiKeysTable {
   insertWithin(row: KeyRow, maxActive: number): Awaitable<boolean>;
   /** Newest first. */
   listByAccount(accountId: string): Awaitable<KeyRow[]>;
+  /**
+   * At most `limit` of the account's keys, newest first, from the key `from` on (itself
+   * included; none when it is not one of the account's), or from the newest when null.
+   */
+  pageByAccount(accountId: string, from: string | null, limit: number): Awaitable<KeyRow[]>;
   /** Revokes an active key of this account; returns the key (revoked or not), or null if not its. */
   revoke(accountId: string, keyId: string, at: string): Awaitable<KeyRow | null>;
   /** The account a key belongs to, or null if there is no such key (the CLI's `key revoke KEY_ID`). */

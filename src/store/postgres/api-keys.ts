@@ -36,6 +36,15 @@ export function pgApiKeys(sql: SQL): ApiKeysTable {
         created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"
         FROM api_keys WHERE account_id = ${accountId} ORDER BY created_at DESC, seq DESC`),
     ],
+    // As on SQLite: the cursor is a key's (created_at, seq) place in the order.
+    pageByAccount: async (accountId, from, limit) => [
+      ...(await sql<KeyRow[]>`SELECT id, account_id AS "accountId", name, prefix, key_hash AS "keyHash", status,
+        created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"
+        FROM api_keys WHERE account_id = ${accountId}
+          AND (${from}::text IS NULL OR (created_at, seq) <=
+            (SELECT created_at, seq FROM api_keys WHERE id = ${from}::text AND account_id = ${accountId}))
+        ORDER BY created_at DESC, seq DESC LIMIT ${limit}`),
+    ],
     async revoke(accountId, keyId, at) {
       await sql`UPDATE api_keys SET status = 'revoked', revoked_at = ${at}
         WHERE id = ${keyId} AND account_id = ${accountId} AND status = 'active'`;

@@ -18,6 +18,13 @@ export function sqliteApiKeys(db: Database): ApiKeysTable {
   const list = db.prepare<KeyRow, [string]>(
     `SELECT ${COLUMNS} FROM api_keys WHERE account_id = ? ORDER BY created_at DESC, rowid DESC`,
   );
+  // The cursor is a key: its (created_at, rowid) place in the order, so keys made or revoked
+  // between two pages shift nothing.
+  const page = db.prepare<KeyRow, [string, string | null, number]>(
+    `SELECT ${COLUMNS} FROM api_keys WHERE account_id = ?1
+       AND (?2 IS NULL OR (created_at, rowid) <= (SELECT created_at, rowid FROM api_keys WHERE id = ?2 AND account_id = ?1))
+     ORDER BY created_at DESC, rowid DESC LIMIT ?3`,
+  );
   const revoke = db.prepare(
     "UPDATE api_keys SET status = 'revoked', revoked_at = ? WHERE id = ? AND account_id = ? AND status = 'active'",
   );
@@ -48,6 +55,7 @@ export function sqliteApiKeys(db: Database): ApiKeysTable {
         max,
       ).changes > 0,
     listByAccount: (accountId) => list.all(accountId),
+    pageByAccount: (accountId, from, limit) => page.all(accountId, from, limit),
     revoke(accountId, keyId, at) {
       revoke.run(at, keyId, accountId);
       return owned.get(keyId, accountId);

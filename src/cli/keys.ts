@@ -18,7 +18,7 @@ export const keyCreate = (input: CommandInput) =>
   withStore(input.cfg, async (store) => {
     const name = input.options.name;
     const label = typeof name === "string" && name ? name.slice(0, 100) : null;
-    const created = await createKey(store, await accountId(store, input.args[0]!), label);
+    const created = await createKey(store, await accountId(store, input.args[0]!), label, input.cfg.KEYS_PER_ACCOUNT);
     console.log(created.key);
     return 0;
   });
@@ -38,7 +38,8 @@ function keyTable(keys: KeyRecord[]): string {
 export const keyList = (input: CommandInput) =>
   withStore(input.cfg, async (store) => {
     const keys = await listKeys(store, await accountId(store, input.args[0]!));
-    if (input.options.json) console.log(JSON.stringify({ keys }));
+    // The GET answer's shape, with every key: nothing follows.
+    if (input.options.json) console.log(JSON.stringify({ keys, next: null }));
     else if (keys.length) console.log(keyTable(keys));
     else process.stderr.write(`${input.args[0]} has no keys\n`);
     return 0;

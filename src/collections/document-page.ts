@@ -1,6 +1,6 @@
 import { DOCUMENT_PAGE_PASSAGES, type DocumentPage } from "../contract/collections.ts";
 import { AppError } from "../contract/errors.ts";
-import type { CollectionSummary, Store } from "../store/types.ts";
+import type { CollectionRef, Store } from "../store/types.ts";
 
 /**
  * A document's page in the web app (README "Collections for a team"): where a local source
@@ -20,7 +20,7 @@ export function fromParam(raw: string | undefined): number {
 /** The document `docId` of a readable collection from passage `from` on, or 404 document_not_found. */
 export async function documentPage(
   store: Store,
-  collection: CollectionSummary,
+  collection: CollectionRef,
   docId: string,
   from: number,
 ): Promise<DocumentPage> {

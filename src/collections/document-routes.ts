@@ -10,6 +10,7 @@ import { ownCollection, readableCollection } from "./find-collection.ts";
 import {
   collectionAt,
   DOC_ID_PARAM,
+  FROM_DOC_PARAM,
   FROM_PARAM,
   NAME_PARAM,
   NO_STORE,
@@ -28,12 +29,12 @@ const LIST_DOCUMENTS = sessionOp(
   "Collections",
   "The documents of a collection the caller may read, each with its status",
   {
-    200: jsonAnswer("DocumentList", "by doc_id"),
+    200: jsonAnswer("DocumentList", "by doc_id, a page from ?from="),
     400: err(["invalid_request"], " (a path segment that is not valid percent-encoding)"),
     404: NOT_READABLE,
     409: err(["collection_ambiguous"]),
   },
-  { parameters: [NAME_PARAM, OWNER_PARAM] },
+  { parameters: [NAME_PARAM, OWNER_PARAM, FROM_DOC_PARAM] },
 );
 const GET_DOCUMENT = sessionOp(
   "getDocument",
@@ -72,7 +73,9 @@ export function documentRoutes(deps: { store: Store }) {
         const acc = await requireAccount(deps.store, request);
         const at = collectionAt(params, request);
         const c = await readableCollection(deps.store, acc, at.name, at.owner);
-        return json({ documents: await listDocuments(deps.store, c) }, 200, NO_STORE);
+        // The first page when absent: the doc_ids start at "".
+        const from = queryValue(request, "from") ?? "";
+        return json(await listDocuments(deps.store, c, from), 200, NO_STORE);
       },
       { detail: LIST_DOCUMENTS },
     )

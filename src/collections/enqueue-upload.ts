@@ -2,7 +2,7 @@ import type { Account } from "../auth/accounts.ts";
 import type { Config } from "../config/schema.ts";
 import { AppError } from "../contract/errors.ts";
 import { storageAllowanceFor, withinAllowance } from "../corpus/storage-allowance.ts";
-import type { CollectionSummary, StorageUse, Store, UploadRow } from "../store/types.ts";
+import type { CollectionRef, StorageUse, Store, UploadRow } from "../store/types.ts";
 import type { Spool } from "./spool.ts";
 import type { ReceivedFile } from "./upload-intake.ts";
 
@@ -34,7 +34,7 @@ export async function enqueueUpload(
   store: Store,
   cfg: Config,
   spool: Spool,
-  o: { account: Account; collection: CollectionSummary; files: ReceivedFile[]; instanceId: string },
+  o: { account: Account; collection: CollectionRef; files: ReceivedFile[]; instanceId: string },
 ): Promise<UploadRow[]> {
   const allowance = storageAllowanceFor(cfg, o.account.plan);
   let seen: StorageUse = { documents: 0, bytes: 0 };

@@ -43,6 +43,13 @@ export const OWNER_PARAM = {
     "the owner's email, to pick among collections of one name (empty: the one shared with no owner); without it: the caller's own, else the one shared with no owner, else the only shared one",
   schema: { type: "string" },
 };
+export const FROM_DOC_PARAM = {
+  name: "from",
+  in: "query",
+  required: false,
+  description: "the doc_id the page starts at (the first page when absent): the previous answer's next",
+  schema: { type: "string" },
+};
 export const FROM_PARAM = {
   name: "from",
   in: "query",

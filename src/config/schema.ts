@@ -221,6 +221,12 @@ export const ConfigSchema = T.Object({
       description: "comma list of email domains open sign-up is limited to (exact match, no subdomains)",
     }),
   ),
+  KEYS_PER_ACCOUNT: T.Integer({
+    minimum: 1,
+    maximum: 100_000,
+    default: 100,
+    description: "active API keys one account may hold (creating another is refused until one is revoked)",
+  }),
   SIGNUP_PER_HOUR: T.Integer({
     minimum: 1,
     maximum: 1_000_000,

@@ -98,10 +98,21 @@ export const DocumentItemSchema = T.Object(
   { description: "a document of the collection" },
 );
 
+/** The most documents one answer of GET .../documents carries; `next` pages on. */
+export const DOCUMENT_LIST_PAGE = 200;
+
 /** GET /api/console/collections/{name}/documents. */
 export const DocumentListSchema = T.Object(
-  { documents: T.Array(DocumentItemSchema, { description: "by doc_id" }) },
-  { description: "the collection's documents, each with its status" },
+  {
+    documents: T.Array(DocumentItemSchema, {
+      maxItems: DOCUMENT_LIST_PAGE,
+      description: `by doc_id, at most ${DOCUMENT_LIST_PAGE} from ?from=`,
+    }),
+    next: T.Union([T.String(), T.Null()], {
+      description: "the ?from= of the following documents (a doc_id); null after the last",
+    }),
+  },
+  { description: "the collection's documents, each with its status, a page at a time" },
 );
 
 /** DELETE /api/console/collections/{name}/documents/{doc_id} 200. */
@@ -136,4 +147,5 @@ export type Visibility = Static<typeof VisibilitySchema>;
 export type CollectionStatus = Static<typeof CollectionStatusSchema>;
 export type Collection = Static<typeof CollectionSchema>;
 export type DocumentItem = Static<typeof DocumentItemSchema>;
+export type DocumentList = Static<typeof DocumentListSchema>;
 export type DocumentPage = Static<typeof DocumentPageSchema>;

@@ -32,12 +32,21 @@ export const KeyRecordSchema = T.Object(
   { description: "an API key record" },
 );
 
-/** GET /api/console/keys: newest first. */
+/** The most keys one answer of GET /api/console/keys carries; `next` pages on. */
+export const KEY_LIST_PAGE = 100;
+
+/** GET /api/console/keys: newest first, a page at a time. */
 export const KeyListSchema = T.Object(
   {
-    keys: T.Array(KeyRecordSchema, { description: "newest first" }),
+    keys: T.Array(KeyRecordSchema, {
+      maxItems: KEY_LIST_PAGE,
+      description: `newest first, at most ${KEY_LIST_PAGE} from ?from=`,
+    }),
+    next: T.Union([T.String(), T.Null()], {
+      description: "the ?from= of the following (older) keys (a key's id); null after the last",
+    }),
   },
-  { description: "the account's keys" },
+  { description: "the account's keys, a page at a time" },
 );
 
 /** Body of POST /api/console/keys; an empty or absent body is fine. */

@@ -52,6 +52,11 @@ export const ERRORS = {
     description: "Sign-up is closed on this server (SIGNUP=closed), or the email's domain is not in SIGNUP_DOMAINS",
   },
   key_not_found: { status: 404, kind: "refusal", description: "No such key on this account" },
+  key_limit_reached: {
+    status: 409,
+    kind: "refusal",
+    description: "The account has KEYS_PER_ACCOUNT active keys: revoke one to create another",
+  },
   run_not_found: {
     status: 404,
     kind: "refusal",

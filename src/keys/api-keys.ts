@@ -1,4 +1,4 @@
-import { KEY_PATTERN, type KeyRecord, type RevokedKey } from "../contract/console.ts";
+import { KEY_LIST_PAGE, KEY_PATTERN, type KeyList, type KeyRecord, type RevokedKey } from "../contract/console.ts";
 import { AppError, sharedError } from "../contract/errors.ts";
 import type { Awaitable, KeyCheck, KeyRow, Store } from "../store/types.ts";
 import { randomToken, sha256Hex } from "../util/crypto.ts";
@@ -27,6 +27,7 @@ export async function createKey(
   store: Store,
   accountId: string,
   name: string | null,
+  maxActive: number,
   sessionToken?: string,
 ): Promise<KeyRecord & { key: string }> {
   const key = KEY_PREFIX + randomToken(24);
@@ -42,14 +43,29 @@ export async function createKey(
     revokedAt: null,
   };
   const whileSession = sessionToken ? { tokenHash: sha256Hex(sessionToken), now: row.createdAt } : undefined;
-  if (!(await store.apiKeys.insert(row, whileSession)))
+  // Threat: an account minting keys without end (thousands a second), each a row every list reads.
+  const written = await store.apiKeys.insertWithin(row, maxActive, whileSession);
+  if (written === "no_session")
     throw new AppError("unauthorized", "sign in first: this endpoint needs the session cookie");
+  if (written === "limit")
+    throw new AppError("key_limit_reached", `this account already has ${maxActive} active keys: revoke one first`);
   unknownByStore.get(store)?.clear();
   return { ...toRecord(row), key };
 }
 
 export async function listKeys(store: Store, accountId: string): Promise<KeyRecord[]> {
   return (await store.apiKeys.listByAccount(accountId)).map(toRecord);
+}
+
+/**
+ * One page of the account's keys, newest first, from the key `from` on. Paged because revoked
+ * keys stay listed and pile up without bound (create and revoke in turn), whatever the cap on
+ * active ones: a page reads at most KEY_LIST_PAGE + 1 rows, however many the account made.
+ */
+export async function listKeyPage(store: Store, accountId: string, from: string | null): Promise<KeyList> {
+  // One key more than the page says whether any follow, and which one `next` names.
+  const rows = await store.apiKeys.pageByAccount(accountId, from, KEY_LIST_PAGE + 1);
+  return { keys: rows.slice(0, KEY_LIST_PAGE).map(toRecord), next: rows[KEY_LIST_PAGE]?.id ?? null };
 }
 
 /** Revokes a key of this account; revoking again answers the same record (first revocation time). */

@@ -1,6 +1,8 @@
 import { Elysia, t } from "elysia";
 import { requireAccount, sessionToken } from "../auth/session-cookie.ts";
+import type { Config } from "../config/schema.ts";
 import { CreateKeyBodySchema } from "../contract/console.ts";
+import { AppError } from "../contract/errors.ts";
 import {
   type ApiPaths,
   BODY_TOO_LARGE,
@@ -12,14 +14,39 @@ import {
 import { ref } from "../contract/openapi-schemas.ts";
 import { json } from "../http/responses.ts";
 import type { Store } from "../store/types.ts";
-import { createKey, listKeys, revokeKey } from "./api-keys.ts";
+import { createKey, listKeyPage, revokeKey } from "./api-keys.ts";
 
 const noStore = { "cache-control": "no-store" };
 
+/** `?from=` once, or null; twice, 400 (which one was meant is unknowable). */
+function fromKey(request: Request): string | null {
+  const all = new URL(request.url).searchParams.getAll("from");
+  if (all.length > 1) throw new AppError("invalid_request", "give from once");
+  return all[0] ?? null;
+}
+
 // Each route's OpenAPI operation, beside it: its summary, body and answers are this one object.
-const LIST_KEYS = sessionOp("listKeys", "Console", "List the account's keys, newest first", {
-  200: jsonAnswer("KeyList", "the keys; never the full key"),
-});
+const LIST_KEYS = sessionOp(
+  "listKeys",
+  "Console",
+  "List the account's keys, newest first, a page at a time",
+  {
+    200: jsonAnswer("KeyList", "a page of the keys from ?from=; never the full key"),
+    400: err(["invalid_request"], " (from given twice)"),
+  },
+  {
+    parameters: [
+      {
+        name: "from",
+        in: "query",
+        required: false,
+        description:
+          "the id of the key the page starts at (the newest when absent): the previous answer's next; a key not the caller's: an empty page",
+        schema: { type: "string" },
+      },
+    ],
+  },
+);
 const CREATE_KEY = sessionOp(
   "createKey",
   "Console",
@@ -27,6 +54,7 @@ const CREATE_KEY = sessionOp(
   {
     201: jsonAnswer("CreatedKey", "the new key, with the full key this once"),
     400: err(["invalid_request"], ` (not a JSON object, a name over 100 characters, ${BODY_TOO_LARGE})`),
+    409: err(["key_limit_reached"]),
   },
   { requestBody: { required: false, content: { "application/json": { schema: ref("CreateKeyBody") } } } },
 );
@@ -43,13 +71,13 @@ export const KEY_OPERATIONS: ApiPaths = {
 };
 
 /** API keys in the Console (README "The API"): session cookie only; a key is not a credential here. */
-export function keyRoutes(deps: { store: Store }) {
+export function keyRoutes(deps: { store: Store; config: Pick<Config, "KEYS_PER_ACCOUNT"> }) {
   return new Elysia({ name: "key-routes" })
     .get(
       "/api/console/keys",
       async ({ request }) => {
         const acc = await requireAccount(deps.store, request);
-        return json({ keys: await listKeys(deps.store, acc.id) }, 200, noStore);
+        return json(await listKeyPage(deps.store, acc.id, fromKey(request)), 200, noStore);
       },
       { detail: LIST_KEYS },
     )
@@ -62,7 +90,7 @@ export function keyRoutes(deps: { store: Store }) {
           last_used_at: _l,
           revoked_at: _r,
           ...shown
-        } = await createKey(deps.store, acc.id, name, sessionToken(request));
+        } = await createKey(deps.store, acc.id, name, deps.config.KEYS_PER_ACCOUNT, sessionToken(request));
         return json(shown, 201, noStore);
       },
       { body: t.Optional(CreateKeyBodySchema), detail: CREATE_KEY },

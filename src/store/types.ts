@@ -133,8 +133,23 @@ export interface ApiKeysTable {
    * after it was checked. The account's row is locked first, as in SessionsTable.insert.
    */
   insert(row: KeyRow, whileSession?: { tokenHash: string; now: string }): Awaitable<boolean>;
+  /**
+   * Inserts an active key unless the account already has `maxActive` active ones ("limit") or,
+   * with `whileSession`, that session has ended since it was checked ("no_session"). The count
+   * and the insert are one step per account, so concurrent creations cannot pass the cap.
+   */
+  insertWithin(
+    row: KeyRow,
+    maxActive: number,
+    whileSession?: { tokenHash: string; now: string },
+  ): Awaitable<"inserted" | "limit" | "no_session">;
   /** Newest first. */
   listByAccount(accountId: string): Awaitable<KeyRow[]>;
+  /**
+   * At most `limit` of the account's keys, newest first, from the key `from` on (itself
+   * included; none when it is not one of the account's), or from the newest when null.
+   */
+  pageByAccount(accountId: string, from: string | null, limit: number): Awaitable<KeyRow[]>;
   /** Revokes an active key of this account; returns the key (revoked or not), or null if not its. */
   revoke(accountId: string, keyId: string, at: string): Awaitable<KeyRow | null>;
   /** The account a key belongs to, or null if there is no such key (the CLI's `key revoke KEY_ID`). */
@@ -385,7 +400,11 @@ export type Visibility = "private" | "shared";
 /** Who owns a collection: an account's id, or null for one the operator shares with no owner. */
 export type OwnerId = string | null;
 
-export interface CollectionSummary {
+/**
+ * A collection's identity and who may read it, without its counts: what a route needs to find
+ * the collection a name means, read in one indexed row whatever the collection holds.
+ */
+export interface CollectionRef {
   /** The store's own number for the collection: names are unique per owner only. */
   id: number;
   name: string;
@@ -393,12 +412,15 @@ export interface CollectionSummary {
   /** The owner's email (null with no owner). */
   owner: string | null;
   visibility: Visibility;
+  createdAt: string;
+}
+
+export interface CollectionSummary extends CollectionRef {
   documents: number;
   passages: number;
   chars: number;
   /** UTF-8 bytes of the kept text (what the storage allowance counts). */
   bytes: number;
-  createdAt: string;
   /** When a document was last added or replaced; null for an empty collection. */
   updatedAt: string | null;
 }
@@ -426,8 +448,15 @@ export interface CorpusTable {
   createCollection(c: NewCollection): Awaitable<CollectionSummary | null>;
   /** The collections a reader may read, by name (then owner). */
   collections(reader: CollectionReader): Awaitable<CollectionSummary[]>;
-  /** One collection by its owner and name, readable or not (callers check). */
+  /** One collection by its owner and name, readable or not (callers check), with its counts. */
   findCollection(ownerId: OwnerId, name: string): Awaitable<CollectionSummary | null>;
+  /**
+   * `findCollection` without the counts, for routes that show none: one row by the
+   * (owner, name) index, never the collection's documents or passages.
+   */
+  collectionRef(ownerId: OwnerId, name: string): Awaitable<CollectionRef | null>;
+  /** The shared collections named `name`, whoever owns them, without their counts. */
+  sharedRefs(name: string): Awaitable<CollectionRef[]>;
   /** The ids of the collections a reader may read. */
   readable(reader: CollectionReader): Awaitable<number[]>;
   /**
@@ -445,8 +474,14 @@ export interface CorpusTable {
    * is gone (removed while an import ran).
    */
   put(collectionId: number, docs: CorpusDocumentInput[]): Awaitable<CorpusPutOutcome[]>;
-  /** Documents of a collection in doc_id order. */
-  documents(collectionId: number): Awaitable<CorpusDocumentRow[]>;
+  /** Documents of a collection in doc_id order; with `docIds`, only those. */
+  documents(collectionId: number, docIds?: string[]): Awaitable<CorpusDocumentRow[]>;
+  /**
+   * A page of the doc_ids a collection lists, stored or on their way in (`corpus_uploads`), each
+   * once, from `from` on in the database's own doc_id order (so `from` pages with the same
+   * comparison that sorts), at most `limit`: both index ranges read, never the whole collection.
+   */
+  documentIds(collectionId: number, from: string, limit: number): Awaitable<string[]>;
   /** One document of a collection by its doc_id; null when it has none. */
   document(collectionId: number, docId: string): Awaitable<CorpusDocumentRow | null>;
   /** Removes a collection and its documents; null when there is no such collection. */
@@ -527,8 +562,8 @@ export interface UploadsTable {
   finish(id: number): Awaitable<boolean>;
   /** Marks a file failed with the reason; its spool is forgotten (deleted by the caller). */
   fail(id: number, error: string): Awaitable<void>;
-  /** The rows of a collection, oldest first. */
-  inFlight(collectionId: number): Awaitable<UploadRow[]>;
+  /** The rows of a collection, oldest first; with `docIds`, only theirs. */
+  inFlight(collectionId: number, docIds?: string[]): Awaitable<UploadRow[]>;
   /** Which of these collections have a file queued or indexing. */
   busy(collectionIds: number[]): Awaitable<number[]>;
   /** Rows queued or indexing under an instance whose lease is not live (a crash, a stop mid-import). */

@@ -70,8 +70,16 @@ if (mode === "bare") {
   const store = await openStore(config, { checkpointThread: true });
   const key =
     process.env.BENCH_KEY ||
-    (await createKey(store, (await createAccount(store, "bench@example.com", "bench password", "free")).id, "bench"))
-      .key;
+    (
+      await createKey(
+        store,
+        (
+          await createAccount(store, "bench@example.com", "bench password", "free")
+        ).id,
+        "bench",
+        100,
+      )
+    ).key;
   const s = startServer({
     config,
     engine,

@@ -7,7 +7,7 @@ import { everyPlan } from "../helpers/allowances.ts";
 export async function benchSqliteWrites(runs = 3000): Promise<string> {
   const db = openSqliteStore(`/tmp/rq-sqlite-${crypto.randomUUID()}.db`);
   const acc = await createAccount(db, "w@example.com", "password!", "free");
-  const key = (await createKey(db, acc.id, null)).key;
+  const key = (await createKey(db, acc.id, null, 100)).key;
   const t0 = performance.now();
   for (let i = 0; i < runs; i++) {
     const id = authenticateKey(db, key) as KeyIdentity; // synchronous on SQLite

@@ -88,6 +88,6 @@ describe("key list and key revoke", () => {
     expect(none.code).toBe(0);
     expect(none.out).toBe("");
     expect(none.err).toContain("has no keys");
-    expect(JSON.parse((await cli(["key", "list", email, "--json"], env)).out)).toEqual({ keys: [] });
+    expect(JSON.parse((await cli(["key", "list", email, "--json"], env)).out)).toEqual({ keys: [], next: null });
   });
 });

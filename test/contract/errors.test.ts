@@ -63,10 +63,11 @@ describe("the error table", () => {
     }
   });
 
-  test("the only additions are idempotency_key_reused (422), the sign-up refusals, the address confirmation's, the collections' and the uploads' refusals, service_unavailable (503, the database away), client_closed (a run failure code) and MCP's server_unreachable and too_many_calls", () => {
+  test("the only additions are idempotency_key_reused (422), the sign-up refusals, the address confirmation's, the key cap's, the collections' and the uploads' refusals, service_unavailable (503, the database away), client_closed (a run failure code) and MCP's server_unreachable and too_many_calls", () => {
     expect(ERROR_CODES.filter((c) => !(c in LEGACY_STATUS))).toEqual([
       "too_many_signups",
       "signup_not_allowed",
+      "key_limit_reached",
       "collection_not_found",
       "collection_exists",
       "collection_ambiguous",

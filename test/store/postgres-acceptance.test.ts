@@ -104,7 +104,7 @@ describe.skipIf(!postgresTests)("the key's last use on PostgreSQL", () => {
     opened.push(store);
     const owner = account();
     await store.accounts.insert(owner);
-    const { key } = await createKey(store, owner.id, "k");
+    const { key } = await createKey(store, owner.id, "k", 100);
     const touches: string[] = [];
     const counted: Store = {
       ...store,

@@ -1,9 +1,11 @@
 import type { SQL } from "bun";
 import {
+  COLLECTION_REF_SELECT,
   COLLECTION_SELECT,
   type CollectionRowRaw,
   type DocRowRaw,
   passageBytes,
+  toCollectionRef,
   toCollectionSummary,
   toDocumentRow,
 } from "../corpus-rows.ts";
@@ -44,6 +46,19 @@ export function pgCorpus(sql: SQL): CorpusTable {
     collections: (reader) => summaries(sql, ...readerWhere(reader)),
     findCollection: async (ownerId, name) =>
       (await summaries(sql, "coalesce(c.owner_id, '') = $1 AND c.name = $2", [ownerId ?? "", name]))[0] ?? null,
+    collectionRef: async (ownerId, name) => {
+      const [row] = await sql.unsafe(`${COLLECTION_REF_SELECT} WHERE coalesce(c.owner_id, '') = $1 AND c.name = $2`, [
+        ownerId ?? "",
+        name,
+      ]);
+      return row ? toCollectionRef(row) : null;
+    },
+    sharedRefs: async (name) =>
+      (
+        await sql.unsafe(`${COLLECTION_REF_SELECT} WHERE c.name = $1 AND c.visibility = 'shared' ORDER BY a.email`, [
+          name,
+        ])
+      ).map(toCollectionRef),
     async readable(reader) {
       const [where, args] = readerWhere(reader);
       const rows = await sql.unsafe(`SELECT c.id FROM corpus_collections c WHERE ${where} ORDER BY c.id`, args);
@@ -118,7 +133,23 @@ export function pgCorpus(sql: SQL): CorpusTable {
         }
         return out;
       }),
-    documents: async (cid) => (await docsWhere(sql, sql`c.id = ${cid} ORDER BY d.doc_id`)).map(toDocumentRow),
+    documents: async (cid, docIds) =>
+      (
+        await docsWhere(
+          sql,
+          docIds
+            ? sql`c.id = ${cid} AND d.doc_id = ANY(${docIds}::text[]) ORDER BY d.doc_id`
+            : sql`c.id = ${cid} ORDER BY d.doc_id`,
+        )
+      ).map(toDocumentRow),
+    documentIds: async (cid, from, limit) =>
+      (
+        await sql`(SELECT doc_id FROM corpus_documents WHERE collection_id = ${cid} AND doc_id >= ${from}
+            ORDER BY doc_id LIMIT ${limit})
+          UNION (SELECT DISTINCT doc_id FROM corpus_uploads WHERE collection_id = ${cid} AND doc_id >= ${from}
+            ORDER BY doc_id LIMIT ${limit})
+          ORDER BY doc_id LIMIT ${limit}`
+      ).map((r: { doc_id: string }) => r.doc_id),
     async document(cid, docId) {
       const [row] = await docsWhere(sql, sql`c.id = ${cid} AND d.doc_id = ${docId}`);
       return row ? toDocumentRow(row) : null;

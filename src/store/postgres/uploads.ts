@@ -68,9 +68,16 @@ export function pgUploads(sql: SQL): UploadsTable {
     async fail(id, error) {
       await sql`UPDATE corpus_uploads SET status = 'failed', error = ${error}, spool = NULL, updated_at = ${now()} WHERE id = ${id}`;
     },
-    inFlight: async (cid) =>
+    inFlight: async (cid, docIds) =>
       rows(
-        await sql.unsafe(`SELECT ${UPLOAD_COLUMNS} FROM corpus_uploads WHERE collection_id = $1 ORDER BY id`, [cid]),
+        docIds
+          ? await sql.unsafe(
+              `SELECT ${UPLOAD_COLUMNS} FROM corpus_uploads WHERE collection_id = $1 AND doc_id = ANY($2::text[]) ORDER BY id`,
+              [cid, docIds],
+            )
+          : await sql.unsafe(`SELECT ${UPLOAD_COLUMNS} FROM corpus_uploads WHERE collection_id = $1 ORDER BY id`, [
+              cid,
+            ]),
       ),
     busy: async (ids) =>
       ids.length

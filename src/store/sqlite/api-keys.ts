@@ -14,8 +14,23 @@ export function sqliteApiKeys(db: Database): ApiKeysTable {
     db.prepare(`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, status, created_at, last_used_at, revoked_at)
     SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS
       (SELECT 1 FROM sessions WHERE token_hash = ? AND account_id = ? AND expires_at > ?)`);
+  // One statement: SQLite's single writer makes the count and the insert one step.
+  const insertWithin = db.prepare(
+    `INSERT INTO api_keys (id, account_id, name, prefix, key_hash, status, created_at, last_used_at, revoked_at)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
+     WHERE (SELECT count(*) FROM api_keys WHERE account_id = ?2 AND status = 'active') < ?10
+       AND (?11 IS NULL OR EXISTS (SELECT 1 FROM sessions WHERE token_hash = ?11 AND account_id = ?2 AND expires_at > ?12))`,
+  );
+  const liveSession = db.prepare("SELECT 1 FROM sessions WHERE token_hash = ? AND account_id = ? AND expires_at > ?");
   const list = db.prepare<KeyRow, [string]>(
     `SELECT ${COLUMNS} FROM api_keys WHERE account_id = ? ORDER BY created_at DESC, rowid DESC`,
+  );
+  // The cursor is a key: its (created_at, rowid) place in the order, so keys made or revoked
+  // between two pages shift nothing.
+  const page = db.prepare<KeyRow, [string, string | null, number]>(
+    `SELECT ${COLUMNS} FROM api_keys WHERE account_id = ?1
+       AND (?2 IS NULL OR (created_at, rowid) <= (SELECT created_at, rowid FROM api_keys WHERE id = ?2 AND account_id = ?1))
+     ORDER BY created_at DESC, rowid DESC LIMIT ?3`,
   );
   const revoke = db.prepare(
     "UPDATE api_keys SET status = 'revoked', revoked_at = ? WHERE id = ? AND account_id = ? AND status = 'active'",
@@ -35,7 +50,17 @@ export function sqliteApiKeys(db: Database): ApiKeysTable {
       if (!whileSession) return insert.run(...row).changes === 1;
       return insertWhile.run(...row, whileSession.tokenHash, r.accountId, whileSession.now).changes === 1;
     },
+    insertWithin(r, max, whileSession) {
+      const row = [r.id, r.accountId, r.name, r.prefix, r.keyHash, r.status, r.createdAt, r.lastUsedAt, r.revokedAt];
+      const ok = insertWithin.run(...row, max, whileSession?.tokenHash ?? null, whileSession?.now ?? null).changes > 0;
+      if (ok) return "inserted";
+      // Synchronous: nothing can commit between the refused insert and this read.
+      return whileSession && !liveSession.get(whileSession.tokenHash, r.accountId, whileSession.now)
+        ? "no_session"
+        : "limit";
+    },
     listByAccount: (accountId) => list.all(accountId),
+    pageByAccount: (accountId, from, limit) => page.all(accountId, from, limit),
     revoke(accountId, keyId, at) {
       revoke.run(at, keyId, accountId);
       return owned.get(keyId, accountId);

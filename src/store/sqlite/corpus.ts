@@ -1,9 +1,12 @@
 import type { Database } from "bun:sqlite";
 import {
+  COLLECTION_REF_SELECT,
   COLLECTION_SELECT,
+  type CollectionRefRaw,
   type CollectionRowRaw,
   type DocRowRaw,
   passageBytes,
+  toCollectionRef,
   toCollectionSummary,
   toDocumentRow,
 } from "../corpus-rows.ts";
@@ -41,6 +44,12 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
   );
   const byOwnerName = db.prepare<CollectionRowRaw, [string, string]>(
     `${COLLECTION_SELECT} WHERE coalesce(c.owner_id, '') = ? AND c.name = ?`,
+  );
+  const refByOwnerName = db.prepare<CollectionRefRaw, [string, string]>(
+    `${COLLECTION_REF_SELECT} WHERE coalesce(c.owner_id, '') = ? AND c.name = ?`,
+  );
+  const sharedByName = db.prepare<CollectionRefRaw, [string]>(
+    `${COLLECTION_REF_SELECT} WHERE c.name = ? AND c.visibility = 'shared' ORDER BY a.email`,
   );
   const readableIds = db.prepare<{ id: number }, [number, string]>(
     `SELECT id FROM corpus_collections c
@@ -102,6 +111,15 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
     `SELECT ${DOC_COLUMNS} FROM corpus_documents d JOIN corpus_collections c ON c.id = d.collection_id
      WHERE c.id = ? ORDER BY d.doc_id`,
   );
+  const namedDocuments = db.prepare<DocRowRaw, [number, string]>(
+    `SELECT ${DOC_COLUMNS} FROM corpus_documents d JOIN corpus_collections c ON c.id = d.collection_id
+     WHERE c.id = ? AND d.doc_id IN (SELECT value FROM json_each(?)) ORDER BY d.doc_id`,
+  );
+  const documentIds = db.prepare<{ doc_id: string }, [number, string, number]>(
+    `SELECT doc_id FROM (SELECT doc_id FROM corpus_documents WHERE collection_id = ?1 AND doc_id >= ?2 ORDER BY doc_id LIMIT ?3)
+     UNION SELECT doc_id FROM (SELECT DISTINCT doc_id FROM corpus_uploads WHERE collection_id = ?1 AND doc_id >= ?2 ORDER BY doc_id LIMIT ?3)
+     ORDER BY doc_id LIMIT ?3`,
+  );
   const oneDocument = db.prepare<DocRowRaw, [number, string]>(
     `SELECT ${DOC_COLUMNS} FROM corpus_documents d JOIN corpus_collections c ON c.id = d.collection_id
      WHERE c.id = ? AND d.doc_id = ?`,
@@ -150,6 +168,11 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
       const row = byOwnerName.get(ownerId ?? "", name);
       return row ? toCollectionSummary(row) : null;
     },
+    collectionRef(ownerId, name) {
+      const row = refByOwnerName.get(ownerId ?? "", name);
+      return row ? toCollectionRef(row) : null;
+    },
+    sharedRefs: (name) => sharedByName.all(name).map(toCollectionRef),
     readable: (reader) => readableIds.all(...readerArgs(reader)).map((r) => r.id),
     updateCollection: writing((id: number, change: Parameters<CorpusTable["updateCollection"]>[1]) =>
       db
@@ -165,7 +188,9 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
         .immediate(),
     ),
     put: writing((cid: number, docs: Parameters<CorpusTable["put"]>[1]) => put.immediate(cid, docs)),
-    documents: (cid) => documents.all(cid).map(toDocumentRow),
+    documents: (cid, docIds) =>
+      (docIds ? namedDocuments.all(cid, JSON.stringify(docIds)) : documents.all(cid)).map(toDocumentRow),
+    documentIds: (cid, from, limit) => documentIds.all(cid, from, limit).map((r) => r.doc_id),
     document(cid, docId) {
       const row = oneDocument.get(cid, docId);
       return row ? toDocumentRow(row) : null;

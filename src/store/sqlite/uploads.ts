@@ -32,6 +32,9 @@ export function sqliteUploads(db: Database): UploadsTable {
   const inFlight = db.prepare<UploadRowRaw, [number]>(
     `SELECT ${UPLOAD_COLUMNS} FROM corpus_uploads WHERE collection_id = ? ORDER BY id`,
   );
+  const inFlightOf = db.prepare<UploadRowRaw, [number, string]>(
+    `SELECT ${UPLOAD_COLUMNS} FROM corpus_uploads WHERE collection_id = ? AND doc_id IN (SELECT value FROM json_each(?)) ORDER BY id`,
+  );
   const busy = db.prepare<{ id: number }, [string]>(
     `SELECT DISTINCT collection_id AS id FROM corpus_uploads
      WHERE status IN ('queued', 'indexing') AND collection_id IN (SELECT value FROM json_each(?))`,
@@ -82,7 +85,8 @@ export function sqliteUploads(db: Database): UploadsTable {
     fail(id, error) {
       fail.run(id, error, now());
     },
-    inFlight: (cid) => inFlight.all(cid).map(toUploadRow),
+    inFlight: (cid, docIds) =>
+      (docIds ? inFlightOf.all(cid, JSON.stringify(docIds)) : inFlight.all(cid)).map(toUploadRow),
     busy: (ids) => (ids.length ? busy.all(JSON.stringify(ids)).map((r) => r.id) : []),
     orphans: () => orphans.all(now()).map(toUploadRow),
     adopt: (id, instanceId) => adopt.run(now(), id, instanceId).changes > 0,

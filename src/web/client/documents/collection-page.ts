@@ -4,6 +4,7 @@ import { api } from "../api.ts";
 import { type CollectionAddress, collectionApi, documentApi, documentHref } from "../doc-links.ts";
 import { h, mount } from "../dom.ts";
 import { collectionSettings } from "./collection-settings.ts";
+import { documentPages } from "./document-pages.ts";
 import { dropZone } from "./drop-zone.ts";
 import { fmtBytes, ownerLabel, STATUS_LABEL, visibilityLabel } from "./labels.ts";
 import { storageLine } from "./storage-line.ts";
@@ -86,8 +87,7 @@ export async function collectionPage(at: CollectionAddress): Promise<void> {
       h("p", {}, "There is no collection of that name that you can read."),
       h("p", {}, h("a", { href: "/documents", "data-link": true }, "All collections")),
     );
-  const listDocuments = async () =>
-    (await api<{ documents: DocumentItem[] }>("GET", collectionApi(at, "/documents"))).documents;
+  const pages = documentPages(at);
   // The counts, size and storage above the list follow it as files are indexed or removed.
   const summary = h("p", { class: "muted" });
   const storage = h("div", {});
@@ -103,20 +103,30 @@ export async function collectionPage(at: CollectionAddress): Promise<void> {
   const docsBox = h("div", {});
   let shown = "";
   const showDocs = (docs: DocumentItem[]) => {
-    docsBox.replaceChildren(documentsTable(docs, at, c.mine, reload));
+    docsBox.replaceChildren(
+      documentsTable(docs, at, c.mine, reload),
+      pages.hasMore()
+        ? h(
+            "button",
+            { type: "button", class: "more", onclick: () => void pages.more().then(showDocs) },
+            "More documents",
+          )
+        : "",
+    );
     const now = JSON.stringify(docs.map((d) => [d.doc_id, d.status]));
     if (shown && now !== shown) void refreshHeader().catch(() => {});
     shown = now;
   };
-  const reload = () => void listDocuments().then(showDocs);
-  showDocs(await listDocuments());
+  const reload = () => void pages.read().then(showDocs);
+  showDocs(await pages.read());
   await refreshHeader();
 
   let uploads: HTMLElement | null = null;
   if (c.mine) {
     const up = uploader({
       url: collectionApi(at, "/documents"),
-      listDocuments,
+      listDocuments: pages.read,
+      findDocument: pages.find,
       onDocuments: showDocs,
       pause: () => new Promise((r) => setTimeout(r, POLL_MS)),
     });

@@ -64,8 +64,10 @@ function refusal(r: SendResult): string {
 export interface UploaderOptions {
   /** Where files go: POST here. */
   url: string;
-  /** The collection's documents as the server lists them now (statuses included). */
+  /** The documents of the pages shown, as the server lists them now (statuses included). */
   listDocuments(): Promise<DocumentItem[]>;
+  /** One document wherever its page is (a file's name beyond the pages shown), or null. */
+  findDocument(docId: string): Promise<DocumentItem | null>;
   /** Called with each fresh list, to redraw the page's table. */
   onDocuments(docs: DocumentItem[]): void;
   /** Waits between two reads of the statuses. */
@@ -99,7 +101,8 @@ export function uploader(o: UploaderOptions): { list: HTMLElement; add(files: It
         if (!docs || !list.isConnected) continue;
         const byId = new Map(docs.map((d) => [d.doc_id, d]));
         for (const r of rows.filter((x) => x.pending)) {
-          const d = byId.get(r.docId!);
+          const d = byId.get(r.docId!) ?? (await o.findDocument(r.docId!).catch(() => undefined));
+          if (d === undefined) continue;
           // Gone from the list: a JSONL file imported (its records are listed by their own
           // ids), or a file removed while it waited.
           if (!d)

@@ -1,11 +1,39 @@
-import type { CreatedKey, KeyList } from "../../../contract/console.ts";
+import type { CreatedKey, KeyList, KeyRecord } from "../../../contract/console.ts";
 import { api } from "../api.ts";
 import { fmtDate, h, mount } from "../dom.ts";
 import { examples } from "./examples.ts";
 
+const keyPage = (from: string | null) =>
+  api<KeyList>("GET", from === null ? "/api/console/keys" : `/api/console/keys?from=${encodeURIComponent(from)}`);
+
+/**
+ * The first `pages` pages of the account's keys (the server answers a page at a time, `next`
+ * naming the following one's `?from=`): revoked keys stay listed and pile up, so the page shows
+ * the newest and "More keys" reads on.
+ */
+async function readKeys(pages: number): Promise<KeyList> {
+  const keys: KeyRecord[] = [];
+  let from: string | null = null;
+  for (let n = 0; n < pages; n++) {
+    const p: KeyList = await keyPage(from);
+    keys.push(...p.keys);
+    from = p.next;
+    if (from === null) break;
+  }
+  return { keys, next: from };
+}
+
 /** API keys: list, create (full key shown once), revoke with confirmation. */
-export async function keysPage(): Promise<void> {
-  const { keys } = await api<KeyList>("GET", "/api/console/keys");
+export function keysPage(): Promise<void> {
+  return showKeys(1);
+}
+
+/** The page with the first `pages` pages of keys: a revocation redraws as many as were shown. */
+async function showKeys(pages: number): Promise<void> {
+  let shown = pages;
+  const first = await readKeys(pages);
+  const keys = first.keys;
+  let next = first.next;
   const reveal = h("div", { "aria-live": "polite" });
   const name = h("input", { name: "name", maxlength: 100, placeholder: "e.g. production server" });
   const create = h(
@@ -48,7 +76,7 @@ export async function keysPage(): Promise<void> {
       );
   });
   reveal.id = "key-reveal";
-  const rows = keys.map((k) =>
+  const row = (k: KeyRecord) =>
     h(
       "tr",
       {},
@@ -71,14 +99,31 @@ export async function keysPage(): Promise<void> {
                   if (!confirm(`Revoke key ${k.prefix}…? Calls with it will be refused from the next request on.`))
                     return;
                   await api("DELETE", `/api/console/keys/${k.id}`);
-                  await keysPage();
+                  await showKeys(shown);
                 },
               },
               "Revoke",
             )
           : null,
       ),
-    ),
+    );
+  const body = h("tbody", {}, ...keys.map(row));
+  const more: HTMLButtonElement = h(
+    "button",
+    {
+      type: "button",
+      class: "more",
+      onclick: async () => {
+        more.disabled = true;
+        const p = await keyPage(next);
+        body.append(...p.keys.map(row));
+        next = p.next;
+        shown++;
+        more.disabled = false;
+        if (next === null) more.remove();
+      },
+    },
+    "More keys",
   );
   mount(
     h("h1", {}, "API keys"),
@@ -101,8 +146,9 @@ export async function keysPage(): Promise<void> {
                 ...["Name", "Prefix", "Created", "Last used", "Status", ""].map((c) => h("th", { scope: "col" }, c)),
               ),
             ),
-            h("tbody", {}, ...rows),
+            body,
           ),
+          next === null ? "" : more,
         )
       : h("p", { class: "muted" }, "No keys yet."),
     h("h2", {}, "Use a key"),

@@ -2,6 +2,8 @@ import { availableParallelism } from "node:os";
 import type { Extracted } from "../../text/html-extract.ts";
 import type { PdfText } from "../../text/pdf.ts";
 import { intervalTicker, mib } from "../../util/memory-watch.ts";
+import { type PassageRanking, rankJob } from "../rank/rank-job.ts";
+import type { Selected } from "../rank/select.ts";
 import type { Source } from "../types.ts";
 import { type Verified, type VerifyInput, verifyInput } from "../write/verify/verify-answer.ts";
 import type { DocParser } from "./doc-parser.ts";
@@ -26,7 +28,11 @@ import type { DocJob, ParseJob, ParseReply, PoolJob } from "./parse-worker.ts";
 export function createParsePool(
   o: ParsePoolOptions = {},
   fallback?: DocParser,
-): DocParser & { close(): void; verify(input: VerifyInput, signal?: AbortSignal): Promise<Verified<Source>> } {
+): DocParser & {
+  close(): void;
+  rank(job: PassageRanking, signal?: AbortSignal): Promise<Selected[]>;
+  verify(input: VerifyInput, signal?: AbortSignal): Promise<Verified<Source>>;
+} {
   const size = o.size ?? Math.max(1, Math.min(4, availableParallelism() - 1));
   const jobTimeoutMs = o.jobTimeoutMs ?? PARSE_JOB_MS;
   const memoryLimit = o.memoryLimit ?? PARSE_MEMORY_BYTES;
@@ -216,6 +222,17 @@ export function createParsePool(
         () => fallback!.pdf(bytes, url, signal, maxPages),
         signal,
       ),
+    // Not a parse (not counted by onParse). The ranking reads at most RANKED_CHARS a page, so
+    // where workers can't start this thread does it; a job a worker failed fails the run.
+    rank: (job, signal) =>
+      broken
+        ? Promise.resolve(rankJob(job))
+        : run<Selected[]>({ kind: "rank", url: `rank:${job.docs.length} pages`, input: job }, signal).catch(
+            (e: unknown) => {
+              if (broken && !signal?.aborted) return rankJob(job);
+              throw e;
+            },
+          ),
     // Not a parse (not counted by onParse). The check is bounded by the page cap
     // (docs/decisions/0107-claims-in-an-answer.md), so where a worker can't do it this thread does.
     verify: (input, signal) =>

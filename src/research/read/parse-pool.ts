@@ -209,6 +209,20 @@ export function createParsePool(
           },
         );
 
+  /**
+   * A run's ranking or claim check (not parses: not counted by onParse). Both are bounded
+   * (docs/decisions/0115-passage-work-off-the-server-thread.md), so where workers can't start
+   * this thread does them; a job a worker failed is not redone here: an overrun redone inline
+   * held every request for its whole length (docs/decisions/0116-the-claim-check-never-redone-here.md).
+   */
+  const offThread = <I, T>(job: PoolJob & { input: I }, inline: (input: I) => T, signal?: AbortSignal): Promise<T> =>
+    broken
+      ? Promise.resolve(inline(job.input))
+      : run<T>(job, signal).catch((e: unknown) => {
+          if (broken && !signal?.aborted) return inline(job.input);
+          throw e;
+        });
+
   return {
     html: (bytes, contentType, url, signal) =>
       viaPool<Extracted>(
@@ -222,28 +236,10 @@ export function createParsePool(
         () => fallback!.pdf(bytes, url, signal, maxPages),
         signal,
       ),
-    // Not a parse (not counted by onParse). The ranking reads at most RANKED_CHARS a page, so
-    // where workers can't start this thread does it; a job a worker failed fails the run.
     rank: (job, signal) =>
-      broken
-        ? Promise.resolve(rankJob(job))
-        : run<Selected[]>({ kind: "rank", url: `rank:${job.docs.length} pages`, input: job }, signal).catch(
-            (e: unknown) => {
-              if (broken && !signal?.aborted) return rankJob(job);
-              throw e;
-            },
-          ),
-    // Not a parse (not counted by onParse). The check is bounded by the page cap
-    // (docs/decisions/0107-claims-in-an-answer.md), so where a worker can't do it this thread does.
+      offThread({ kind: "rank", url: `rank:${job.docs.length} pages`, input: job }, rankJob, signal),
     verify: (input, signal) =>
-      broken
-        ? Promise.resolve(verifyInput(input))
-        : run<Verified<Source>>({ kind: "verify", url: `verify:${input.sources[0]?.url ?? ""}`, input }, signal).catch(
-            (e: unknown) => {
-              if (signal?.aborted) throw e;
-              return verifyInput(input);
-            },
-          ),
+      offThread({ kind: "verify", url: `verify:${input.sources[0]?.url ?? ""}`, input }, verifyInput, signal),
     close: () => {
       for (let i = 0; i < size; i++) retire(i, failAll("aborted", "the parser pool was closed"));
     },

@@ -58,7 +58,9 @@ export function buildEngine(
     search,
     allowPrivate: cfg.FETCH_ALLOW_PRIVATE,
     parser,
-    // The claim check goes to the same workers (docs/decisions/0109-verification-off-the-server-thread.md).
+    // The ranking and the claim check go to the same workers
+    // (docs/decisions/0115-passage-work-off-the-server-thread.md).
+    ranker: parser.rank,
     verifier: parser.verify,
     timings: t,
     onUpstream: metrics ? (provider, outcome) => metrics.upstream.inc({ provider, outcome }) : undefined,

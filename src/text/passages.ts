@@ -51,6 +51,15 @@ function windows(s: string, size: number): string[] {
 
 const ABBREV =
   /(?:^|[\s(])(?:e\.g|i\.e|et al|etc|Dr|Mr|Mrs|Ms|Prof|St|Jr|Sr|Inc|Ltd|Co|Fig|Figs|No|Nr|vs|approx|cf|ca|Vol|pp|Eq|z\.B|d\.h|bzw|usw)\.$/i;
+const INITIAL = /(?:^|\s)\p{Lu}\.$/u;
+const DENSE_END = /[。！？]$/;
+// Where a sentence may end: after . ! ? and any closing quotes or brackets, before a space and
+// something; or right after 。！？. Matched forwards from the stop: a look-behind over the closing
+// marks was tried at every character of the line.
+const STOP = /[.!?]["'”’)\]]*(?= \S)|[。！？]/gu;
+// The end of a sentence that every glue rule reads: longer than the longest abbreviation with
+// the character before it ("(approx."), so a rule's "^" never lands inside a word.
+const TAIL = 10;
 
 /**
  * Sentence split: after . ! ? (and closing quotes) followed by white space, and after
@@ -62,24 +71,48 @@ export function splitSentences(text: string): string[] {
   return text.split(/\n+/).flatMap(lineSentences);
 }
 
-function lineSentences(line: string): string[] {
-  const parts = line
-    .replace(/\s+/g, " ")
-    .trim()
-    .split(/(?<=[.!?]["'”’)\]]*) (?=\S)|(?<=[。！？])/u)
-    .filter(Boolean);
+/** A line's pieces between the places a sentence may end, in order, none empty. */
+function pieces(line: string): string[] {
   const out: string[] = [];
-  for (const s of parts) {
-    const prev = out[out.length - 1];
-    const glue =
-      prev !== undefined &&
-      (ABBREV.test(prev) ||
-        /(?:^|\s)\p{Lu}\.$/u.test(prev) ||
-        /^\p{Ll}/u.test(s) ||
-        prev.length < (/[。！？]$/.test(prev) ? 6 : 20));
-    if (prev !== undefined && glue) out[out.length - 1] = prev + (/[。！？]$/.test(prev) ? "" : " ") + s;
-    else out.push(s);
+  let from = 0;
+  for (const m of line.matchAll(STOP)) {
+    const to = m.index + m[0].length;
+    if (to > from) out.push(line.slice(from, to));
+    // The space after . ! ? is a separator; after 。！？ it stays with the next piece, as it always has.
+    from = DENSE_END.test(m[0]) ? to : to + 1;
   }
+  if (from < line.length) out.push(line.slice(from));
+  return out;
+}
+
+// Linear in the line: each glue rule reads only a sentence's last TAIL characters and its
+// length, and a sentence's pieces are joined once. A page read whole is attacker-sized text;
+// re-testing the growing sentence made one 280 KB line hold the thread for 18 s.
+function lineSentences(line: string): string[] {
+  const out: string[] = [];
+  let parts: string[] = [];
+  let length = 0;
+  let tail = "";
+  const close = () => {
+    if (parts.length) out.push(parts.join(""));
+  };
+  for (const s of pieces(line.replace(/\s+/g, " ").trim())) {
+    const dense = DENSE_END.test(tail);
+    const glue =
+      parts.length > 0 && (ABBREV.test(tail) || INITIAL.test(tail) || /^\p{Ll}/u.test(s) || length < (dense ? 6 : 20));
+    const sep = glue && !dense ? " " : "";
+    if (!glue) {
+      close();
+      parts = [];
+      length = 0;
+      tail = "";
+    }
+    if (sep) parts.push(sep);
+    parts.push(s);
+    length += sep.length + s.length;
+    tail = (s.length >= TAIL ? s : tail + sep + s).slice(-TAIL);
+  }
+  close();
   return out;
 }
 

@@ -1,5 +1,4 @@
-import { promptTokens } from "../llm/token-estimate.ts";
-import { selectPassages } from "../rank/select.ts";
+import { RANKED_CHARS, type Ranker } from "../rank/rank-job.ts";
 import type { ReadResult } from "../read/read-all.ts";
 import type { RankedHit } from "../search/merge.ts";
 import type { Source } from "../types.ts";
@@ -27,24 +26,34 @@ export interface Chosen {
 }
 
 /**
- * Picks the sources and passages the writer sees. For a model writer they are counted in
- * prompt tokens within its call's budget (`tokenBudget`), so the call fits whatever the
- * script; for the extractive writer (`tokenBudget` null) in characters.
+ * Picks the sources and passages the writer sees, by `rank` (the server: on a parse worker).
+ * For a model writer they are counted in prompt tokens within its call's budget
+ * (`tokenBudget`), so the call fits whatever the script; for the extractive writer
+ * (`tokenBudget` null) in characters.
  */
-export function chooseSources(
+export async function chooseSources(
   docs: ReadableDoc[],
   results: ReadResult<RankedHit>[],
   question: string,
   plan: { queries: string[]; language: string },
   tokenBudget: number | null,
-): Chosen {
-  const chosen = selectPassages(docs, question, plan.queries, {
-    maxSources: MAX_SOURCES,
-    perSourceMax: PER_SOURCE,
-    ...(tokenBudget !== null
-      ? { budget: writerBudget(tokenBudget, question, plan.language, MAX_SOURCES).passageTokens, cost: promptTokens }
-      : { budget: EXTRACTIVE_CHARS }),
-  });
+  rank: Ranker,
+  signal?: AbortSignal,
+): Promise<Chosen> {
+  const chosen = await rank(
+    {
+      // Only what the ranking reads is copied to the worker.
+      docs: docs.map((d) => ({ key: d.key, title: d.title, text: d.text.slice(0, RANKED_CHARS) })),
+      question,
+      queries: plan.queries,
+      maxSources: MAX_SOURCES,
+      perSourceMax: PER_SOURCE,
+      ...(tokenBudget !== null
+        ? { budget: writerBudget(tokenBudget, question, plan.language, MAX_SOURCES).passageTokens, unit: "tokens" }
+        : { budget: EXTRACTIVE_CHARS, unit: "chars" }),
+    },
+    signal,
+  );
   const byKey = new Map(docs.map((d) => [d.key, d]));
   const provided: Source[] = [];
   const writerSources: WriterSource[] = [];

@@ -3,6 +3,7 @@ import { nextTurn } from "../../util/turns.ts";
 import type { Llm } from "../llm/factory.ts";
 import { heuristicPlan } from "../plan/heuristic.ts";
 import { planQuery } from "../plan/plan-query.ts";
+import { inlineRanker, type Ranker } from "../rank/rank-job.ts";
 import type { DocParser } from "../read/doc-parser.ts";
 import type { Lookup } from "../read/url-guard.ts";
 import { mergeAndRank } from "../search/merge.ts";
@@ -40,6 +41,8 @@ export interface EngineDeps {
   onUpstream?: (provider: string, outcome: string) => void;
   /** Where pages and PDFs become text (the server: worker threads); default this thread. */
   parser?: DocParser;
+  /** Where passages are split and ranked (the server: the parse workers); default this thread. */
+  ranker?: Ranker;
   /** Where the claim check runs (the server: the parse workers); default this thread. */
   verifier?: Verifier;
 }
@@ -158,12 +161,14 @@ export function createEngine(deps: EngineDeps): Engine {
         throw new AppError("no_sources", `none of the ${candidates.length} sources found could be read`);
 
       const tokenBudget = deps.tokenBudget ?? DEFAULT_TOKEN_BUDGET;
-      const { provided, writerSources, texts } = chooseSources(
+      const { provided, writerSources, texts } = await chooseSources(
         docs,
         results,
         question,
         plan,
         deps.llm ? tokenBudget : null,
+        deps.ranker ?? inlineRanker,
+        signal,
       );
       for (const source of provided) emit({ type: "source", source });
       emit({

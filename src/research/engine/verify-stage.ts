@@ -1,5 +1,6 @@
 import type { Verification } from "../../contract/envelope.ts";
 import type { RunContext, Source } from "../types.ts";
+import { answerClaims } from "../write/verify/answer-claims.ts";
 import { type Verified, type VerifyInput, verifyInput } from "../write/verify/verify-answer.ts";
 import { since } from "./estimate.ts";
 
@@ -25,14 +26,34 @@ export async function verifyStage(
   verifier: Verifier,
   t0: number,
 ): Promise<Verified<Source>> {
-  const out = await verifier(input, ctx.signal);
-  const v: Verification = out.verification;
-  ctx.emit({
-    type: "progress",
-    stage: "verifying",
-    message: verifyingMessage(v),
-    ...v,
-    ms: since(t0),
-  });
+  let out: Verified<Source>;
+  let message: string;
+  try {
+    out = await verifier(input, ctx.signal);
+    message = verifyingMessage(out.verification);
+  } catch (e) {
+    if (ctx.signal.aborted) throw e;
+    out = unchecked(input);
+    message = `The claims could not be checked (${e instanceof Error ? e.message : String(e)}): the answer keeps its citations as written`;
+  }
+  ctx.emit({ type: "progress", stage: "verifying", message, ...out.verification, ms: since(t0) });
   return out;
+}
+
+/**
+ * The answer as written, where the check failed on its worker (a crash, the pool's job limit):
+ * no marker removed, no quote, nothing counted as supported or unsupported. Redoing the check
+ * here instead held every request for as long as it took
+ * (docs/decisions/0116-the-claim-check-never-redone-here.md).
+ */
+function unchecked(input: VerifyInput): Verified<Source> {
+  const claims = answerClaims(input.answer);
+  const verification: Verification = {
+    claims: claims.length,
+    cited: claims.filter((c) => c.markers.length).length,
+    supported: 0,
+    unsupported: 0,
+    coverage: 0,
+  };
+  return { answer: input.answer, sources: input.sources.map((s) => ({ ...s, evidence: [] })), verification };
 }

@@ -2,6 +2,8 @@ import { availableParallelism } from "node:os";
 import type { Extracted } from "../../text/html-extract.ts";
 import type { PdfText } from "../../text/pdf.ts";
 import { intervalTicker, mib } from "../../util/memory-watch.ts";
+import { type PassageRanking, rankJob } from "../rank/rank-job.ts";
+import type { Selected } from "../rank/select.ts";
 import type { Source } from "../types.ts";
 import { type Verified, type VerifyInput, verifyInput } from "../write/verify/verify-answer.ts";
 import type { DocParser } from "./doc-parser.ts";
@@ -26,7 +28,11 @@ import type { DocJob, ParseJob, ParseReply, PoolJob } from "./parse-worker.ts";
 export function createParsePool(
   o: ParsePoolOptions = {},
   fallback?: DocParser,
-): DocParser & { close(): void; verify(input: VerifyInput, signal?: AbortSignal): Promise<Verified<Source>> } {
+): DocParser & {
+  close(): void;
+  rank(job: PassageRanking, signal?: AbortSignal): Promise<Selected[]>;
+  verify(input: VerifyInput, signal?: AbortSignal): Promise<Verified<Source>>;
+} {
   const size = o.size ?? Math.max(1, Math.min(4, availableParallelism() - 1));
   const jobTimeoutMs = o.jobTimeoutMs ?? PARSE_JOB_MS;
   const memoryLimit = o.memoryLimit ?? PARSE_MEMORY_BYTES;
@@ -203,6 +209,20 @@ export function createParsePool(
           },
         );
 
+  /**
+   * A run's ranking or claim check (not parses: not counted by onParse). Both are bounded
+   * (docs/decisions/0115-passage-work-off-the-server-thread.md), so where workers can't start
+   * this thread does them; a job a worker failed is not redone here: an overrun redone inline
+   * held every request for its whole length (docs/decisions/0116-the-claim-check-never-redone-here.md).
+   */
+  const offThread = <I, T>(job: PoolJob & { input: I }, inline: (input: I) => T, signal?: AbortSignal): Promise<T> =>
+    broken
+      ? Promise.resolve(inline(job.input))
+      : run<T>(job, signal).catch((e: unknown) => {
+          if (broken && !signal?.aborted) return inline(job.input);
+          throw e;
+        });
+
   return {
     html: (bytes, contentType, url, signal) =>
       viaPool<Extracted>(
@@ -216,17 +236,10 @@ export function createParsePool(
         () => fallback!.pdf(bytes, url, signal, maxPages),
         signal,
       ),
-    // Not a parse (not counted by onParse). The check is bounded by the page cap
-    // (docs/decisions/0107-claims-in-an-answer.md), so where a worker can't do it this thread does.
+    rank: (job, signal) =>
+      offThread({ kind: "rank", url: `rank:${job.docs.length} pages`, input: job }, rankJob, signal),
     verify: (input, signal) =>
-      broken
-        ? Promise.resolve(verifyInput(input))
-        : run<Verified<Source>>({ kind: "verify", url: `verify:${input.sources[0]?.url ?? ""}`, input }, signal).catch(
-            (e: unknown) => {
-              if (signal?.aborted) throw e;
-              return verifyInput(input);
-            },
-          ),
+      offThread({ kind: "verify", url: `verify:${input.sources[0]?.url ?? ""}`, input }, verifyInput, signal),
     close: () => {
       for (let i = 0; i < size; i++) retire(i, failAll("aborted", "the parser pool was closed"));
     },

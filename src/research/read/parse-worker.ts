@@ -1,6 +1,7 @@
-// Worker-thread entry of the parse pool: HTML extraction, PDF text and the claim check, off the main loop.
+// Worker-thread entry of the parse pool: HTML extraction, PDF text, ranking and the claim check, off the main loop.
 // Listed as a second entrypoint of `bun build --compile` so the binary carries it.
 
+import { type PassageRanking, rankJob } from "../rank/rank-job.ts";
 import { type VerifyInput, verifyInput } from "../write/verify/verify-answer.ts";
 import { inlineParser } from "./doc-parser.ts";
 import { FetchError } from "./fetch-error.ts";
@@ -20,8 +21,14 @@ export interface VerifyJob {
   url: string;
   input: VerifyInput;
 }
+/** A run's pages to split and rank (docs/decisions/0115-passage-work-off-the-server-thread.md). */
+export interface RankJob {
+  kind: "rank";
+  url: string;
+  input: PassageRanking;
+}
 /** What the pool hands a worker. */
-export type PoolJob = DocJob | VerifyJob;
+export type PoolJob = DocJob | VerifyJob | RankJob;
 /** A job from the pool. */
 export type ParseJob = PoolJob & { id: number };
 /** The answer: the parsed value, or a typed failure. */
@@ -38,9 +45,11 @@ self.onmessage = async (e: MessageEvent<ParseJob>) => {
     const value =
       job.kind === "verify"
         ? verifyInput(job.input)
-        : job.kind === "pdf"
-          ? await inlineParser.pdf(job.bytes, job.url, undefined, job.pages)
-          : await inlineParser.html(job.bytes, job.contentType, job.url);
+        : job.kind === "rank"
+          ? rankJob(job.input)
+          : job.kind === "pdf"
+            ? await inlineParser.pdf(job.bytes, job.url, undefined, job.pages)
+            : await inlineParser.html(job.bytes, job.contentType, job.url);
     self.postMessage({ id, ok: true, value } satisfies ParseReply);
   } catch (err) {
     const reason = err instanceof FetchError ? err.reason : "unsupported_type";

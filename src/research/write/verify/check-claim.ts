@@ -1,6 +1,7 @@
 import { splitSentences } from "../../../text/passages.ts";
 import { analyserFor } from "./analyse.ts";
 import { greedySet } from "./greedy-set.ts";
+import { quoteWindow } from "./quote-window.ts";
 import { languageOfText } from "./text-language.ts";
 import { TUNING } from "./tuning.ts";
 
@@ -207,28 +208,7 @@ export function quoteOf(ev: PreparedEvidence, check: ClaimCheck, claim = ""): st
     const both = a < b ? `${first} ${ev.sentences[b]}` : `${ev.sentences[b]} ${first}`;
     if (both.length <= QUOTE_MAX) return both;
   }
-  return first.length <= QUOTE_MAX ? first : window(first, claim, ev.language);
+  return first.length <= QUOTE_MAX ? first : quoteWindow(ev, a, claim, QUOTE_MAX);
 }
 
 export const QUOTE_MAX = 400;
-
-/** The stretch of whole words, at most QUOTE_MAX characters, that holds the most distinct claim terms. */
-function window(sentence: string, claim: string, language: string): string {
-  const a = analyserFor(language);
-  const want = new Set(a.terms(claim));
-  const words = [...sentence.matchAll(/\S+/g)].map((m) => ({
-    at: m.index,
-    end: m.index + m[0].length,
-    terms: a.terms(m[0]),
-  }));
-  let best = { from: 0, to: 0, score: -1 };
-  for (let i = 0; i < words.length; i++) {
-    const seen = new Set<string>();
-    let j = i;
-    for (; j < words.length && words[j]!.end - words[i]!.at <= QUOTE_MAX; j++)
-      for (const t of words[j]!.terms) if (want.has(t)) seen.add(t);
-    if (seen.size > best.score) best = { from: words[i]!.at, to: words[j - 1]?.end ?? words[i]!.at, score: seen.size };
-  }
-  // A single "word" longer than the limit (a URL, a run of symbols) is cut.
-  return sentence.slice(best.from, best.to).slice(0, QUOTE_MAX);
-}

@@ -21,6 +21,14 @@ export interface Verified<S extends Source> {
   verification: Verification;
 }
 
+/**
+ * The claims of one answer the check reads at most; the rest keep their markers, unchecked. A
+ * claim costs up to one pass over each cited source's longest sentence, and a model can write
+ * hundreds of one-line claims citing every source
+ * (docs/decisions/0116-the-claim-check-never-redone-here.md).
+ */
+const MAX_CHECKED_CLAIMS = 100;
+
 interface Citation {
   claim: number;
   id: string;
@@ -55,7 +63,7 @@ export function verifyAnswer<S extends Source>(
     return p;
   };
   const citations: Citation[] = [];
-  claims.forEach((c, i) => {
+  claims.slice(0, MAX_CHECKED_CLAIMS).forEach((c, i) => {
     const context = claims
       .slice(Math.max(0, i - 2), i)
       .map((x) => x.text)

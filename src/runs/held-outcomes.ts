@@ -1,4 +1,14 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Config } from "../config/schema.ts";
 import type { RunOutcome, Store, TimelineEvent } from "../store/types.ts";

@@ -8,8 +8,8 @@ import type { Logger } from "../util/logger.ts";
 import { nextTurn } from "../util/turns.ts";
 import { refusalEnvelope } from "./envelope.ts";
 import { type AdmittedRun, type DeadlineTimer, executeRun } from "./execute.ts";
-import { mirrorRun } from "./mirror.ts";
 import type { HeldOutcomes } from "./held-outcomes.ts";
+import { mirrorRun } from "./mirror.ts";
 import { type OutcomeBackoff, recordOutcome } from "./record-outcome.ts";
 import type { LiveRun } from "./registry.ts";
 

@@ -2,13 +2,13 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Subprocess, SQL } from "bun";
+import { SQL, type Subprocess } from "bun";
+import { MAIN, useCliFixtures } from "../cli/run-cli.ts";
 import { isPlannerCall, startChatServer } from "../fixtures/chat-server.ts";
 import { postgresTests } from "../helpers/postgres.ts";
 import { type RestartablePostgres, restartablePostgres } from "../helpers/postgres-restartable.ts";
 import { processLog } from "../helpers/process-log.ts";
 import { keyedClient, query } from "../helpers/server.ts";
-import { MAIN, useCliFixtures } from "../cli/run-cli.ts";
 import { useLongTimeout } from "../setup.ts";
 
 useLongTimeout();

@@ -36,6 +36,8 @@ export interface StartOptions {
   lease?: LeaseTimings;
   /** Starts each run's deadline (default: setTimeout); tests pass it on cue. */
   runDeadline?: DeadlineTimer;
+  /** Told of each stream run accepted (default: the process's turns); tests count them. */
+  arrivals?: AppDeps["arrivals"];
   /** The upload import queue's settings beyond the configuration's; tests replace its worker, timers, sweeps. */
   imports?: Pick<ImportQueueOptions, "worker" | "sweepMs">;
 }
@@ -93,6 +95,7 @@ export function startServer(opts: StartOptions): RunningServer {
     mailer: createMailer(opts.config),
     keepAliveMs: opts.keepAliveMs ?? 15_000,
     bodyTimeoutMs: opts.bodyTimeoutMs,
+    arrivals: opts.arrivals,
   };
   const { queryRoutes, fetch } = createHandlers(deps);
   const pages = webPages(webApp);

@@ -89,7 +89,11 @@ export function startInstanceLease(
       released ??= (async () => {
         clearInterval(timer);
         await busy;
-        await store.instances.release(id);
+        // A database away at the stop must not fail it: the lease then lapses on its own, and
+        // others judge its runs once it has (its held outcomes replace their marks later).
+        await Promise.resolve()
+          .then(() => store.instances.release(id))
+          .catch((err: unknown) => logger.warn("instance_lease_unreleased", { instance: id, error: String(err) }));
       })();
       return released;
     },

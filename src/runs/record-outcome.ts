@@ -29,12 +29,13 @@ const pause = (ms: number, signal: AbortSignal) =>
  * Writes a run's outcome (docs/decisions/0099-postgres-outage.md). When the database cannot be
  * reached, the outcome is kept here and tried again with backoff until it is taken, however
  * long the outage: the run's caller has its answer and the row must not stay `running`. Only
- * `abandon` (a shutdown's grace over) ends the tries, after one last. Any other failure is a
- * statement that would fail again: logged, not retried.
+ * `abandon` (a shutdown) ends the tries, after one last; then the outcome goes to `keep` (the
+ * local spool the next start writes, src/runs/held-outcomes.ts) so the stop loses nothing. Any
+ * other failure is a statement that would fail again: logged, not retried.
  */
 export async function recordOutcome(
   write: () => Awaitable<void>,
-  o: { runId: string; logger: Logger; abandon: AbortSignal; backoff?: OutcomeBackoff },
+  o: { runId: string; logger: Logger; abandon: AbortSignal; backoff?: OutcomeBackoff; keep?: () => void },
 ): Promise<FirstTry> {
   const { runId, logger, abandon } = o;
   const backoff = o.backoff ?? OUTCOME_BACKOFF;
@@ -58,7 +59,13 @@ export async function recordOutcome(
       if (r === "stored") logger.info("run_store_recovered", { request_id: runId, tries });
       if (r !== "unreachable") return;
       if (abandon.aborted) {
-        logger.error("run_outcome_lost", { request_id: runId, tries });
+        try {
+          if (!o.keep) throw new Error("nowhere to keep it");
+          o.keep();
+          logger.warn("run_outcome_held", { request_id: runId, tries });
+        } catch (e) {
+          logger.error("run_outcome_lost", { request_id: runId, tries, error: String(e) });
+        }
         return;
       }
     }

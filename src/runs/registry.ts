@@ -36,7 +36,7 @@ export class RunRegistry {
     return this.runs.get(id)?.run;
   }
 
-  /** Aborts once a shutdown's grace is over: outcomes still waiting for the database are given up. */
+  /** Aborts once a shutdown's runs have ended: outcomes still waiting for the database go to the local spool. */
   get abandoned(): AbortSignal {
     return this.abandon.signal;
   }
@@ -73,24 +73,24 @@ export class RunRegistry {
   }
 
   /**
-   * Stops accepting; waits up to `graceMs` for runs to finish and be stored, then aborts the
-   * rest and gives up outcomes the database did not take (their runs end `interrupted` once
-   * this instance's lease expires, README "Instances on one database").
+   * Stops accepting; waits up to `graceMs` for runs to end, then aborts the rest. Outcomes the
+   * database has not taken by then are not waited for: each gets one last try, then goes to the
+   * local spool the next start writes (src/runs/held-outcomes.ts). Waiting on through an outage
+   * only spent the grace, and the outcomes were lost at its end all the same.
    */
   async drain(graceMs: number): Promise<void> {
     this.draining = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    const ended = Promise.allSettled([...this.runs.values()].map((r) => r.run.done));
     const timedOut = await Promise.race([
-      this.idle().then(() => false),
+      ended.then(() => false),
       new Promise<boolean>((r) => {
         timer = setTimeout(() => r(true), graceMs);
       }),
     ]);
     clearTimeout(timer);
-    if (timedOut) {
-      for (const { run } of this.runs.values()) run.stop.abort("shutdown");
-      this.abandon.abort();
-      await this.idle();
-    }
+    if (timedOut) for (const { run } of this.runs.values()) run.stop.abort("shutdown");
+    this.abandon.abort();
+    await this.idle();
   }
 }

@@ -4,7 +4,7 @@ import { holdConnection } from "../http/connection-hold.ts";
 import { json } from "../http/responses.ts";
 import { asUnavailable } from "../store/unreachable.ts";
 import type { Logger } from "../util/logger.ts";
-import { arrived } from "../util/turns.ts";
+import { processTurns, type Turns } from "../util/turns.ts";
 import { refusalEnvelope } from "./envelope.ts";
 import type { Follow } from "./follow.ts";
 import { readQueryBody } from "./query-body.ts";
@@ -19,6 +19,8 @@ export interface RunHttp {
   keepAliveMs: number;
   /** How long a body may take to arrive (http/request-body.ts); tests shorten it. */
   bodyTimeoutMs?: number;
+  /** Told of each stream run accepted (default: the process's turns, src/util/turns.ts); tests count them. */
+  arrivals?: Pick<Turns, "arrived">;
 }
 
 /**
@@ -74,10 +76,6 @@ export function runResponse(
   };
 
   const answer = async (who: Identity): Promise<Response> => {
-    // A stream's first event is what a crowd waits for: the runs under way let it go first
-    // (src/util/turns.ts). A JSON caller's answer is its run's end, which waiting gains nothing;
-    // and only a caller with a valid key counts, so a flood of bad keys holds no run back.
-    if (mode === "stream") arrived();
     // On /api/query too: a JSON client sending it wants that run's envelope, not a new charged run.
     const last = lastEventIdOf(request.headers);
     if (last) {
@@ -95,6 +93,11 @@ export function runResponse(
       key,
     );
     if ("existing" in admission) return respond(admission.existing, 0, { "idempotent-replayed": "true" });
+    // A stream's first event is what a crowd waits for: the runs under way let it go first
+    // (src/util/turns.ts). Threat: callers holding every run back for free — so only a run the
+    // allowance accepted counts; refusals (429, 422, 400), resumes and replays charge nothing
+    // and count nothing. A JSON caller's answer is its run's end, which waiting gains nothing.
+    if (mode === "stream") (http.arrivals ?? processTurns).arrived();
     return respond(http.runs.start(admission.run), 0);
   };
 

@@ -8,6 +8,7 @@ import type { Logger } from "../util/logger.ts";
 import { nextTurn } from "../util/turns.ts";
 import { refusalEnvelope } from "./envelope.ts";
 import { type AdmittedRun, type DeadlineTimer, executeRun } from "./execute.ts";
+import type { HeldOutcomes } from "./held-outcomes.ts";
 import { mirrorRun } from "./mirror.ts";
 import { type OutcomeBackoff, recordOutcome } from "./record-outcome.ts";
 import type { LiveRun } from "./registry.ts";
@@ -23,6 +24,8 @@ export interface RunToEndDeps {
   /** Aborted when a shutdown stops waiting for the database (RunRegistry.abandoned). */
   abandon: AbortSignal;
   backoff?: OutcomeBackoff;
+  /** Where an outcome still waiting for the database at a shutdown is kept (a server's; `ask` has none). */
+  held?: HeldOutcomes;
 }
 
 /**
@@ -31,7 +34,7 @@ export interface RunToEndDeps {
  * the envelope to whoever waits. Nobody's connection is involved: the run outlives them all.
  */
 export function runToEnd(deps: RunToEndDeps) {
-  const { store, config, logger, writer } = deps;
+  const { store, config, logger, writer, held } = deps;
   return async (run: AdmittedRun, live: LiveRun): Promise<void> => {
     const log = live.log;
     // On a database shared across hosts, followers on other instances read the events from there.
@@ -77,6 +80,7 @@ export function runToEnd(deps: RunToEndDeps) {
         logger,
         abandon: deps.abandon,
         backoff: deps.backoff,
+        keep: held && (() => held.keep(run.id, outcome, timeline)),
       });
       if ("waiting" in first) pending = first.retry;
     }

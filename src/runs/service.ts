@@ -14,6 +14,7 @@ import { allowancesOf } from "./allowance.ts";
 import { attacher, INTERRUPTED } from "./attach.ts";
 import type { AdmittedRun, DeadlineTimer } from "./execute.ts";
 import { type Follow, liveFollow } from "./follow.ts";
+import type { HeldOutcomes } from "./held-outcomes.ts";
 import { type LiveRun, RunRegistry } from "./registry.ts";
 import { runToEnd } from "./run-to-end.ts";
 
@@ -43,6 +44,8 @@ export interface RunServiceDeps {
   leaseTaken?: Promise<void>;
   /** Starts each run's RUN_TIMEOUT_MS deadline (default: setTimeout); tests pass it on cue. */
   deadlineTimer?: DeadlineTimer;
+  /** Where outcomes the database has not taken by a shutdown are kept for the next start (a server's). */
+  held?: HeldOutcomes;
 }
 
 export interface RunOptions {
@@ -88,6 +91,7 @@ export function createRunService(deps: RunServiceDeps) {
     writer,
     deadlineTimer: deps.deadlineTimer,
     abandon: registry.abandoned,
+    held: deps.held,
   });
   const attach = attacher({ store, registry, writer, runTimeoutMs: config.RUN_TIMEOUT_MS });
   /** Runs a run (registered at admission, or now for `ask`) to its end, in the background. */

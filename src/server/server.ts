@@ -7,6 +7,7 @@ import { AppError } from "../contract/errors.ts";
 import { Metrics } from "../metrics/registry.ts";
 import type { Engine } from "../research/types.ts";
 import type { DeadlineTimer } from "../runs/execute.ts";
+import { type HeldOutcomes, heldOutcomes, heldOutcomesDir } from "../runs/held-outcomes.ts";
 import { type LeaseTimings, startInstanceLease } from "../runs/instance-lease.ts";
 import { createRunService } from "../runs/service.ts";
 import type { Store } from "../store/types.ts";
@@ -35,6 +36,8 @@ export interface StartOptions {
   lease?: LeaseTimings;
   /** Starts each run's deadline (default: setTimeout); tests pass it on cue. */
   runDeadline?: DeadlineTimer;
+  /** Told of each stream run accepted (default: the process's turns); tests count them. */
+  arrivals?: AppDeps["arrivals"];
   /** The upload import queue's settings beyond the configuration's; tests replace its worker, timers, sweeps. */
   imports?: Pick<ImportQueueOptions, "worker" | "sweepMs">;
 }
@@ -54,6 +57,10 @@ export function startServer(opts: StartOptions): RunningServer {
   // Dead instances' runs are marked interrupted before the first run is accepted: on SQLite the first
   // round is over when this returns; on PostgreSQL the run service waits for it (lease.taken).
   const lease = startInstanceLease(store, logger, opts.lease);
+  // Outcomes a stop during an outage kept on disk are written before the first run is accepted.
+  const heldDir = heldOutcomesDir(opts.config);
+  const held = heldDir ? heldOutcomes(heldDir) : undefined;
+  const ready = held?.any ? Promise.resolve(lease.taken).then(() => replayHeld(held, store, logger)) : lease.taken;
   let runs: AppDeps["runs"] | undefined;
   const metrics = opts.metrics ?? new Metrics(() => runs?.inFlight ?? 0);
   runs = createRunService({
@@ -63,8 +70,9 @@ export function startServer(opts: StartOptions): RunningServer {
     logger,
     metrics,
     instanceId: lease.id,
-    leaseTaken: lease.taken,
+    leaseTaken: ready,
     deadlineTimer: opts.runDeadline,
+    held,
   });
   // Uploaded files are imported in the background by the instance that received them.
   const imports = startImportQueue({
@@ -87,6 +95,7 @@ export function startServer(opts: StartOptions): RunningServer {
     mailer: createMailer(opts.config),
     keepAliveMs: opts.keepAliveMs ?? 15_000,
     bodyTimeoutMs: opts.bodyTimeoutMs,
+    arrivals: opts.arrivals,
   };
   const { queryRoutes, fetch } = createHandlers(deps);
   const pages = webPages(webApp);
@@ -121,6 +130,15 @@ export function startServer(opts: StartOptions): RunningServer {
       await store.close();
     },
   };
+}
+
+/** A failure here must not stop the server: the files stay for the next start. */
+async function replayHeld(held: HeldOutcomes, store: Store, logger: Logger): Promise<void> {
+  try {
+    await held.replay(store, logger);
+  } catch (e) {
+    logger.error("held_outcomes_unstored", { dir: held.dir, error: String(e) });
+  }
 }
 
 type ServeOptions = Pick<Bun.Serve.Options<undefined>, "routes" | "idleTimeout" | "fetch">;

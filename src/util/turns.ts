@@ -73,6 +73,5 @@ export function createTurns(o: TurnsOptions = {}): Turns {
 }
 
 /** The process's turns: there is one event loop per process, and so one queue for its turns. */
-const turns = createTurns();
-export const nextTurn = (): Promise<void> => turns.next();
-export const arrived = (): void => turns.arrived();
+export const processTurns = createTurns();
+export const nextTurn = (): Promise<void> => processTurns.next();

@@ -8,6 +8,7 @@ import { benchHeldStreams } from "./held-streams.ts";
 import { benchInstances } from "./instances.ts";
 import { benchServing } from "./serving.ts";
 import { benchSignupFlood } from "./signup-flood.ts";
+import { benchSpentKeyFlood } from "./spent-key-flood.ts";
 import { benchSqliteWrites } from "./sqlite-writes.ts";
 import { benchStartup } from "./startup.ts";
 import { benchUploads } from "./uploads.ts";
@@ -29,6 +30,7 @@ const sections: [string, () => Promise<string>][] = [
     "11. Where a crowd's first event goes",
     async () => `${await burstProfile("ramp", 2000, 2000)}\n\n${await burstProfile("burst", 2000, 0)}`,
   ],
+  ["12. Runs during a spent key's flood", () => benchSpentKeyFlood()],
 ];
 const only = process.argv[2];
 for (const [title, fn] of sections) {

@@ -49,6 +49,8 @@ function windows(s: string, size: number): string[] {
   return out;
 }
 
+/** Characters at a sentence's end that tell an abbreviation or an initial: more than the longest with its space. */
+const TAIL = 16;
 const ABBREV =
   /(?:^|[\s(])(?:e\.g|i\.e|et al|etc|Dr|Mr|Mrs|Ms|Prof|St|Jr|Sr|Inc|Ltd|Co|Fig|Figs|No|Nr|vs|approx|cf|ca|Vol|pp|Eq|z\.B|d\.h|bzw|usw)\.$/i;
 
@@ -69,17 +71,32 @@ function lineSentences(line: string): string[] {
     .split(/(?<=[.!?]["'”’)\]]*) (?=\S)|(?<=[。！？])/u)
     .filter(Boolean);
   const out: string[] = [];
+  // The sentence being glued, in pieces, with its length and its last TAIL characters: only its
+  // end is read, and it is joined once. Reading the whole of it at every piece (a pattern ending
+  // in `$`, a string grown by `+`) made "a. a. a. …" quadratic: an import held for an hour.
+  let pieces: string[] = [];
+  let length = 0;
+  let end = "";
+  const close = () => {
+    if (pieces.length) out.push(pieces.join(""));
+  };
   for (const s of parts) {
-    const prev = out[out.length - 1];
+    const wide = /[。！？]$/.test(end);
     const glue =
-      prev !== undefined &&
-      (ABBREV.test(prev) ||
-        /(?:^|\s)\p{Lu}\.$/u.test(prev) ||
-        /^\p{Ll}/u.test(s) ||
-        prev.length < (/[。！？]$/.test(prev) ? 6 : 20));
-    if (prev !== undefined && glue) out[out.length - 1] = prev + (/[。！？]$/.test(prev) ? "" : " ") + s;
-    else out.push(s);
+      pieces.length > 0 &&
+      (ABBREV.test(end) || /(?:^|\s)\p{Lu}\.$/u.test(end) || /^\p{Ll}/u.test(s) || length < (wide ? 6 : 20));
+    if (!glue) {
+      close();
+      pieces = [];
+      length = 0;
+      end = "";
+    }
+    const piece = glue && !wide ? ` ${s}` : s;
+    pieces.push(piece);
+    length += piece.length;
+    end = (end + piece.slice(-TAIL)).slice(-TAIL);
   }
+  close();
   return out;
 }
 

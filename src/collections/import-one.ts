@@ -29,6 +29,9 @@ const clip = (s: string) => (s.length > MAX_REASON ? `${s.slice(0, MAX_REASON - 
 const count = (n: number, what: string) => `${n.toLocaleString("en")} ${what}${n === 1 ? "" : "s"}`;
 const problemText = (p: JobProblem) => (p.line ? `line ${p.line}: ${p.message}` : p.message);
 
+/** The refusal of a batch whose file was removed while it was imported (its row is gone). */
+const REMOVED = "the file was removed while it was imported";
+
 /** Batches stored between two readings of the owner's storage use. */
 const REREAD_BATCHES = 20;
 
@@ -68,6 +71,8 @@ function storer(c: ImportContext, row: UploadRow, allowance: StorageAllowance | 
     // Read afresh every REREAD_BATCHES too: what another import of the owner's stores meanwhile counts.
     if (batches++ % REREAD_BATCHES === 0) use = null;
     const bytes = docs.reduce((n, d) => n + passageBytes(d.passages), 0);
+    // Its document removed meanwhile: not another record stored for every reader to find.
+    if (!(await c.store.uploads.present(row.id))) throw new Error(REMOVED);
     if (allowance && row.ownerId) {
       // This file's own reservation (its upload size, one document) gives way to what it stores.
       const fits = (u: StorageUse) =>
@@ -99,13 +104,15 @@ function storer(c: ImportContext, row: UploadRow, allowance: StorageAllowance | 
  * Imports one claimed file on the worker and settles its row: removed when imported, `failed`
  * with the reason otherwise, left `indexing` when the server stops meanwhile (taken up again
  * later). A row removed while its file was imported (the document was deleted) takes the
- * documents it stored with it.
+ * documents it stored with it, however the import ended: imported, failed, crashed or stopped.
  */
 export async function importOne(row: UploadRow, c: ImportContext): Promise<void> {
   const t0 = performance.now();
   const written = new Set<string>();
   let reason: string | null = "the uploaded file is gone from the server's spool: upload it again";
   let keep = false;
+  // Whether the row still stood when it was settled; false drops what this import stored.
+  let stands = true;
   try {
     const format = formatNamed(row.format);
     if (row.spool && format && c.spool.exists(row.spool)) {
@@ -123,33 +130,55 @@ export async function importOne(row: UploadRow, c: ImportContext): Promise<void>
       const outcome = await c.host.run(job, storer(c, row, allowance, written)).finally(release);
       // Stopped by a shutdown: the row stays `indexing` with its file, for the next start.
       keep = outcome.type === "stopped";
-      if (outcome.type === "stopped") return;
+      if (outcome.type === "stopped") {
+        stands = !written.size || (await stillThere(c, row));
+        return;
+      }
       reason = verdict(row, outcome, written.size);
     }
-    if (reason === null) {
-      if (!(await c.store.uploads.finish(row.id)) && written.size)
-        await c.store.corpus.removeDocuments(row.collectionId, [...written]);
-    } else await settleFailed(c, row, clip(reason));
+    stands = reason === null ? await c.store.uploads.finish(row.id) : await settleFailed(c, row, clip(reason));
     c.logger.info("upload_imported", {
-      status: reason === null ? "ready" : "failed",
+      status: !stands ? "removed" : reason === null ? "ready" : "failed",
       documents: written.size,
       bytes: row.bytes,
       ms: Math.round(performance.now() - t0),
     });
   } catch (e) {
     c.logger.error("upload_import_failed", { error: String(e) });
-    await settleFailed(c, row, "the import failed on the server (see its log)");
+    stands = await settleFailed(c, row, "the import failed on the server (see its log)");
   } finally {
+    if (!stands && written.size) await dropWritten(c, row, written);
     if (row.spool && !keep) c.spool.remove(row.spool);
   }
 }
 
-/** Marks the row failed; on a full disk the reason is shortened once (a longer one may need a new page). */
-async function settleFailed(c: ImportContext, row: UploadRow, reason: string): Promise<void> {
+/** Whether the row stands; true when the database cannot tell (nothing is removed on a guess). */
+async function stillThere(c: ImportContext, row: UploadRow): Promise<boolean> {
   try {
-    await c.store.uploads.fail(row.id, reason);
+    return await c.store.uploads.present(row.id);
+  } catch {
+    return true;
+  }
+}
+
+/** The documents an import stored, removed with its row; a failure is logged (the server goes on). */
+async function dropWritten(c: ImportContext, row: UploadRow, written: Set<string>): Promise<void> {
+  try {
+    await c.store.corpus.removeDocuments(row.collectionId, [...written]);
+  } catch (e) {
+    c.logger.error("upload_removal_failed", { error: String(e), documents: written.size });
+  }
+}
+
+/**
+ * Marks the row failed; false when it was gone (its document removed meanwhile). On a full
+ * disk the reason is shortened once (a longer one may need a new page).
+ */
+async function settleFailed(c: ImportContext, row: UploadRow, reason: string): Promise<boolean> {
+  try {
+    return await c.store.uploads.fail(row.id, reason);
   } catch (e) {
     c.logger.error("upload_fail_unrecorded", { error: String(e) });
-    await Promise.resolve(c.store.uploads.fail(row.id, "failed")).catch(() => {});
+    return await Promise.resolve(c.store.uploads.fail(row.id, "failed")).catch(() => true);
   }
 }

@@ -1,3 +1,5 @@
+import { entriesOf, findInJson, isContainer, pathOf } from "./json-walk.ts";
+
 /**
  * Text every backend can hold (docs/decisions/0100-text-a-database-cannot-hold.md). PostgreSQL
  * refuses U+0000 in text and any string that is not valid UTF-8, which a JavaScript string
@@ -34,35 +36,71 @@ export function storable<T>(value: T, nul = ""): T {
   return isClean(value) ? value : (clean(value, nul) as T);
 }
 
-function isClean(v: unknown): boolean {
-  if (typeof v === "string") return isStorableText(v);
-  if (v === null || typeof v !== "object" || v instanceof Date || ArrayBuffer.isView(v)) return true;
-  if (Array.isArray(v)) {
-    for (const item of v) if (!isClean(item)) return false;
-    return true;
-  }
-  for (const k in v) {
-    if (!Object.hasOwn(v, k)) continue;
-    if (!isStorableText(k) || !isClean((v as Record<string, unknown>)[k])) return false;
+/** A string (object keys too) that is not storable text, first in document order. */
+const unstorableStep = (v: unknown) =>
+  findInJson(
+    v,
+    (s) =>
+      (typeof s.key === "string" && !isStorableText(s.key)) ||
+      (typeof s.value === "string" && !isStorableText(s.value)),
+  );
+
+/** Whether every string in it is storable: allocation-free on the hot path, in any order, never recursing. */
+function isClean(root: unknown): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === "string") {
+      if (!isStorableText(v)) return false;
+    } else if (Array.isArray(v)) {
+      for (const item of v) stack.push(item);
+    } else if (isContainer(v)) {
+      for (const k in v) {
+        if (!Object.hasOwn(v, k)) continue;
+        if (!isStorableText(k)) return false;
+        stack.push((v as Record<string, unknown>)[k]);
+      }
+    }
   }
   return true;
 }
 
-function clean(v: unknown, nul: string): unknown {
-  if (typeof v === "string") return storableText(v, nul);
-  if (Array.isArray(v)) {
-    const out = v.map((item) => clean(item, nul));
-    return out.some((c, i) => c !== v[i]) ? out : v;
+/** A container being cleaned: its entries, and their cleaned values so far. */
+interface Cleaning {
+  src: object;
+  entries: [string | number, unknown][];
+  out: unknown[];
+}
+
+const cleanLeaf = (v: unknown, nul: string) => (typeof v === "string" ? storableText(v, nul) : v);
+
+/** The container from its cleaned entries: itself when none changed. */
+function rebuilt(c: Cleaning, nul: string): unknown {
+  if (Array.isArray(c.src)) return c.out.some((x, i) => x !== c.entries[i]![1]) ? c.out : c.src;
+  const keys = c.entries.map(([k]) => storableText(String(k), nul));
+  const changed = keys.some((k, i) => k !== c.entries[i]![0] || c.out[i] !== c.entries[i]![1]);
+  return changed ? Object.fromEntries(keys.map((k, i) => [k, c.out[i]])) : c.src;
+}
+
+/** The value cleaned, containers copied only where something in them changed; an explicit stack, as findInJson. */
+function clean(root: unknown, nul: string): unknown {
+  if (!isContainer(root)) return cleanLeaf(root, nul);
+  const open = (src: object): Cleaning => ({ src, entries: entriesOf(src), out: [] });
+  const stack = [open(root)];
+  for (;;) {
+    const top = stack.at(-1)!;
+    if (top.out.length < top.entries.length) {
+      const child = top.entries[top.out.length]![1];
+      if (isContainer(child)) stack.push(open(child));
+      else top.out.push(cleanLeaf(child, nul));
+      continue;
+    }
+    stack.pop();
+    const done = rebuilt(top, nul);
+    const parent = stack.at(-1);
+    if (!parent) return done;
+    parent.out.push(done);
   }
-  if (v === null || typeof v !== "object" || v instanceof Date || ArrayBuffer.isView(v)) return v;
-  let changed = false;
-  const entries = Object.entries(v).map(([k, item]) => {
-    const ck = storableText(k, nul);
-    const c = clean(item, nul);
-    if (ck !== k || c !== item) changed = true;
-    return [ck, c] as const;
-  });
-  return changed ? Object.fromEntries(entries) : v;
 }
 
 /**
@@ -70,21 +108,13 @@ function clean(v: unknown, nul: string): unknown {
  * caller would name it (`query`, `items[2].title`, `a key of filters`); null when there is none.
  */
 export function unstorableAt(value: unknown, at?: string): string | null {
-  if (typeof value === "string") return isStorableText(value) ? null : (at ?? "the value");
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) {
-      const found = unstorableAt(item, `${at ?? ""}[${i}]`);
-      if (found) return found;
-    }
-    return null;
+  const step = unstorableStep(value);
+  if (!step) return null;
+  if (typeof step.key === "string" && !isStorableText(step.key)) {
+    const container = pathOf(step.parent!, at);
+    return container ? `a key of ${container}` : "a key";
   }
-  if (value === null || typeof value !== "object") return null;
-  for (const [k, item] of Object.entries(value)) {
-    if (!isStorableText(k)) return at ? `a key of ${at}` : "a key";
-    const found = unstorableAt(item, at ? `${at}.${k}` : k);
-    if (found) return found;
-  }
-  return null;
+  return pathOf(step, at) ?? "the value";
 }
 
 /** The refusal's words for text found by `unstorableAt`. */

@@ -1,4 +1,5 @@
 import { AppError } from "../contract/errors.ts";
+import { MAX_JSON_DEPTH, nestedDeeperThan } from "../contract/json-walk.ts";
 import { BODY_TIMEOUT_S, MAX_BODY_BYTES } from "../contract/query.ts";
 import { unstorableAt, unstorableMessage } from "../contract/storable-text.ts";
 import { readBodyCapped } from "../util/read-capped.ts";
@@ -40,9 +41,9 @@ export async function readRequestBody(request: Request, timeoutMs = BODY_TIMEOUT
 }
 
 /**
- * A body's text as a JSON object (not an array, string or null) whose strings every backend
- * can store (contract/storable-text.ts); throws invalid_request, `notObject` naming what the
- * route expected.
+ * A body's text as a JSON object (not an array, string or null), nested at most MAX_JSON_DEPTH
+ * levels (contract/json-walk.ts), whose strings every backend can store
+ * (contract/storable-text.ts); throws invalid_request, `notObject` naming what the route expected.
  */
 export function parseJsonObject(text: string, notObject: string): Record<string, unknown> {
   let body: unknown;
@@ -53,9 +54,12 @@ export function parseJsonObject(text: string, notObject: string): Record<string,
   }
   if (typeof body !== "object" || body === null || Array.isArray(body))
     throw new AppError("invalid_request", notObject);
+  if (nestedDeeperThan(body)) throw new AppError("invalid_request", tooDeep);
   const unstorable = unstorableAt(body);
   if (unstorable) throw new AppError("invalid_request", unstorableMessage(unstorable));
   return body as Record<string, unknown>;
 }
+
+const tooDeep = `the request body nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep`;
 
 const tooLarge = () => new AppError("invalid_request", `the request body is too large (limit ${MAX_BODY_BYTES} bytes)`);

@@ -2,6 +2,7 @@ import type { CallToolResult, ServerNotification } from "@modelcontextprotocol/s
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { AppError } from "../contract/errors.ts";
+import { MAX_JSON_DEPTH, nestedDeeperThan } from "../contract/json-walk.ts";
 import { unstorableAt, unstorableMessage } from "../contract/storable-text.ts";
 import type { McpBackend, McpMode } from "./backend.ts";
 
@@ -58,6 +59,9 @@ export function defineTool<S extends TObject, M extends McpMode>(spec: ToolSpec<
     async call(args, backend, ctx) {
       if (!offered(backend))
         throw new AppError("invalid_request", `${spec.name} is not offered in ${backend.mode} mode`);
+      // Before the schema check walks them: as deep as a request body may be (src/http/request-body.ts).
+      if (nestedDeeperThan(args))
+        throw new AppError("invalid_request", `${spec.name}'s arguments nest more than ${MAX_JSON_DEPTH} levels deep`);
       if (!Value.Check(spec.args, args)) throw new AppError("invalid_request", `${spec.name} takes ${argsHint}`);
       const unstorable = unstorableAt(args);
       if (unstorable) throw new AppError("invalid_request", unstorableMessage(unstorable));

@@ -560,8 +560,13 @@ export interface UploadsTable {
   claim(instanceId: string): Awaitable<UploadRow | null>;
   /** Removes an imported file's row; false when it was gone (removed while it was imported). */
   finish(id: number): Awaitable<boolean>;
-  /** Marks a file failed with the reason; its spool is forgotten (deleted by the caller). */
-  fail(id: number, error: string): Awaitable<void>;
+  /**
+   * Marks a file failed with the reason; its spool is forgotten (deleted by the caller). False
+   * when the row was gone (removed while it was imported), as `finish`.
+   */
+  fail(id: number, error: string): Awaitable<boolean>;
+  /** Whether the row is still there: false once its document was removed. */
+  present(id: number): Awaitable<boolean>;
   /** The rows of a collection, oldest first; with `docIds`, only theirs. */
   inFlight(collectionId: number, docIds?: string[]): Awaitable<UploadRow[]>;
   /** Which of these collections have a file queued or indexing. */

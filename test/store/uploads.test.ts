@@ -113,8 +113,12 @@ for (const backend of backends) {
       // "one" has a file indexing: the next is "two"'s first.
       expect((await s.uploads.claim("live"))?.docId).toBe("2a");
       expect(await s.uploads.claim("live")).toBeNull();
+      expect(await s.uploads.present(first!.id)).toBe(true);
       expect(await s.uploads.finish(first!.id)).toBe(true);
       expect(await s.uploads.finish(first!.id)).toBe(false);
+      // A row removed meanwhile is told apart, as by finish: its import drops what it stored.
+      expect(await s.uploads.present(first!.id)).toBe(false);
+      expect(await s.uploads.fail(first!.id, "late")).toBe(false);
       expect((await s.uploads.claim("live"))?.docId).toBe("1b");
       expect(await s.uploads.busy([one, two])).toEqual(expect.arrayContaining([one, two]));
     });

@@ -1,3 +1,5 @@
+import { stripInline } from "./markdown-inline.ts";
+
 /** Markdown as readable text: headings kept as lines of their own, markup gone. */
 export interface MarkdownText {
   /** The first heading (ATX "# x" or setext "x\n==="), or the front matter's title. */
@@ -5,16 +7,38 @@ export interface MarkdownText {
   text: string;
 }
 
-const inline = (s: string) =>
-  s
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1") // images: their alt text
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1") // links: their text
-    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, "$1") // reference links
-    .replace(/<\/?[A-Za-z][^>]*>/g, "") // inline HTML tags
-    .replace(/(`+)(.+?)\1/g, "$2")
-    .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, "$2")
-    .replace(/(^|[^\w*])[*_](?=\S)(.+?)(?<=\S)[*_](?=[^\w*]|$)/g, "$1$2")
-    .replace(/~~(.+?)~~/g, "$1");
+/** The line without its trailing spaces and tabs, read once from the end (a pattern would rescan a long run). */
+function trimBlanksEnd(line: string): string {
+  let e = line.length;
+  while (e > 0 && (line[e - 1] === " " || line[e - 1] === "\t")) e--;
+  return line.slice(0, e);
+}
+
+/** An ATX heading's text ("## Title ##" → "Title"), or null; its closing hashes are counted from the end. */
+function atxHeading(raw: string): string | null {
+  const open = /^\s{0,3}#{1,6}\s+/.exec(raw);
+  if (!open) return null;
+  let text = raw.slice(open[0].length).trimEnd();
+  let e = text.length;
+  while (e > 0 && text[e - 1] === "#") e--;
+  text = text.slice(0, e).trimEnd();
+  return text;
+}
+
+/** A table's rule (`|---|:--:|`), told on the trimmed line so no two space runs meet in the pattern. */
+const TABLE_RULE = /^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?$/;
+
+/** Cells of a table row, joined by two spaces; the spaces around each pipe go. */
+function cells(line: string): string {
+  const parts = line.split("|");
+  return parts
+    .map((p, i) => {
+      let x = i > 0 ? p.trimStart() : p;
+      if (i < parts.length - 1) x = x.trimEnd();
+      return x;
+    })
+    .join("  ");
+}
 
 /**
  * Strips Markdown to the text a reader sees: front matter, fences, list and quote markers,
@@ -60,10 +84,10 @@ export function markdownText(md: string): MarkdownText {
     }
     if (/^\s{0,3}([-*_])(\s*\1){2,}\s*$/.test(raw)) continue; // a rule
     if (/^\s{0,3}\[[^\]]+\]:\s*\S+/.test(raw)) continue; // a reference definition
-    if (/^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/.test(raw)) continue; // a table's rule
-    const atx = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(raw);
-    if (atx) {
-      const h = inline(atx[1]!).trim();
+    if (TABLE_RULE.test(raw.trim())) continue; // a table's rule
+    const atx = atxHeading(raw);
+    if (atx !== null) {
+      const h = stripInline(atx).trim();
       heading ??= h || null;
       out.push("", h, "");
       continue;
@@ -72,12 +96,12 @@ export function markdownText(md: string): MarkdownText {
       .replace(/^\s*(>\s?)+/, "")
       .replace(/^\s*([-*+]|\d+[.)])\s+(\[[ xX]\]\s+)?/, "")
       .replace(/^\s*\|(.*)\|\s*$/, "$1");
-    if (line.includes("|")) line = line.replace(/\s*\|\s*/g, "  ");
-    out.push(inline(line));
+    if (line.includes("|")) line = cells(line);
+    out.push(stripInline(line));
   }
   const text = out
+    .map(trimBlanksEnd)
     .join("\n")
-    .replace(/[ \t]+\n/g, "\n")
     .replace(/\n{3,}/g, "\n\n")
     .trim();
   return { title: title ?? heading, text };

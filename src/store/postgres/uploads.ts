@@ -65,9 +65,11 @@ export function pgUploads(sql: SQL): UploadsTable {
         return r ? toUploadRow(r) : null;
       }),
     finish: async (id) => (await sql`DELETE FROM corpus_uploads WHERE id = ${id}`).count > 0,
-    async fail(id, error) {
-      await sql`UPDATE corpus_uploads SET status = 'failed', error = ${error}, spool = NULL, updated_at = ${now()} WHERE id = ${id}`;
-    },
+    fail: async (id, error) =>
+      (
+        await sql`UPDATE corpus_uploads SET status = 'failed', error = ${error}, spool = NULL, updated_at = ${now()} WHERE id = ${id}`
+      ).count > 0,
+    present: async (id) => (await sql`SELECT 1 FROM corpus_uploads WHERE id = ${id}`).length > 0,
     inFlight: async (cid, docIds) =>
       rows(
         docIds

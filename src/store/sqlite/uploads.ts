@@ -29,6 +29,7 @@ export function sqliteUploads(db: Database): UploadsTable {
   const fail = db.prepare(
     "UPDATE corpus_uploads SET status = 'failed', error = ?2, spool = NULL, updated_at = ?3 WHERE id = ?1",
   );
+  const present = db.prepare<{ id: number }, [number]>("SELECT id FROM corpus_uploads WHERE id = ?");
   const inFlight = db.prepare<UploadRowRaw, [number]>(
     `SELECT ${UPLOAD_COLUMNS} FROM corpus_uploads WHERE collection_id = ? ORDER BY id`,
   );
@@ -82,9 +83,8 @@ export function sqliteUploads(db: Database): UploadsTable {
       return r ? toUploadRow(r) : null;
     },
     finish: (id) => finish.run(id).changes > 0,
-    fail(id, error) {
-      fail.run(id, error, now());
-    },
+    fail: (id, error) => fail.run(id, error, now()).changes > 0,
+    present: (id) => present.get(id) !== null,
     inFlight: (cid, docIds) =>
       (docIds ? inFlightOf.all(cid, JSON.stringify(docIds)) : inFlight.all(cid)).map(toUploadRow),
     busy: (ids) => (ids.length ? busy.all(JSON.stringify(ids)).map((r) => r.id) : []),

@@ -42,4 +42,19 @@ describe("markdownText", () => {
     });
     expect(markdownText("Just a paragraph.\n")).toEqual({ title: null, text: "Just a paragraph." });
   });
+
+  test("inline markup: links, images, references, tags, code spans, emphasis and strikes keep their text", () => {
+    const line = [
+      "![alt](a.png) [link](https://x.org) [ref][r] <b>bold</b> **strong** __also__",
+      "*em* _em_ ~~gone~~ ``code with ` inside`` an ``unclosed run, a [bracket and **stars",
+    ].join(" ");
+    expect(markdownText(line).text).toBe(
+      "alt link ref bold strong also em em gone code with ` inside an ``unclosed run, a [bracket and **stars",
+    );
+  });
+
+  test("headings lose closing hashes and padding; table rows their pipes; lines their trailing blanks", () => {
+    const md = `## Budget ##${" ".repeat(50)}\n\n| a | b |\n|---|:---:|\n| 1 | 2 |   \nend\t \t`;
+    expect(markdownText(md)).toEqual({ title: "Budget", text: "Budget\n\n a  b\n 1  2\nend" });
+  });
 });

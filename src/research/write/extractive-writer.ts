@@ -1,5 +1,6 @@
 import { splitSentences, withoutTitle } from "../../text/passages.ts";
 import { Bm25 } from "../rank/bm25.ts";
+import { escapeMarkdown } from "./markdown-escape.ts";
 import { neutraliseMarkers } from "./markers.ts";
 import type { WriterSource } from "./prompt.ts";
 
@@ -54,8 +55,8 @@ function sentencesOf(sources: WriterSource[]): Omit<Sentence, "score">[] {
 /**
  * The answer without a model: the sentences of the chosen passages that best match the
  * question, quoted as they are, each followed by its source marker; one paragraph per
- * source, sources in order of their best sentence, sentences in text order. Nothing is
- * invented beyond the one-line lead-in. Empty when the passages hold no usable sentence.
+ * source, sources in order of their best sentence, sentences in text order, escaped so they
+ * read as written (markdown-escape.ts). Nothing is invented beyond the one-line lead-in. Empty when the passages hold no usable sentence.
  */
 export function writeExtractive(
   question: string,
@@ -87,7 +88,7 @@ export function writeExtractive(
     chosen
       .filter((s) => s.src === src)
       .sort((a, b) => a.pos - b.pos)
-      .map((s) => `${s.text} [${sources[src]!.id}]`)
+      .map((s) => `${escapeMarkdown(s.text)} [${sources[src]!.id}]`)
       .join(" "),
   );
   const parts = [LEAD[language] ?? LEAD.en!, ...paras];

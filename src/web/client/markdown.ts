@@ -23,6 +23,8 @@ export function inline(text: string): Node[] {
     else if (m[3]) out.push(h("em", {}, ...inline(t.slice(1, -1))));
     else if (m[4])
       out.push(h("a", { class: "cite", href: `#src-${t.slice(1, -1)}`, "aria-label": `source ${t.slice(2, -1)}` }, t));
+    // An escaped character is that character: quoted text's "\[label\](url)" is no link.
+    else if (!m[5]) out.push(document.createTextNode(t.slice(1)));
     else {
       const lm = /^\[([^\]]+)\]\(([^)\s]+)\)$/.exec(t)!;
       const href = safeHref(lm[2]!);

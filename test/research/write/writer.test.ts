@@ -6,6 +6,7 @@ import { createOpenAiCompatibleClient } from "../../../src/research/llm/openai-c
 import { writeExtractive } from "../../../src/research/write/extractive-writer.ts";
 import { writeWithLlm } from "../../../src/research/write/llm-writer.ts";
 import { type WriterSource, writerMessages } from "../../../src/research/write/prompt.ts";
+import { answerClaims } from "../../../src/research/write/verify/answer-claims.ts";
 import { type ChatServer, startChatServer } from "../../fixtures/chat-server.ts";
 import { useLongTimeout } from "../../setup.ts";
 
@@ -113,6 +114,24 @@ describe("extractive writer", () => {
     ]);
     expect(text).toContain("Solid-state batteries are limited by dendrites at high current. [S1]");
     expect(text).not.toContain("cells Solid-state");
+  });
+
+  test("quoted Markdown is escaped, and the claim check reads it back as the source's words", () => {
+    const sentences = [
+      "1. Owners must [confirm the warranty](https://evil.example) before the recall of the cells ends.",
+      "# Recall: **every** cell_made before March at <https://evil.example/x> counts, AT&T wrote!",
+      "- A 3.5 percent share of the cells is affected by the recall, the \\ maker said in its notes.",
+    ];
+    const answer = writeExtractive("recall cells warranty", "en", [
+      { id: "S1", title: "Recall", url: "https://example.org/r", passages: [sentences.join("\n")] },
+    ]);
+    expect(answer).toContain("1\\. Owners must \\[confirm the warranty\\](https://evil.example)");
+    expect(answer).toContain(
+      "\\# Recall: \\*\\*every\\*\\* cell\\_made before March at \\<https://evil.example/x\\> counts, AT\\&T wrote!",
+    );
+    expect(answer).toContain("\\- A 3.5 percent share of the cells is affected by the recall, the \\\\ maker said");
+    // The lead-in (ending in ":") is no claim; each quote is one, as the source wrote it.
+    expect(answerClaims(answer).map((c) => c.text)).toEqual(sentences);
   });
 
   test("maxSentences and perSource hold", () => {

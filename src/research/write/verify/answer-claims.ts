@@ -17,18 +17,25 @@ export interface AnswerClaim {
 
 // A sentence ends after . ! ? (closing quotes or brackets allowed), any markers that follow
 // it, then white space before something that isn't lower case; or after 。！？ and markers.
-const END = /[.!?]["'”’)\]]*(?:\s*\[S\d+\])*\s+(?=[^\p{Ll}[])|[。！？](?:\s*\[S\d+\])*/gu;
+// An escaped one ("1\. ") is the text's own, not an end.
+const END = /(?<!\\)[.!?]["'”’)\]]*(?:\s*\[S\d+\])*\s+(?=[^\p{Ll}[])|[。！？](?:\s*\[S\d+\])*/gu;
+// A backslash escape (CommonMark: any ASCII punctuation), and the private-use stand-in it is
+// read as while links and emphasis are taken out, so an escaped "*" or "[" stays text.
+const ESCAPED = /\\([!-/:-@[-`{-~])/g;
+const STANDIN = /[\u{F0000}-\u{F007F}]/gu;
 /** The blocks whose sentences are claims: headings, code, table rows and rules are not. */
 const CLAIMED = new Set<BlockKind>(["paragraph", "item", "quote"]);
 
 /** Inline Markdown as a reader sees it: links' text, no emphasis or code ticks. */
 export function plainText(markdown: string): string {
   return markdown
+    .replace(ESCAPED, (_, c: string) => String.fromCodePoint(0xf0000 + c.charCodeAt(0)))
     .replace(MARKER_GROUP, " ")
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/(\*\*|__|\*|_|`)(?=\S)([^*_`]*?\S)\1/g, "$2")
     .replace(/\s+/g, " ")
     .replace(/\s+([.,;:!?。！？])/g, "$1")
+    .replace(STANDIN, (c) => String.fromCharCode(c.codePointAt(0)! - 0xf0000))
     .trim();
 }
 

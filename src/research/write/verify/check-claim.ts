@@ -2,7 +2,8 @@ import { splitSentences } from "../../../text/passages.ts";
 import { analyserFor } from "./analyse.ts";
 import { greedySet } from "./greedy-set.ts";
 import { quoteWindow } from "./quote-window.ts";
-import { languageOfText } from "./text-language.ts";
+import { focusCredits } from "./term-focus.ts";
+import { languageAcross, languageOfText } from "./text-language.ts";
 import { TUNING } from "./tuning.ts";
 
 /**
@@ -21,6 +22,8 @@ export interface PreparedEvidence {
   sentences: string[];
   /** Per sentence, its distinct terms. */
   terms: Set<string>[];
+  /** Per sentence, its terms in order (repeats kept): where they stand, for term-focus.ts. */
+  sequences: string[][];
   /** Per sentence, its text normalised for the verbatim test. */
   flat: string[];
   /** The sentences each term occurs in, in order (its length is the term's document frequency). */
@@ -29,7 +32,7 @@ export interface PreparedEvidence {
   prefixes: Map<string, string[]>;
   /** The language the claims are analysed in (the answer's). */
   language: string;
-  /** The language the source's own words are in (script and function words). */
+  /** The language most of the source's own words are in (script and function words), across the whole text. */
   sourceLanguage: string;
 }
 
@@ -42,8 +45,9 @@ export interface ClaimCheck {
   /** How well the source backs the claim, in [0, 1]. */
   support: number;
   /**
-   * False when the claim and the source are in different languages or scripts: the score
-   * means nothing then, and no marker may be removed on it.
+   * False when the claim and the sentences it was judged on (the source as a whole when none
+   * hold its terms) are in different languages or scripts: the score means nothing then, and
+   * no marker may be removed on it.
    */
   comparable: boolean;
 }
@@ -71,7 +75,8 @@ const flatten = (s: string) =>
 
 export function prepareEvidence(sentences: string[], language = "en"): PreparedEvidence {
   const a = analyserFor(language);
-  const terms = sentences.map((s) => new Set(a.terms(s)));
+  const sequences = sentences.map((s) => a.terms(s));
+  const terms = sequences.map((s) => new Set(s));
   const postings = new Map<string, number[]>();
   terms.forEach((ts, i) => {
     for (const t of ts) {
@@ -91,11 +96,12 @@ export function prepareEvidence(sentences: string[], language = "en"): PreparedE
   return {
     sentences,
     terms,
+    sequences,
     flat: sentences.map(flatten),
     postings,
     prefixes,
     language,
-    sourceLanguage: languageOfText(sentences.slice(0, 40).join(" ")),
+    sourceLanguage: languageAcross(sentences),
   };
 }
 
@@ -128,37 +134,33 @@ function wanted(claim: string, ev: PreparedEvidence): Want[] {
 }
 
 /**
- * The sentences holding any of the claim's terms (the others give it nothing), and each one's
- * credit for each wanted term.
+ * The sentences holding any of the claim's terms (the others give it nothing), each with its
+ * credit for each wanted term from where they stand together (term-focus.ts).
  */
 function credits(want: Want[], ev: PreparedEvidence): { ids: number[]; c: Float64Array[] } {
-  const at = new Map<number, Float64Array>();
-  want.forEach((w, j) => {
-    for (const [t, credit] of w.matches)
-      for (const i of ev.postings.get(t) ?? []) {
-        let c = at.get(i);
-        if (!c) {
-          c = new Float64Array(want.length);
-          at.set(i, c);
-        }
-        if (credit > c[j]!) c[j] = credit;
-      }
-  });
-  const ids = [...at.keys()].sort((a, b) => a - b);
-  return { ids, c: ids.map((i) => at.get(i)!) };
+  const at = new Set<number>();
+  for (const w of want) for (const [t] of w.matches) for (const i of ev.postings.get(t) ?? []) at.add(i);
+  return focusCredits(
+    want,
+    ev.sequences,
+    [...at].sort((a, b) => a - b),
+  );
 }
 
 export function checkClaim(claim: string, ev: PreparedEvidence, _o: { context?: string } = {}): ClaimCheck {
-  const comparable = ev.language === ev.sourceLanguage;
-  if (!ev.sentences.length) return { quotes: [], together: 0, support: 0, comparable };
+  // Threat: a page opening with another language's text hid its own sentences from judgement;
+  // the sentences the claim is judged on tell, the whole source only when none holds its terms.
+  const whole = ev.language === ev.sourceLanguage;
+  const on = (idx: number[]) => languageOfText(idx.map((i) => ev.sentences[i]).join(" ")) === ev.language;
+  if (!ev.sentences.length) return { quotes: [], together: 0, support: 0, comparable: whole };
   const exact = verbatim(claim, ev);
   const want = wanted(claim, ev);
   if (!want.length)
     return exact >= 0
-      ? { quotes: [exact], together: 1, support: 1, comparable }
-      : { quotes: [], together: 0, support: 0, comparable };
+      ? { quotes: [exact], together: 1, support: 1, comparable: on([exact]) }
+      : { quotes: [], together: 0, support: 0, comparable: whole };
   const { ids, c } = credits(want, ev);
-  if (!ids.length && exact < 0) return { quotes: [], together: 0, support: 0, comparable };
+  if (!ids.length && exact < 0) return { quotes: [], together: 0, support: 0, comparable: whole };
   if (exact >= 0 && !ids.includes(exact)) {
     ids.push(exact);
     c.push(new Float64Array(want.length));
@@ -173,7 +175,7 @@ export function checkClaim(claim: string, ev: PreparedEvidence, _o: { context?: 
     .slice(0, MAX_QUOTES)
     .map((k) => ids[k]!);
   const together = exact >= 0 ? 1 : pick.set.length;
-  if (exact >= 0) return { quotes, together: 1, support: 1, comparable };
+  if (exact >= 0) return { quotes, together: 1, support: 1, comparable: on([exact]) };
   // The support is judged on the set that best covers the names too, which may differ from the quotes'.
   const sw = want.map((w) => w.sweight);
   const judged = greedySet(sw, c, -1, ids);
@@ -184,6 +186,7 @@ export function checkClaim(claim: string, ev: PreparedEvidence, _o: { context?: 
   let support = cover;
   if (want.some((w) => w.number && !w.matches.length)) support *= TUNING.numberAbsent;
   else if (want.some((w, j) => w.number && judged.covered[j]! < 1)) support *= TUNING.numberMiss;
+  const comparable = on(judged.set.map((k) => ids[k]!));
   return { quotes, together, support: Math.min(1, Math.max(0, support)), comparable };
 }
 

@@ -11,7 +11,7 @@ const SCRIPTS = PLAN_SCRIPTS.map(([re, lang]) => [new RegExp(re.source, "gu"), l
  * does not make the page Chinese.
  */
 export function languageOfText(whole: string): string {
-  // A page's first few thousand characters tell its language as well as all of it.
+  // Enough to tell: callers pass quotes, or a page's sample spread across it (languageAcross).
   const text = whole.slice(0, 1500);
   // Most pages are in Latin script: one test spares counting every script.
   if (!OTHER_SCRIPT.test(text)) return detectLanguage(text);
@@ -33,3 +33,20 @@ export function languageOfText(whole: string): string {
   }
   return detectLanguage(text.replace(/[^\p{Script=Latin}\s]/gu, " "));
 }
+
+/**
+ * The language most of a source is written in: slices from the whole of it, evenly spaced, so
+ * text placed at its start (or anywhere) cannot decide for the rest.
+ */
+export function languageAcross(sentences: readonly string[]): string {
+  const all = sentences.join(" ");
+  if (all.length <= SAMPLE) return languageOfText(all);
+  const n = SAMPLE / SLICE;
+  const step = (all.length - SLICE) / (n - 1);
+  let sample = "";
+  for (let k = 0; k < n; k++) sample += `${all.slice(Math.round(k * step), Math.round(k * step) + SLICE)} `;
+  return languageOfText(sample);
+}
+
+const SAMPLE = 1500;
+const SLICE = 150;

@@ -15,4 +15,7 @@ export const TUNING = {
   adjacent: 0.03,
   /** Each sentence beyond the first costs this factor: a claim pieced together from far apart is weaker. */
   setDecay: 0.85,
+  /** A sentence gives a claim only what stands within this many of its terms, and nothing when the claim's are under `minShare` of them. */
+  focusWindow: 40,
+  minShare: 0.08,
 };

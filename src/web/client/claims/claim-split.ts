@@ -6,9 +6,9 @@
  * (docs/decisions/0108-evidence-in-the-web-app.md).
  */
 
-/** The inline tokens of markdown.ts, found again here so no sentence ends inside one. */
+/** The inline tokens of markdown.ts, found again here so no sentence ends inside one; last, a backslash escape. */
 export const INLINE_TOKEN =
-  /(`[^`\n]+`)|(\*\*[^*\n]+\*\*)|(\*[^*\n]+\*|_[^_\n]+_)|(\[S\d+\])|(\[[^\]\n]+\]\([^)\s]+\))/g;
+  /(`[^`\n]+`)|(\*\*[^*\n]+\*\*)|(\*[^*\n]+\*|_[^_\n]+_)|(\[S\d+\])|(\[[^\]\n]+\]\([^)\s]+\))|\\[!-/:-@[-`{-~]/g;
 const LEADING_MARKERS = /^(?:\s*\[S\d+\])+/;
 
 let segmenter: Intl.Segmenter | null = null;

@@ -74,6 +74,43 @@ describe("the claim check", () => {
     expect(r.comparable).toBe(false);
   });
 
+  test("bare numbers back nothing: a claim's terms scattered thin through a run-on page, or numbers alone on their lines", () => {
+    const numbers = Array.from({ length: 2000 }, (_, i) => String(i));
+    for (const text of [numbers.join(" "), numbers.join("\n")])
+      for (const claim of [
+        "In 1990 there were 1500 of them.",
+        "The town grew from 1200 to 1500 between 1980 and 1990.",
+      ]) {
+        const r = check(claim, text);
+        expect(r.support).toBeLessThan(REMOVE_BELOW);
+        expect(r.quote).toBe("");
+        expect(r.comparable).toBe(true);
+      }
+    // The same terms standing together in a long sentence still count.
+    const long = `${numbers.slice(0, 300).join(" ")} The town grew from 1200 to 1500 between 1980 and 1990. ${numbers.slice(300).join(" ")}`;
+    expect(check("The town grew from 1200 to 1500 between 1980 and 1990.", long).support).toBeGreaterThanOrEqual(
+      SUPPORTED_AT,
+    );
+  });
+
+  test("comparability is judged on the sentences quoted, not on the language the page opens with", () => {
+    const padding = "茶叶的历史非常悠久，人们在很多地方种植茶树，并且用不同的方法加工茶叶。".repeat(60);
+    const r = check(
+      "The solid-state cell kept 60 percent of its capacity after 1000 cycles.",
+      `${padding}\n${BATTERY}`,
+    );
+    expect(r.quote).toContain("After 1,000 cycles");
+    expect(r.comparable).toBe(true);
+    expect(r.support).toBeLessThan(REMOVE_BELOW);
+    // A quote in another script than the claim is still not comparable, even in a mostly English page.
+    const zh = check(
+      "The cell kept 80 percent after 1000 cycles.",
+      `研究人员发现，该电池在1000次循环后仍保持80%的容量。\n${COFFEE}`,
+    );
+    expect(zh.quote).toStartWith("研究人员发现");
+    expect(zh.comparable).toBe(false);
+  });
+
   test("quotes are the source's own words, at most QUOTE_MAX characters, also from a very long sentence", () => {
     const long = `${"The committee met again and again, ".repeat(12)}and in the end it approved a budget of 4.2 billion euros for new rail lines in the north, ${"which the press covered at length, ".repeat(10)}before the summer.`;
     const r = check(

@@ -67,7 +67,7 @@ describe("OpenID Connect sign-in", () => {
     const token = b.cookie(BASE, "auth_token")!;
     const keys = await fetch(`${BASE}/api/console/keys`, { headers: { cookie: `auth_token=${token}` } });
     expect(keys.status).toBe(200);
-    expect(await keys.json()).toEqual({ keys: [] });
+    expect(await keys.json()).toEqual({ keys: [], next: null });
     const who = await me(BASE, b);
     expect(who).toMatchObject({ email: "alice@acme.test", plan: "free" });
     expect(

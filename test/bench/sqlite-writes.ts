@@ -12,7 +12,7 @@ export async function benchSqliteWrites(runs = 3000): Promise<string> {
   for (let i = 0; i < runs; i++) {
     const id = authenticateKey(db, key) as KeyIdentity; // synchronous on SQLite
     const runId = crypto.randomUUID();
-    db.runs.accept(
+    await db.runs.accept(
       {
         id: runId,
         accountId: acc.id,
@@ -31,7 +31,7 @@ export async function benchSqliteWrites(runs = 3000): Promise<string> {
       type: "progress",
       data: { stage: "planning", message: "m" },
     }));
-    db.runs.finish(
+    await db.runs.finish(
       runId,
       {
         status: "ok",

@@ -1,14 +1,14 @@
 import type { Database } from "bun:sqlite";
 import { denseBigrams } from "../dense-bigrams.ts";
+import { indexTokenizer } from "./corpus-postings.ts";
 
 /**
  * The index's own tokens of a text: a contentless FTS5 table in the connection's temp schema
- * with the index's tokenizer, read back through fts5vocab — so a query or a document read
- * again is split exactly as the index split it.
+ * with the index's tokenizer, read back through fts5vocab — so a query is split exactly as the
+ * index split its documents.
  */
 export function sqliteAnalyzer(db: Database) {
-  const sql = db.query<{ sql: string }, []>("SELECT sql FROM sqlite_master WHERE name = 'corpus_docs_fts'").get()!.sql;
-  const tokenize = sql.match(/tokenize\s*=\s*('(?:[^']|'')*')/)?.[1] ?? "'unicode61'";
+  const tokenize = indexTokenizer(db);
   db.exec(
     `CREATE VIRTUAL TABLE IF NOT EXISTS temp.corpus_analyze USING fts5(x, content='', contentless_delete=1, tokenize=${tokenize})`,
   );
@@ -17,7 +17,6 @@ export function sqliteAnalyzer(db: Database) {
   );
   const clear = db.prepare("DELETE FROM temp.corpus_analyze");
   const put = db.prepare<never, [number, string]>("INSERT INTO temp.corpus_analyze (rowid, x) VALUES (?, ?)");
-  const counts = db.prepare<unknown, []>("SELECT term, count(*) FROM temp.corpus_analyze_terms GROUP BY term");
   const ordered = db.prepare<unknown, []>("SELECT term FROM temp.corpus_analyze_terms ORDER BY offset");
   return {
     /** Distinct terms of a text, in order of first appearance. */
@@ -25,12 +24,6 @@ export function sqliteAnalyzer(db: Database) {
       clear.run();
       put.run(1, denseBigrams(text));
       return [...new Set((ordered.values() as [string][]).map((r) => r[0]))];
-    },
-    /** Term counts of one document's text. */
-    termCounts(text: string): Map<string, number> {
-      clear.run();
-      put.run(1, denseBigrams(text));
-      return new Map(counts.values() as [string, number][]);
     },
   };
 }

@@ -5,8 +5,8 @@ import { DOC_COLUMNS } from "./corpus.ts";
 import { sqliteAnalyzer } from "./corpus-analyzer.ts";
 
 /**
- * The index port on SQLite: postings from the fts5vocab tables of corpus_docs_fts
- * (db/0006_corpus_fts.sql), lengths from FTS5's own docsize table, text through the index's
+ * The index port on SQLite: postings, document frequencies and term counts from
+ * corpus_postings (db/0012_corpus_postings.sql), lengths from FTS5's own docsize table, text through the index's
  * tokenizer (corpus-analyzer.ts). `changed` is called after this connection wrote documents:
  * PRAGMA data_version only counts other connections' commits.
  */
@@ -18,54 +18,30 @@ export function sqliteCorpusIndex(db: Database): CorpusIndex & { changed(): void
   const collections = db.prepare<{ id: number; name: string }, []>(
     "SELECT id, name FROM corpus_collections ORDER BY id",
   );
-  const collectionIds = db.prepare<unknown, []>("SELECT id FROM corpus_collections");
-  const docsOf = db.prepare<unknown, [string]>(
-    "SELECT id FROM corpus_documents WHERE collection_id IN (SELECT value FROM json_each(?))",
+  // One range of the primary key per searched collection and term: one row per document, and
+  // nothing of a collection not searched is read (its size would show in a search's time).
+  const postingRows = db.prepare<unknown, [string, string]>(
+    `SELECT term, document_id, title_tf, body_tf FROM corpus_postings
+     WHERE collection_id IN (SELECT value FROM json_each(?1)) AND term IN (SELECT value FROM json_each(?2))
+     ORDER BY term, document_id`,
   );
-  const occurrences = db.prepare<unknown, [string]>("SELECT doc, col FROM corpus_docs_terms WHERE term = ?");
-  const docFreq = db.prepare<{ doc: number }, [string]>("SELECT doc FROM corpus_docs_vocab WHERE term = ?");
+  const frequencyRows = db.prepare<unknown, [string, string]>(
+    `SELECT term, count(*) FROM corpus_postings
+     WHERE collection_id IN (SELECT value FROM json_each(?1)) AND term IN (SELECT value FROM json_each(?2))
+     GROUP BY term`,
+  );
+  const countRows = db.prepare<unknown, [string]>(
+    `SELECT document_id, term, title_tf + body_tf FROM corpus_postings
+     WHERE document_id IN (SELECT value FROM json_each(?))`,
+  );
   const sizes = db.prepare<unknown, [string]>(
     `SELECT s.id, s.sz, d.collection_id FROM corpus_docs_fts_docsize s JOIN corpus_documents d ON d.id = s.id
      WHERE d.collection_id IN (SELECT value FROM json_each(?))`,
-  );
-  const docText = db.prepare<{ text: string }, [number]>(
-    `SELECT title AS text FROM corpus_documents WHERE id = ?1
-     UNION ALL SELECT text FROM (SELECT text FROM corpus_passages WHERE document_id = ?1 ORDER BY seq)`,
   );
   const docsById = db.prepare<DocRowRaw, [string]>(
     `SELECT ${DOC_COLUMNS} FROM corpus_documents d JOIN corpus_collections c ON c.id = d.collection_id
      WHERE d.id IN (SELECT value FROM json_each(?))`,
   );
-
-  /**
-   * The documents of the collections, or null when they are all of them: the index is then
-   * read without a filter (compared here, not in SQL: feedback asks many times a search).
-   */
-  const within = (ids: number[]): Set<number> | null => {
-    const asked = new Set(ids);
-    if ((collectionIds.values() as [number][]).every(([id]) => asked.has(id))) return null;
-    return new Set((docsOf.values(JSON.stringify(ids)) as [number][]).map((r) => r[0]));
-  };
-
-  /** A term's postings, one entry per document, from its occurrences (one row per token). */
-  function postingsOf(term: string, keep: Set<number> | null): TermPostings {
-    const byDoc = new Map<number, number>();
-    const p: TermPostings = { docs: [], title: [], body: [] };
-    for (const [doc, col] of occurrences.values(term) as [number, string][]) {
-      if (keep && !keep.has(doc)) continue;
-      let i = byDoc.get(doc);
-      if (i === undefined) {
-        i = p.docs.length;
-        byDoc.set(doc, i);
-        p.docs.push(doc);
-        p.title.push(0);
-        p.body.push(0);
-      }
-      if (col === "title") p.title[i]!++;
-      else p.body[i]!++;
-    }
-    return p;
-  }
 
   return {
     changed() {
@@ -78,15 +54,27 @@ export function sqliteCorpusIndex(db: Database): CorpusIndex & { changed(): void
     },
     analyse: (text) => analyzed().terms(text),
     postings(terms, ids) {
-      const keep = within(ids);
-      return new Map(terms.map((t) => [t, postingsOf(t, keep)]));
+      const out = new Map(terms.map((t) => [t, { docs: [], title: [], body: [] } as TermPostings]));
+      if (!terms.length || !ids.length) return out;
+      for (const [term, doc, t, b] of postingRows.values(JSON.stringify(ids), JSON.stringify(terms)) as [
+        string,
+        number,
+        number,
+        number,
+      ][]) {
+        const p = out.get(term)!;
+        p.docs.push(doc);
+        p.title.push(t);
+        p.body.push(b);
+      }
+      return out;
     },
     documentFrequencies(terms, ids) {
-      const keep = within(ids);
-      // The vocabulary table counts over the whole index; a part of it is counted from its postings.
-      return new Map(
-        terms.map((t) => [t, keep ? postingsOf(t, keep).docs.length : (docFreq.get(t)?.doc ?? 0)] as const),
-      );
+      const out = new Map(terms.map((t) => [t, 0]));
+      if (!terms.length || !ids.length) return out;
+      for (const [term, n] of frequencyRows.values(JSON.stringify(ids), JSON.stringify(terms)) as [string, number][])
+        out.set(term, n);
+      return out;
     },
     lengths(ids): DocumentLengths {
       const rows = sizes.values(JSON.stringify(ids)) as [number, Uint8Array, number][];
@@ -106,12 +94,10 @@ export function sqliteCorpusIndex(db: Database): CorpusIndex & { changed(): void
       return out;
     },
     termCounts(documents) {
-      const text = (id: number) =>
-        docText
-          .all(id)
-          .map((x) => x.text)
-          .join("\n");
-      return new Map(documents.map((id) => [id, analyzed().termCounts(text(id))]));
+      const out = new Map<number, Map<string, number>>(documents.map((id) => [id, new Map()]));
+      for (const [id, term, n] of countRows.values(JSON.stringify(documents)) as [number, string, number][])
+        out.get(id)?.set(term, n);
+      return out;
     },
     documents: (ids) => docsById.all(JSON.stringify(ids)).map(toDocumentRow),
   };

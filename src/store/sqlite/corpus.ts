@@ -9,6 +9,7 @@ import {
 } from "../corpus-rows.ts";
 import { denseBigrams } from "../dense-bigrams.ts";
 import type { CollectionReader, CorpusPassage, CorpusPutOutcome, CorpusTable } from "../types.ts";
+import { postingsWriter } from "./corpus-postings.ts";
 
 /** A document row's columns, as corpus-rows.ts maps them. */
 export const DOC_COLUMNS = `d.id, d.collection_id, c.name AS collection,
@@ -70,11 +71,15 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
   );
   const insertPassage = db.prepare("INSERT INTO corpus_passages (document_id, seq, text) VALUES (?, ?, ?)");
   const indexDoc = db.prepare("INSERT INTO corpus_docs_fts (rowid, title, body) VALUES (?, ?, ?)");
+  // Made at the first write: a search thread's read-only connection never writes.
+  let writer: ReturnType<typeof postingsWriter> | null = null;
 
   const put = db.transaction((cid: number, docs: Parameters<CorpusTable["put"]>[1]): CorpusPutOutcome[] => {
     const now = new Date().toISOString();
     if (!collectionExists.get(cid)) throw new Error("the collection was removed");
-    return docs.map((d) => {
+    writer ??= postingsWriter(db);
+    const postings = writer;
+    const outcomes = docs.map((d) => {
       const old = existing.get(cid, d.docId);
       if (old && old.content_hash === d.contentHash) return "unchanged";
       if (old) deleteDoc.run(old.id);
@@ -93,9 +98,13 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
         passageBytes(d.passages),
       )!;
       for (const [i, p] of d.passages.entries()) insertPassage.run(id, i, p);
-      indexDoc.run(id, denseBigrams(d.title), denseBigrams(d.passages.join("\n")));
+      const body = d.passages.join("\n");
+      indexDoc.run(id, denseBigrams(d.title), denseBigrams(body));
+      postings.add(id, d.title, body);
       return old ? "replaced" : "added";
     });
+    postings.flush();
+    return outcomes;
   });
 
   const documents = db.prepare<DocRowRaw, [number]>(

@@ -1,11 +1,12 @@
 import type { Database } from "bun:sqlite";
 import { capTitle } from "../../text/title.ts";
 import { denseBigrams } from "../dense-bigrams.ts";
+import { postingsWriter } from "./corpus-postings.ts";
 
 /**
  * Cuts the titles db/0009_corpus_title_cuts.sql listed (stored before titles were capped at
  * import) and writes their index rows again, so the index's title terms and lengths are the
- * cut title's; then drops the list, so later starts pay one lookup. One transaction: a second
+ * cut title's (and its postings' title counts); then drops the list, so later starts pay one lookup. One transaction: a second
  * process starting on the same file finds the list gone. Returns the titles cut.
  */
 export function cutLongTitles(db: Database): number {
@@ -21,6 +22,7 @@ export function cutLongTitles(db: Database): number {
       const passages = db.prepare<{ text: string }, [number]>(
         "SELECT text FROM corpus_passages WHERE document_id = ? ORDER BY seq",
       );
+      const postings = postingsWriter(db);
       let cut = 0;
       for (const { document_id: id } of ids) {
         const d = doc.get(id);
@@ -37,8 +39,11 @@ export function cutLongTitles(db: Database): number {
           denseBigrams(title!),
           denseBigrams(body),
         ]);
+        postings.drop(id);
+        postings.add(id, title!, body);
         cut++;
       }
+      postings.flush();
       db.run("DROP TABLE corpus_title_cuts");
       return cut;
     })

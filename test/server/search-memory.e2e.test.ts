@@ -73,15 +73,19 @@ describe("a collection thick with one short word", () => {
 
       // A's private collection as its uploads would leave it, and a shared one B reads.
       const store = openSqliteStore(dbPath);
-      const mine = store.corpus.createCollection({ name: "mine", ownerId: account.id, visibility: "private" })!;
+      const mine = (await store.corpus.createCollection({ name: "mine", ownerId: account.id, visibility: "private" }))!;
       const body = "zq ".repeat(PER_DOC);
       for (let from = 0; from < DOCS; from += 50)
-        store.corpus.put(
+        await store.corpus.put(
           mine.id,
           Array.from({ length: 50 }, (_, i) => textDoc(`a${from + i}.txt`, `notes ${from + i}`, body)),
         );
-      const handbook = store.corpus.createCollection({ name: "handbook", ownerId: null, visibility: "shared" })!;
-      store.corpus.put(handbook.id, [
+      const handbook = (await store.corpus.createCollection({
+        name: "handbook",
+        ownerId: null,
+        visibility: "shared",
+      }))!;
+      await store.corpus.put(handbook.id, [
         textDoc(
           "h1",
           "Welcome",
@@ -103,7 +107,7 @@ describe("a collection thick with one short word", () => {
         own = await ask(aKey);
       });
       // A write, so nothing the first search read is remembered for the second (the index changed).
-      store.corpus.put(handbook.id, [textDoc("h3", "Parking", "Bikes go behind the building.")]);
+      await store.corpus.put(handbook.id, [textDoc("h3", "Parking", "Bikes go behind the building.")]);
       store.close();
       await ask(b.key, "welcome");
       let theirs!: Awaited<ReturnType<typeof ask>>;

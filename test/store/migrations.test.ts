@@ -122,6 +122,35 @@ describe("embedded migrations", () => {
     await expectSharedWithNoOwner(db);
     db.raw.close();
   });
+
+  test("0012: documents indexed before it have their postings, per document and field, and are found", async () => {
+    const dir = `/tmp/rq-mig-${crypto.randomUUID()}`;
+    mkdirSync(dir, { recursive: true });
+    const old = new Database(`${dir}/x.db`);
+    old.exec("CREATE TABLE __migrations (tag TEXT PRIMARY KEY, applied_at TEXT NOT NULL)");
+    expect(migrations[12]!.tag).toBe("0012_corpus_postings");
+    for (const m of migrations.slice(0, 12)) {
+      for (const stmt of m.sql.split("--> statement-breakpoint")) if (stmt.trim()) old.exec(stmt);
+      old.run("INSERT INTO __migrations VALUES (?, ?)", [m.tag, "2026-01-01T00:00:00Z"]);
+    }
+    old.exec(`INSERT INTO corpus_collections (name, created_at) VALUES ('notes', ${OLD})`);
+    old.exec(`INSERT INTO corpus_documents (collection_id, doc_id, title, format, content_hash, chars, added_at)
+      VALUES (1, 'tides.md', 'Tides', 'markdown', 'h', 40, ${OLD})`);
+    old.exec("INSERT INTO corpus_passages (document_id, seq, text) VALUES (1, 0, 'Tides follow the moon; tides rise')");
+    old.exec(
+      "INSERT INTO corpus_docs_fts (rowid, title, body) VALUES (1, 'Tides', 'Tides follow the moon; tides rise')",
+    );
+    old.close();
+    const db = openSqliteStore(`${dir}/x.db`);
+    const p = await db.corpusIndex.postings(["tide", "moon", "absent"], [1]);
+    expect(Object.fromEntries(p)).toEqual({
+      tide: { docs: [1], title: [1], body: [2] },
+      moon: { docs: [1], title: [0], body: [1] },
+      absent: { docs: [], title: [], body: [] },
+    });
+    expect(Object.fromEntries(await db.corpusIndex.documentFrequencies(["tide"], [1]))).toEqual({ tide: 1 });
+    db.raw.close();
+  });
 });
 
 describe("embedded PostgreSQL migrations", () => {
@@ -159,6 +188,29 @@ describe("embedded PostgreSQL migrations", () => {
     await old.close();
     const db = await openPostgresStore(url);
     await expectSharedWithNoOwner(db);
+    await db.close();
+  });
+  test.skipIf(!postgresTests)("0008: terms stored before it carry their document's collection", async () => {
+    const url = await freshDatabase();
+    const old = new SQL(url);
+    await old`CREATE TABLE __migrations (tag text PRIMARY KEY, applied_at text NOT NULL)`;
+    expect(pgMigrations[8]!.tag).toBe("0008_corpus_terms_by_collection");
+    for (const m of pgMigrations.slice(0, 8)) {
+      for (const stmt of m.sql.split("--> statement-breakpoint")) if (stmt.trim()) await old.unsafe(stmt);
+      await old`INSERT INTO __migrations VALUES (${m.tag}, '2026-01-01T00:00:00Z')`;
+    }
+    await old.unsafe(`INSERT INTO corpus_collections (name, created_at) VALUES ('notes', ${OLD}), ('more', ${OLD})`);
+    await old.unsafe(`INSERT INTO corpus_documents (collection_id, doc_id, title, format, content_hash, chars, added_at, title_len, body_len)
+      VALUES (2, 'z.md', 'Tides', 'markdown', 'h', 6, ${OLD}, 1, 2)`);
+    await old.unsafe("INSERT INTO corpus_terms (document_id, term, title_tf, body_tf) VALUES (1, 'tide', 1, 2)");
+    await old.close();
+    const db = await openPostgresStore(url);
+    expect(Object.fromEntries(await db.corpusIndex.postings(["tide"], [2]))).toEqual({
+      tide: { docs: [1], title: [1], body: [2] },
+    });
+    expect(Object.fromEntries(await db.corpusIndex.postings(["tide"], [1]))).toEqual({
+      tide: { docs: [], title: [], body: [] },
+    });
     await db.close();
   });
 });

@@ -30,7 +30,9 @@ beforeAll(async () => {
   const store = openSqliteStore(join(dir, "rq.db"));
   await importPaths(store, [file], { collection: await sharedCollection(store, "synthetic") });
   // The hostile question: 2,000 characters of the words most documents hold.
-  const common = store.raw.query("SELECT term FROM corpus_docs_vocab ORDER BY doc DESC LIMIT 400").all() as {
+  const common = store.raw
+    .query("SELECT term FROM corpus_postings GROUP BY term ORDER BY count(*) DESC, term LIMIT 400")
+    .all() as {
     term: string;
   }[];
   question = "";

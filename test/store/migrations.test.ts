@@ -4,6 +4,7 @@ import { mkdirSync, readdirSync } from "node:fs";
 import { SQL } from "bun";
 import { pgJournalTags, pgMigrations } from "../../src/store/postgres/migrations.ts";
 import { openPostgresStore } from "../../src/store/postgres/open.ts";
+import { denseBigrams } from "../../src/store/dense-bigrams.ts";
 import { journalTags, migrations } from "../../src/store/sqlite/migrations.ts";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";
 import type { Store } from "../../src/store/types.ts";
@@ -140,15 +141,31 @@ describe("embedded migrations", () => {
     old.exec(
       "INSERT INTO corpus_docs_fts (rowid, title, body) VALUES (1, 'Tides', 'Tides follow the moon; tides rise')",
     );
+    // Dense script as the index got it (in pairs), beside a long body: lengths past one varint byte.
+    const cjk = denseBigrams("東京の潮汐 Tides");
+    const long = denseBigrams(`${"moon tide ".repeat(150)}潮の満ち引き`);
+    old.exec(`INSERT INTO corpus_documents (collection_id, doc_id, title, format, content_hash, chars, added_at)
+      VALUES (1, 'kyoto.md', 'x', 'markdown', 'h', 40, ${OLD})`);
+    old.run("INSERT INTO corpus_docs_fts (rowid, title, body) VALUES (2, ?, ?)", [cjk, long]);
+    // FTS5's own lengths (its docsize: a varint per column), which the migration must carry over.
+    const docsize = (
+      old.query("SELECT id, sz FROM corpus_docs_fts_docsize ORDER BY id").all() as { id: number; sz: Uint8Array }[]
+    ).map((r) => [r.id, ...varints(r.sz)]);
+    expect(docsize[1]![2]).toBeGreaterThan(127);
     old.close();
     const db = openSqliteStore(`${dir}/x.db`);
     const p = await db.corpusIndex.postings(["tide", "moon", "absent"], [1]);
     expect(Object.fromEntries(p)).toEqual({
-      tide: { docs: [1], title: [1], body: [2] },
-      moon: { docs: [1], title: [0], body: [1] },
+      tide: { docs: [1, 2], title: [1, 1], body: [2, 150] },
+      moon: { docs: [1, 2], title: [0, 0], body: [1, 150] },
       absent: { docs: [], title: [], body: [] },
     });
-    expect(Object.fromEntries(await db.corpusIndex.documentFrequencies(["tide"], [1]))).toEqual({ tide: 1 });
+    expect(Object.fromEntries(await db.corpusIndex.documentFrequencies(["tide"], [1]))).toEqual({ tide: 2 });
+    const len = await db.corpusIndex.lengths([1]);
+    const lengths = [...len.ids].map((id, i) => [id, len.title[i], len.body[i]]);
+    expect(lengths.sort((a, b) => a[0]! - b[0]!)).toEqual(docsize);
+    // FTS5's index of documents is gone: nothing writes or reads it any more.
+    expect(db.raw.query("SELECT name FROM sqlite_master WHERE name LIKE 'corpus_docs%'").all()).toEqual([]);
     db.raw.close();
   });
 });
@@ -214,3 +231,17 @@ describe("embedded PostgreSQL migrations", () => {
     await db.close();
   });
 });
+
+/** FTS5's docsize blob: SQLite's big-endian varints, one per column. */
+function varints(bytes: Uint8Array): number[] {
+  const out: number[] = [];
+  let v = 0;
+  for (const x of bytes) {
+    v = v * 128 + (x & 0x7f);
+    if (!(x & 0x80)) {
+      out.push(v);
+      v = 0;
+    }
+  }
+  return out;
+}

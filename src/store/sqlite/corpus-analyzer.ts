@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { denseBigrams } from "../dense-bigrams.ts";
-import { indexTokenizer } from "./corpus-postings.ts";
+import { INDEX_TOKENIZER } from "./corpus-postings.ts";
 
 /**
  * The index's own tokens of a text: a contentless FTS5 table in the connection's temp schema
@@ -8,9 +8,8 @@ import { indexTokenizer } from "./corpus-postings.ts";
  * index split its documents.
  */
 export function sqliteAnalyzer(db: Database) {
-  const tokenize = indexTokenizer(db);
   db.exec(
-    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.corpus_analyze USING fts5(x, content='', contentless_delete=1, tokenize=${tokenize})`,
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.corpus_analyze USING fts5(x, content='', contentless_delete=1, tokenize=${INDEX_TOKENIZER})`,
   );
   db.exec(
     "CREATE VIRTUAL TABLE IF NOT EXISTS temp.corpus_analyze_terms USING fts5vocab(temp, corpus_analyze, 'instance')",

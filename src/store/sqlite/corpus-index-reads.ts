@@ -6,8 +6,8 @@ import { sqliteAnalyzer } from "./corpus-analyzer.ts";
 
 /**
  * The index port on SQLite: postings, document frequencies and term counts from
- * corpus_postings (db/0012_corpus_postings.sql), lengths from FTS5's own docsize table, text through the index's
- * tokenizer (corpus-analyzer.ts). `changed` is called after this connection wrote documents:
+ * corpus_postings and lengths from the document rows (db/0012_corpus_postings.sql), both read
+ * per searched collection; text through the index's tokenizer (corpus-analyzer.ts). `changed` is called after this connection wrote documents:
  * PRAGMA data_version only counts other connections' commits.
  */
 export function sqliteCorpusIndex(db: Database): CorpusIndex & { changed(): void } {
@@ -34,9 +34,10 @@ export function sqliteCorpusIndex(db: Database): CorpusIndex & { changed(): void
     `SELECT document_id, term, title_tf + body_tf FROM corpus_postings
      WHERE document_id IN (SELECT value FROM json_each(?))`,
   );
+  // One range of corpus_documents_doc_uq per searched collection: nothing of a collection not searched.
   const sizes = db.prepare<unknown, [string]>(
-    `SELECT s.id, s.sz, d.collection_id FROM corpus_docs_fts_docsize s JOIN corpus_documents d ON d.id = s.id
-     WHERE d.collection_id IN (SELECT value FROM json_each(?))`,
+    `SELECT id, collection_id, title_len, body_len FROM corpus_documents
+     WHERE collection_id IN (SELECT value FROM json_each(?))`,
   );
   const docsById = db.prepare<DocRowRaw, [string]>(
     `SELECT ${DOC_COLUMNS} FROM corpus_documents d JOIN corpus_collections c ON c.id = d.collection_id
@@ -77,15 +78,14 @@ export function sqliteCorpusIndex(db: Database): CorpusIndex & { changed(): void
       return out;
     },
     lengths(ids): DocumentLengths {
-      const rows = sizes.values(JSON.stringify(ids)) as [number, Uint8Array, number][];
+      const rows = sizes.values(JSON.stringify(ids)) as [number, number, number, number][];
       const out: DocumentLengths = {
         ids: new Int32Array(rows.length),
         collection: new Int32Array(rows.length),
         title: new Int32Array(rows.length),
         body: new Int32Array(rows.length),
       };
-      rows.forEach(([id, sz, cid], i) => {
-        const [t = 0, b = 0] = varints(sz);
+      rows.forEach(([id, cid, t, b], i) => {
         out.ids[i] = id;
         out.collection[i] = cid;
         out.title[i] = t;
@@ -101,18 +101,4 @@ export function sqliteCorpusIndex(db: Database): CorpusIndex & { changed(): void
     },
     documents: (ids) => docsById.all(JSON.stringify(ids)).map(toDocumentRow),
   };
-}
-
-/** SQLite's big-endian varints, as FTS5 writes them in the docsize table (one per column). */
-function varints(bytes: Uint8Array): number[] {
-  const out: number[] = [];
-  let v = 0;
-  for (const x of bytes) {
-    v = v * 128 + (x & 0x7f);
-    if (!(x & 0x80)) {
-      out.push(v);
-      v = 0;
-    }
-  }
-  return out;
 }

@@ -1,22 +1,23 @@
 import type { Database } from "bun:sqlite";
 import { denseBigrams } from "../dense-bigrams.ts";
 
-/** The index's tokenizer, as corpus_docs_fts declares it, so both tables hold the same terms. */
-export function indexTokenizer(db: Database): string {
-  const sql = db.query<{ sql: string }, []>("SELECT sql FROM sqlite_master WHERE name = 'corpus_docs_fts'").get()!.sql;
-  return sql.match(/tokenize\s*=\s*('(?:[^']|'')*')/)?.[1] ?? "'unicode61'";
-}
+/**
+ * The collections' tokenizer, as db/0006_corpus_fts.sql declared it for the index that
+ * corpus_postings replaced: documents and queries (corpus-analyzer.ts) are split by it alike.
+ */
+export const INDEX_TOKENIZER = "'porter unicode61 remove_diacritics 2'";
 
 /**
- * Writes documents' rows of corpus_postings (db/0012_corpus_postings.sql): each term's count
- * in the title and the body. The text is split by a contentless FTS5 table of the connection's
- * temp schema with the index's tokenizer and read back per document through fts5vocab, so the
- * terms are exactly those of corpus_docs_fts and of a query (corpus-analyzer.ts). Documents
- * are staged with `add` and written together by `flush`, inside the caller's transaction.
+ * Writes documents' index (db/0012_corpus_postings.sql): each term's count in the title and the
+ * body as rows of corpus_postings, and the fields' lengths on the document's row. The text is
+ * split once, by a contentless FTS5 table of the connection's temp schema with the index's
+ * tokenizer: terms read back through fts5vocab, lengths from its docsize (the tokens per column,
+ * as FTS5 counts them). Documents are staged with `add` and written together by `flush`,
+ * inside the caller's transaction.
  */
 export function postingsWriter(db: Database) {
   db.exec(
-    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.corpus_postings_in USING fts5(title, body, content='', contentless_delete=1, tokenize=${indexTokenizer(db)})`,
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.corpus_postings_in USING fts5(title, body, content='', tokenize=${INDEX_TOKENIZER})`,
   );
   db.exec(
     "CREATE VIRTUAL TABLE IF NOT EXISTS temp.corpus_postings_in_terms USING fts5vocab(temp, corpus_postings_in, 'instance')",
@@ -24,13 +25,18 @@ export function postingsWriter(db: Database) {
   const stage = db.prepare<never, [number, string, string]>(
     "INSERT INTO temp.corpus_postings_in (rowid, title, body) VALUES (?, ?, ?)",
   );
-  const write = db.prepare(
+  // The collection comes with the batch (a put writes one): no lookup of it per token.
+  const write = db.prepare<never, [number]>(
     `INSERT INTO corpus_postings (collection_id, term, document_id, title_tf, body_tf)
-     SELECT d.collection_id, v.term, v.doc, sum(v.col = 'title'), sum(v.col = 'body')
-     FROM temp.corpus_postings_in_terms v JOIN corpus_documents d ON d.id = v.doc
-     GROUP BY v.term, v.doc`,
+     SELECT ?, term, doc, sum(col = 'title'), sum(col = 'body') FROM temp.corpus_postings_in_terms
+     GROUP BY term, doc`,
   );
-  const clear = db.prepare("DELETE FROM temp.corpus_postings_in");
+  const sizes = db.prepare<unknown, []>("SELECT id, sz FROM temp.corpus_postings_in_docsize");
+  const setLengths = db.prepare<never, [number, number, number]>(
+    "UPDATE corpus_documents SET title_len = ?, body_len = ? WHERE id = ?",
+  );
+  // A contentless table's whole index at once, rather than a tombstone per document.
+  const clear = db.prepare("INSERT INTO temp.corpus_postings_in (corpus_postings_in) VALUES ('delete-all')");
   const drop = db.prepare<never, [number]>("DELETE FROM corpus_postings WHERE document_id = ?");
   let staged = 0;
   return {
@@ -43,12 +49,30 @@ export function postingsWriter(db: Database) {
     drop(id: number): void {
       drop.run(id);
     },
-    /** Writes the staged documents' rows and empties the stage. */
-    flush(): void {
+    /** Writes the staged documents' rows, all of collection `cid`, and empties the stage. */
+    flush(cid: number): void {
       if (!staged) return;
-      write.run();
+      write.run(cid);
+      for (const [id, sz] of sizes.values() as [number, Uint8Array][]) {
+        const [title = 0, body = 0] = varints(sz);
+        setLengths.run(title, body, id);
+      }
       clear.run();
       staged = 0;
     },
   };
+}
+
+/** SQLite's big-endian varints, as FTS5 writes them in the docsize table (one per column). */
+function varints(bytes: Uint8Array): number[] {
+  const out: number[] = [];
+  let v = 0;
+  for (const x of bytes) {
+    v = v * 128 + (x & 0x7f);
+    if (!(x & 0x80)) {
+      out.push(v);
+      v = 0;
+    }
+  }
+  return out;
 }

@@ -7,7 +7,6 @@ import {
   toCollectionSummary,
   toDocumentRow,
 } from "../corpus-rows.ts";
-import { denseBigrams } from "../dense-bigrams.ts";
 import type { CollectionReader, CorpusPassage, CorpusPutOutcome, CorpusTable } from "../types.ts";
 import { postingsWriter } from "./corpus-postings.ts";
 
@@ -26,7 +25,8 @@ export function ftsMatch(query: string[]): string | null {
 }
 
 /**
- * The collection tables (corpus_*) and their full-text indexes (db/0006_corpus_fts.sql).
+ * The collection tables (corpus_*), their postings (corpus-postings.ts) and the passages'
+ * full-text index (db/0006_corpus_fts.sql).
  * `changed` is told of every write of documents, so the index's version follows (corpus-index-reads.ts).
  */
 export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
@@ -70,7 +70,6 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
   );
   const insertPassage = db.prepare("INSERT INTO corpus_passages (document_id, seq, text) VALUES (?, ?, ?)");
-  const indexDoc = db.prepare("INSERT INTO corpus_docs_fts (rowid, title, body) VALUES (?, ?, ?)");
   // Made at the first write: a search thread's read-only connection never writes.
   let writer: ReturnType<typeof postingsWriter> | null = null;
 
@@ -98,12 +97,10 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
         passageBytes(d.passages),
       )!;
       for (const [i, p] of d.passages.entries()) insertPassage.run(id, i, p);
-      const body = d.passages.join("\n");
-      indexDoc.run(id, denseBigrams(d.title), denseBigrams(body));
-      postings.add(id, d.title, body);
+      postings.add(id, d.title, d.passages.join("\n"));
       return old ? "replaced" : "added";
     });
-    postings.flush();
+    postings.flush(cid);
     return outcomes;
   });
 

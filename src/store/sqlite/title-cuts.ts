@@ -1,6 +1,5 @@
 import type { Database } from "bun:sqlite";
 import { capTitle } from "../../text/title.ts";
-import { denseBigrams } from "../dense-bigrams.ts";
 import { postingsWriter } from "./corpus-postings.ts";
 
 /**
@@ -16,8 +15,8 @@ export function cutLongTitles(db: Database): number {
     .transaction(() => {
       if (!listed.get()) return 0;
       const ids = db.query<{ document_id: number }, []>("SELECT document_id FROM corpus_title_cuts").all();
-      const doc = db.prepare<{ doc_id: string; title: string }, [number]>(
-        "SELECT doc_id, title FROM corpus_documents WHERE id = ?",
+      const doc = db.prepare<{ doc_id: string; title: string; collection_id: number }, [number]>(
+        "SELECT doc_id, title, collection_id FROM corpus_documents WHERE id = ?",
       );
       const passages = db.prepare<{ text: string }, [number]>(
         "SELECT text FROM corpus_passages WHERE document_id = ? ORDER BY seq",
@@ -33,17 +32,11 @@ export function cutLongTitles(db: Database): number {
           .map((p) => p.text)
           .join("\n");
         db.run("UPDATE corpus_documents SET title = ? WHERE id = ?", [title!, id]);
-        db.run("DELETE FROM corpus_docs_fts WHERE rowid = ?", [id]);
-        db.run("INSERT INTO corpus_docs_fts (rowid, title, body) VALUES (?, ?, ?)", [
-          id,
-          denseBigrams(title!),
-          denseBigrams(body),
-        ]);
         postings.drop(id);
         postings.add(id, title!, body);
+        postings.flush(d.collection_id);
         cut++;
       }
-      postings.flush();
       db.run("DROP TABLE corpus_title_cuts");
       return cut;
     })

@@ -98,7 +98,7 @@ describe("B's ranking beside A's private collection", () => {
  */
 describe("what B's search reads beside A's private collection", () => {
   for (const backend of backends)
-    test(`${backend.name}: postings and frequencies of B's collections only, A's search before it or not`, async () => {
+    test(`${backend.name}: lengths, postings and frequencies of B's collections only, A's search before it or not`, async () => {
       const s = await backend.open();
       try {
         await s.accounts.insert({
@@ -126,7 +126,7 @@ describe("what B's search reads beside A's private collection", () => {
         const counting: CorpusIndex = {
           collections: () => ix.collections(),
           analyse: (t) => ix.analyse(t),
-          lengths: (ids) => ix.lengths(ids),
+          lengths: (ids) => note(ids, ix.lengths(ids)),
           termCounts: (d) => ix.termCounts(d),
           documents: (d) => ix.documents(d),
           postings: (t, ids) => note(ids, ix.postings(t, ids)),

@@ -146,7 +146,7 @@ export function createRanker(index: CorpusIndex, now?: () => number, maxTerms = 
       );
       if (!terms.length) return [];
       const r = query.ranking;
-      const len = s.of(ids);
+      const len = await s.of(ids);
       const postings = new Map<string, TermPostings>();
       const weights = new Map(terms.map((t) => [t, 1]));
       await fetch(terms, postings, ids, s);

@@ -10,11 +10,15 @@ CREATE TABLE `corpus_postings` (
 	`document_id` integer NOT NULL,
 	`title_tf` integer NOT NULL,
 	`body_tf` integer NOT NULL,
-	PRIMARY KEY (`collection_id`, `term`, `document_id`),
-	FOREIGN KEY (`document_id`) REFERENCES `corpus_documents`(`id`) ON UPDATE no action ON DELETE cascade
+	PRIMARY KEY (`collection_id`, `term`, `document_id`)
 ) WITHOUT ROWID;
 --> statement-breakpoint
-CREATE INDEX `corpus_postings_doc_idx` ON `corpus_postings` (`document_id`);
+-- No index by document, nor so a foreign key (its cascade would need one): a document's rows
+-- are deleted by its terms, before it (src/store/sqlite/corpus-postings.ts), and a
+-- collection's here, one range, however it goes (also with its owner's account).
+CREATE TRIGGER `corpus_collections_postings_ad` AFTER DELETE ON `corpus_collections` BEGIN
+  DELETE FROM `corpus_postings` WHERE `collection_id` = old.`id`;
+END;
 --> statement-breakpoint
 INSERT INTO `corpus_postings` (`collection_id`, `term`, `document_id`, `title_tf`, `body_tf`)
 SELECT d.`collection_id`, v.`term`, v.`doc`, sum(v.`col` = 'title'), sum(v.`col` = 'body')

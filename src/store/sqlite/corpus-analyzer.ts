@@ -17,12 +17,33 @@ export function sqliteAnalyzer(db: Database) {
   const clear = db.prepare("DELETE FROM temp.corpus_analyze");
   const put = db.prepare<never, [number, string]>("INSERT INTO temp.corpus_analyze (rowid, x) VALUES (?, ?)");
   const ordered = db.prepare<unknown, []>("SELECT term FROM temp.corpus_analyze_terms ORDER BY offset");
+  db.exec(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.corpus_analyze_docs USING fts5(title, body, content='', tokenize=${INDEX_TOKENIZER})`,
+  );
+  db.exec(
+    "CREATE VIRTUAL TABLE IF NOT EXISTS temp.corpus_analyze_docs_terms USING fts5vocab(temp, corpus_analyze_docs, 'instance')",
+  );
+  const putDoc = db.prepare<never, [number, string, string]>(
+    "INSERT INTO temp.corpus_analyze_docs (rowid, title, body) VALUES (?, ?, ?)",
+  );
+  const counts = db.prepare<unknown, []>(
+    "SELECT doc, term, count(*) FROM temp.corpus_analyze_docs_terms GROUP BY doc, term",
+  );
+  const clearDocs = db.prepare("INSERT INTO temp.corpus_analyze_docs (corpus_analyze_docs) VALUES ('delete-all')");
   return {
     /** Distinct terms of a text, in order of first appearance. */
     terms(text: string): string[] {
       clear.run();
       put.run(1, denseBigrams(text));
       return [...new Set((ordered.values() as [string][]).map((r) => r[0]))];
+    },
+    /** Each document's terms with their counts, title and body together, as its index rows count them. */
+    termCounts(docs: { id: number; title: string; body: string }[]): Map<number, Map<string, number>> {
+      const out = new Map<number, Map<string, number>>(docs.map((d) => [d.id, new Map()]));
+      for (const d of docs) putDoc.run(d.id, denseBigrams(d.title), denseBigrams(d.body));
+      for (const [id, term, n] of counts.values() as [number, string, number][]) out.get(id)?.set(term, n);
+      clearDocs.run();
+      return out;
     },
   };
 }

@@ -3,10 +3,11 @@ import type { CorpusIndex, DocumentLengths, IndexedCollection, TermPostings } fr
 import { type DocRowRaw, toDocumentRow } from "../corpus-rows.ts";
 import { DOC_COLUMNS } from "./corpus.ts";
 import { sqliteAnalyzer } from "./corpus-analyzer.ts";
+import { STORED_TEXT } from "./corpus-postings.ts";
 
 /**
- * The index port on SQLite: postings, document frequencies and term counts from
- * corpus_postings and lengths from the document rows (db/0012_corpus_postings.sql), both read
+ * The index port on SQLite: postings and document frequencies from corpus_postings and
+ * lengths from the document rows (db/0012_corpus_postings.sql), both read
  * per searched collection; text through the index's tokenizer (corpus-analyzer.ts). `changed` is called after this connection wrote documents:
  * PRAGMA data_version only counts other connections' commits.
  */
@@ -30,9 +31,8 @@ export function sqliteCorpusIndex(db: Database): CorpusIndex & { changed(): void
      WHERE collection_id IN (SELECT value FROM json_each(?1)) AND term IN (SELECT value FROM json_each(?2))
      GROUP BY term`,
   );
-  const countRows = db.prepare<unknown, [string]>(
-    `SELECT document_id, term, title_tf + body_tf FROM corpus_postings
-     WHERE document_id IN (SELECT value FROM json_each(?))`,
+  const storedTexts = db.prepare<{ id: number; title: string; body: string }, [string]>(
+    `${STORED_TEXT} WHERE d.id IN (SELECT value FROM json_each(?))`,
   );
   // One range of corpus_documents_doc_uq per searched collection: nothing of a collection not searched.
   const sizes = db.prepare<unknown, [string]>(
@@ -93,12 +93,8 @@ export function sqliteCorpusIndex(db: Database): CorpusIndex & { changed(): void
       });
       return out;
     },
-    termCounts(documents) {
-      const out = new Map<number, Map<string, number>>(documents.map((id) => [id, new Map()]));
-      for (const [id, term, n] of countRows.values(JSON.stringify(documents)) as [number, string, number][])
-        out.get(id)?.set(term, n);
-      return out;
-    },
+    // Split again from the documents' text (a few, feedback's): postings have no index by document.
+    termCounts: (documents) => analyzed().termCounts(storedTexts.all(JSON.stringify(documents))),
     documents: (ids) => docsById.all(JSON.stringify(ids)).map(toDocumentRow),
   };
 }

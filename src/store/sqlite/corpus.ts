@@ -76,12 +76,14 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
   const put = db.transaction((cid: number, docs: Parameters<CorpusTable["put"]>[1]): CorpusPutOutcome[] => {
     const now = new Date().toISOString();
     if (!collectionExists.get(cid)) throw new Error("the collection was removed");
-    writer ??= postingsWriter(db);
-    const postings = writer;
+    const postings = (writer ??= postingsWriter(db));
     const outcomes = docs.map((d) => {
       const old = existing.get(cid, d.docId);
       if (old && old.content_hash === d.contentHash) return "unchanged";
-      if (old) deleteDoc.run(old.id);
+      if (old) {
+        postings.remove(cid, old.id);
+        deleteDoc.run(old.id);
+      }
       const chars = d.passages.reduce((n, p) => n + p.length, 0);
       const { id } = insertDoc.get(
         cid,
@@ -187,7 +189,16 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
         .immediate(),
     ),
     removeDocuments: writing((cid: number, docIds: string[]) =>
-      db.transaction(() => docIds.reduce((n, id) => n + removeDoc.run(cid, id).changes, 0)).immediate(),
+      db
+        .transaction(() => {
+          const postings = (writer ??= postingsWriter(db));
+          return docIds.reduce((n, docId) => {
+            const doc = existing.get(cid, docId);
+            if (doc) postings.remove(cid, doc.id);
+            return n + removeDoc.run(cid, docId).changes;
+          }, 0);
+        })
+        .immediate(),
     ),
     hasDocuments: (ids) => ids.length > 0 && anyDoc.get(JSON.stringify(ids)) !== null,
     bestPassages(documentId, words, limit) {

@@ -31,8 +31,8 @@ export function cutLongTitles(db: Database): number {
           .all(id)
           .map((p) => p.text)
           .join("\n");
+        postings.remove(d.collection_id, id);
         db.run("UPDATE corpus_documents SET title = ? WHERE id = ?", [title!, id]);
-        postings.drop(id);
         postings.add(id, title!, body);
         postings.flush(d.collection_id);
         cut++;

@@ -76,7 +76,9 @@ export function indexSnapshots(index: CorpusIndex, now: () => number = () => per
         const p = read(missing);
         for (const cid of missing) reads.set(cid, p);
         // A failed read is tried again by the next search.
-        p.catch(() => missing.forEach((cid) => reads.get(cid) === p && reads.delete(cid)));
+        p.catch(() => {
+          for (const cid of missing) if (reads.get(cid) === p) reads.delete(cid);
+        });
       }
       return Promise.all(cids.map((cid) => reads.get(cid)));
     }

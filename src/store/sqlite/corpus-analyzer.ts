@@ -5,7 +5,7 @@ import { INDEX_TOKENIZER } from "./corpus-postings.ts";
 /**
  * The index's own tokens of a text: a contentless FTS5 table in the connection's temp schema
  * with the index's tokenizer, read back through fts5vocab — so a query is split exactly as the
- * index split its documents.
+ * index split its documents (and a document's terms counted as its postings count them).
  */
 export function sqliteAnalyzer(db: Database) {
   db.exec(

@@ -6,10 +6,11 @@ import { sqliteAnalyzer } from "./corpus-analyzer.ts";
 import { STORED_TEXT } from "./corpus-postings.ts";
 
 /**
- * The index port on SQLite: postings and document frequencies from corpus_postings and
- * lengths from the document rows (db/0012_corpus_postings.sql), both read
- * per searched collection; text through the index's tokenizer (corpus-analyzer.ts). `changed` is called after this connection wrote documents:
- * PRAGMA data_version only counts other connections' commits.
+ * The index port on SQLite: postings and document frequencies from corpus_postings, lengths
+ * from the document rows (db/0012_corpus_postings.sql), both read per searched collection;
+ * text, and feedback's term counts, through the index's tokenizer (corpus-analyzer.ts).
+ * `changed` is called after this connection wrote documents: PRAGMA data_version only counts
+ * other connections' commits.
  */
 export function sqliteCorpusIndex(db: Database): CorpusIndex & { changed(): void } {
   let writes = 0;

@@ -72,11 +72,15 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
   const insertPassage = db.prepare("INSERT INTO corpus_passages (document_id, seq, text) VALUES (?, ?, ?)");
   // Made at the first write: a search thread's read-only connection never writes.
   let writer: ReturnType<typeof postingsWriter> | null = null;
+  const postingsOf = () => {
+    writer ??= postingsWriter(db);
+    return writer;
+  };
 
   const put = db.transaction((cid: number, docs: Parameters<CorpusTable["put"]>[1]): CorpusPutOutcome[] => {
     const now = new Date().toISOString();
     if (!collectionExists.get(cid)) throw new Error("the collection was removed");
-    const postings = (writer ??= postingsWriter(db));
+    const postings = postingsOf();
     const outcomes = docs.map((d) => {
       const old = existing.get(cid, d.docId);
       if (old && old.content_hash === d.contentHash) return "unchanged";
@@ -191,7 +195,7 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
     removeDocuments: writing((cid: number, docIds: string[]) =>
       db
         .transaction(() => {
-          const postings = (writer ??= postingsWriter(db));
+          const postings = postingsOf();
           return docIds.reduce((n, docId) => {
             const doc = existing.get(cid, docId);
             if (doc) postings.remove(cid, doc.id);

@@ -4,8 +4,8 @@ import { postingsWriter } from "./corpus-postings.ts";
 
 /**
  * Cuts the titles db/0009_corpus_title_cuts.sql listed (stored before titles were capped at
- * import) and writes their index rows again, so the index's title terms and lengths are the
- * cut title's (and its postings' title counts); then drops the list, so later starts pay one lookup. One transaction: a second
+ * import) and writes their postings again, so the index's title terms and lengths are the
+ * cut title's; then drops the list, so later starts pay one lookup. One transaction: a second
  * process starting on the same file finds the list gone. Returns the titles cut.
  */
 export function cutLongTitles(db: Database): number {

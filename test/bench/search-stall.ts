@@ -8,7 +8,9 @@ export function commonWordsQuestion(dbPath: string): string {
   const store = openSqliteStore(dbPath);
   try {
     const rows = store.raw
-      .query("SELECT term FROM corpus_postings GROUP BY term ORDER BY count(*) DESC, term LIMIT 600")
+      .query(
+        "SELECT substr(term, instr(term, '_') + 1) AS term FROM corpus_terms_vocab ORDER BY doc DESC, term LIMIT 600",
+      )
       .all() as {
       term: string;
     }[];

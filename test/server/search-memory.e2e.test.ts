@@ -15,11 +15,11 @@ useLongTimeout();
  * collections"). The index once answered a term's postings one row per occurrence over every
  * collection, read whole and filtered after: the account's own question, and another account's
  * question of the same word, took the server's memory up by hundreds of MiB (the searches run
- * on threads of the server's process, so its resident memory is theirs). Postings are now one
- * row per document, read only within the searched collections.
+ * on threads of the server's process, so its resident memory is theirs). Postings are now
+ * summed per document in SQLite, and read only within the searched collections.
  */
 
-// 3,000,000 occurrences of "zq": read one row each, hundreds of MiB; one row per document, nothing.
+// 3,000,000 occurrences of "zq": read one row each, hundreds of MiB; summed per document, little.
 const DOCS = 300;
 const PER_DOC = 10_000;
 const GROWTH_MIB = 100;

@@ -31,7 +31,9 @@ beforeAll(async () => {
   await importPaths(store, [file], { collection: await sharedCollection(store, "synthetic") });
   // The hostile question: 2,000 characters of the words most documents hold.
   const common = store.raw
-    .query("SELECT term FROM corpus_postings GROUP BY term ORDER BY count(*) DESC, term LIMIT 400")
+    .query(
+      "SELECT substr(term, instr(term, '_') + 1) AS term FROM corpus_terms_vocab ORDER BY doc DESC, term LIMIT 400",
+    )
     .all() as {
     term: string;
   }[];

@@ -124,12 +124,12 @@ describe("embedded migrations", () => {
     db.raw.close();
   });
 
-  test("0012: documents indexed before it have their postings, per document and field, and are found", async () => {
+  test("0012: documents indexed before it have their terms under their collection, per field, and are found", async () => {
     const dir = `/tmp/rq-mig-${crypto.randomUUID()}`;
     mkdirSync(dir, { recursive: true });
     const old = new Database(`${dir}/x.db`);
     old.exec("CREATE TABLE __migrations (tag TEXT PRIMARY KEY, applied_at TEXT NOT NULL)");
-    expect(migrations[12]!.tag).toBe("0012_corpus_postings");
+    expect(migrations[12]!.tag).toBe("0012_corpus_terms");
     for (const m of migrations.slice(0, 12)) {
       for (const stmt of m.sql.split("--> statement-breakpoint")) if (stmt.trim()) old.exec(stmt);
       old.run("INSERT INTO __migrations VALUES (?, ?)", [m.tag, "2026-01-01T00:00:00Z"]);
@@ -164,7 +164,13 @@ describe("embedded migrations", () => {
     const len = await db.corpusIndex.lengths([1]);
     const lengths = [...len.ids].map((id, i) => [id, len.title[i], len.body[i]]);
     expect(lengths.sort((a, b) => a[0]! - b[0]!)).toEqual(docsize);
-    // FTS5's index of documents is gone: nothing writes or reads it any more.
+    // Every term under its document's collection; a document's terms go with it (the trigger).
+    expect(
+      db.raw.query("SELECT count(*) FROM corpus_terms_vocab WHERE term NOT LIKE '1\\_%' ESCAPE '\\'").values(),
+    ).toEqual([[0]]);
+    expect(await db.corpus.removeDocuments(1, ["tides.md"])).toBe(1);
+    expect((await db.corpusIndex.postings(["tide"], [1])).get("tide")!.docs).toEqual([2]);
+    // FTS5's index of documents across collections is gone: nothing writes or reads it any more.
     expect(db.raw.query("SELECT name FROM sqlite_master WHERE name LIKE 'corpus_docs%'").all()).toEqual([]);
     db.raw.close();
   });

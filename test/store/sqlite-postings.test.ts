@@ -15,27 +15,35 @@ const notes = [
   doc("cats.md", "Cats", "cats sleep all day"),
 ];
 
-/** Every postings row by collection name and document id, and every document's lengths. */
+/** Every document's terms and counts by collection name and document id, and every document's lengths. */
 function rows(s: SqliteStore) {
   return {
     postings: s.raw
       .query(
-        `SELECT c.name, d.doc_id, p.term, p.title_tf, p.body_tf FROM corpus_postings p
-         JOIN corpus_documents d ON d.id = p.document_id JOIN corpus_collections c ON c.id = p.collection_id
-         ORDER BY 1, 2, 3`,
+        `SELECT c.name, d.doc_id, substr(v.term, instr(v.term, '_') + 1) AS t, sum(v.col = 'title'), sum(v.col = 'body'),
+           substr(v.term, 1, instr(v.term, '_') - 1) = CAST(d.collection_id AS TEXT)
+         FROM corpus_terms_occurrences v JOIN corpus_documents d ON d.id = v.doc
+         JOIN corpus_collections c ON c.id = d.collection_id GROUP BY v.doc, v.term ORDER BY 1, 2, 3`,
       )
       .values(),
     orphans: s.raw
-      .query("SELECT count(*) FROM corpus_postings WHERE document_id NOT IN (SELECT id FROM corpus_documents)")
+      .query("SELECT count(*) FROM corpus_terms_occurrences WHERE doc NOT IN (SELECT id FROM corpus_documents)")
+      .values(),
+    // Document frequencies (the row vocabulary, which a search reads) agree with the occurrences.
+    frequencies: s.raw
+      .query(
+        `SELECT count(*) FROM corpus_terms_vocab v
+         WHERE v.doc <> (SELECT count(DISTINCT o.doc) FROM corpus_terms_occurrences o WHERE o.term = v.term)`,
+      )
       .values(),
     lengths: s.raw.query("SELECT doc_id, title_len, body_len FROM corpus_documents ORDER BY doc_id").values(),
   };
 }
 
 /**
- * corpus_postings has no index by document (nor a foreign key): a document's rows are found
- * by splitting its stored text again. Whatever was replaced, removed or went with its
- * collection or owner, the rows left are exactly those a fresh import of what remains writes.
+ * A document's terms in corpus_terms_fts go with its row (a trigger), also when its collection
+ * or its owner goes. Whatever was replaced, removed or went with its collection or owner, the
+ * terms left are exactly those a fresh import of what remains writes, each under its collection.
  */
 describe("SQLite postings of documents changed and removed", () => {
   test("replaced, removed, with its collection, with its owner: no row left behind, none missing", async () => {
@@ -70,11 +78,13 @@ describe("SQLite postings of documents changed and removed", () => {
     expect(after.orphans).toEqual([[0]]);
     expect(after).toEqual(rows(fresh));
     expect(after.postings.some(([, d, t]) => d === "cats.md" && t === "dog")).toBe(true);
+    expect(after.postings.every((r) => r[5] === 1)).toBe(true);
+    expect(after.frequencies).toEqual([[0]]);
     s.close();
     fresh.close();
   });
 
-  test("a document's term counts (feedback's) and lengths are its rows' sums", async () => {
+  test("a document's term counts (feedback's) and lengths are its occurrences' sums", async () => {
     const s = openSqliteStore(":memory:");
     const c = (await s.corpus.createCollection({ name: "notes", ownerId: null, visibility: "shared" }))!;
     await s.corpus.put(c.id, notes);
@@ -83,7 +93,10 @@ describe("SQLite postings of documents changed and removed", () => {
     const len = await s.corpusIndex.lengths([c.id]);
     for (const id of ids) {
       const own = s.raw
-        .query("SELECT term, title_tf, body_tf FROM corpus_postings WHERE document_id = ? ORDER BY term")
+        .query(
+          `SELECT substr(term, instr(term, '_') + 1) AS t, sum(col = 'title'), sum(col = 'body')
+           FROM corpus_terms_occurrences WHERE doc = ? GROUP BY term ORDER BY t`,
+        )
         .values(id) as [string, number, number][];
       expect([...counts.get(id)!].sort()).toEqual(own.map(([t, a, b]) => [t, a + b]));
       const i = [...len.ids].indexOf(id);

@@ -3,11 +3,12 @@ import type { CorpusIndex, DocumentLengths, IndexedCollection, TermPostings } fr
 import { type DocRowRaw, toDocumentRow } from "../corpus-rows.ts";
 import { DOC_COLUMNS } from "./corpus.ts";
 import { sqliteAnalyzer } from "./corpus-analyzer.ts";
-import { STORED_TEXT } from "./corpus-postings.ts";
+import { collectionTerm, STORED_TEXT } from "./corpus-postings.ts";
 
 /**
- * The index port on SQLite: postings and document frequencies from corpus_postings, lengths
- * from the document rows (db/0012_corpus_postings.sql), both read per searched collection;
+ * The index port on SQLite: postings and document frequencies from corpus_terms_fts's
+ * vocabulary, lengths from the document rows (db/0012_corpus_terms.sql), both read per
+ * searched collection;
  * text, and feedback's term counts, through the index's tokenizer (corpus-analyzer.ts).
  * `changed` is called after this connection wrote documents: PRAGMA data_version only counts
  * other connections' commits.
@@ -20,18 +21,14 @@ export function sqliteCorpusIndex(db: Database): CorpusIndex & { changed(): void
   const collections = db.prepare<{ id: number; name: string }, []>(
     "SELECT id, name FROM corpus_collections ORDER BY id",
   );
-  // One range of the primary key per searched collection and term: one row per document, and
-  // nothing of a collection not searched is read (its size would show in a search's time).
-  const postingRows = db.prepare<unknown, [string, string]>(
-    `SELECT term, document_id, title_tf, body_tf FROM corpus_postings
-     WHERE collection_id IN (SELECT value FROM json_each(?1)) AND term IN (SELECT value FROM json_each(?2))
-     ORDER BY term, document_id`,
+  // One term of one collection (db/0012_corpus_terms.sql): FTS5 seeks it in each segment and
+  // reads its occurrences alone, summed here per document, so neither a collection not searched
+  // nor the number of occurrences reaches a search's time or memory beyond its own documents.
+  const postingRows = db.prepare<unknown, [string]>(
+    `SELECT doc, sum(col = 'title'), sum(col = 'body') FROM corpus_terms_occurrences WHERE term = ?
+     GROUP BY doc ORDER BY doc`,
   );
-  const frequencyRows = db.prepare<unknown, [string, string]>(
-    `SELECT term, count(*) FROM corpus_postings
-     WHERE collection_id IN (SELECT value FROM json_each(?1)) AND term IN (SELECT value FROM json_each(?2))
-     GROUP BY term`,
-  );
+  const frequency = db.prepare<{ doc: number }, [string]>("SELECT doc FROM corpus_terms_vocab WHERE term = ?");
   const storedTexts = db.prepare<{ id: number; title: string; body: string }, [string]>(
     `${STORED_TEXT} WHERE d.id IN (SELECT value FROM json_each(?))`,
   );
@@ -56,27 +53,24 @@ export function sqliteCorpusIndex(db: Database): CorpusIndex & { changed(): void
     },
     analyse: (text) => analyzed().terms(text),
     postings(terms, ids) {
-      const out = new Map(terms.map((t) => [t, { docs: [], title: [], body: [] } as TermPostings]));
-      if (!terms.length || !ids.length) return out;
-      for (const [term, doc, t, b] of postingRows.values(JSON.stringify(ids), JSON.stringify(terms)) as [
-        string,
-        number,
-        number,
-        number,
-      ][]) {
-        const p = out.get(term)!;
-        p.docs.push(doc);
-        p.title.push(t);
-        p.body.push(b);
+      const out = new Map<string, TermPostings>();
+      for (const term of terms) {
+        const p: TermPostings = { docs: [], title: [], body: [] };
+        for (const cid of ids)
+          for (const [doc, t, b] of postingRows.values(collectionTerm(cid, term)) as [number, number, number][]) {
+            p.docs.push(doc);
+            p.title.push(t);
+            p.body.push(b);
+          }
+        out.set(term, p);
       }
       return out;
     },
     documentFrequencies(terms, ids) {
-      const out = new Map(terms.map((t) => [t, 0]));
-      if (!terms.length || !ids.length) return out;
-      for (const [term, n] of frequencyRows.values(JSON.stringify(ids), JSON.stringify(terms)) as [string, number][])
-        out.set(term, n);
-      return out;
+      // A document is in one collection: its collections' counts add up.
+      return new Map(
+        terms.map((t) => [t, ids.reduce((n, cid) => n + (frequency.get(collectionTerm(cid, t))?.doc ?? 0), 0)]),
+      );
     },
     lengths(ids): DocumentLengths {
       const rows = sizes.values(JSON.stringify(ids)) as [number, number, number, number][];

@@ -3,7 +3,7 @@ import { denseBigrams } from "../dense-bigrams.ts";
 
 /**
  * The collections' tokenizer, as db/0006_corpus_fts.sql declared it for the index that
- * corpus_postings replaced: documents and queries (corpus-analyzer.ts) are split by it alike.
+ * corpus_terms_fts replaced: documents and queries (corpus-analyzer.ts) are split by it alike.
  */
 export const INDEX_TOKENIZER = "'porter unicode61 remove_diacritics 2'";
 
@@ -11,16 +11,17 @@ export const INDEX_TOKENIZER = "'porter unicode61 remove_diacritics 2'";
 export const STORED_TEXT = `SELECT d.id, d.title, coalesce((SELECT group_concat(p.text, char(10) ORDER BY p.seq)
   FROM corpus_passages p WHERE p.document_id = d.id), '') AS body FROM corpus_documents d`;
 
+/** A term of collection `cid` as corpus_terms_fts holds it (db/0012_corpus_terms.sql). */
+export const collectionTerm = (cid: number, term: string): string => `${cid}_${term}`;
+
 /**
- * Writes documents' index (db/0012_corpus_postings.sql): each term's count in the title and the
- * body as rows of corpus_postings, and the fields' lengths on the document's row. The text is
- * split once, by a contentless FTS5 table of the connection's temp schema with the index's
- * tokenizer: terms read back through fts5vocab, lengths from its docsize (the tokens per column,
- * as FTS5 counts them). Documents are staged with `add` and written together by `flush`,
- * inside the caller's transaction. The rows have no index by document (it cost an import
- * nearly a third of its time, and the database half its size): `remove` finds a document's
- * rows by splitting its stored text again, and a collection's go by its range (a trigger,
- * db/0012_corpus_postings.sql).
+ * Writes documents' index (db/0012_corpus_terms.sql): each occurrence of a term in the title
+ * and the body as `<collection>_<term>` in corpus_terms_fts, and the fields' lengths on the
+ * document's row. The text is split once, by a contentless FTS5 table of the connection's temp
+ * schema with the index's tokenizer: terms read back through fts5vocab, lengths from its
+ * docsize (the tokens per column, as FTS5 counts them). Documents are staged with `add` and
+ * written together by `flush`, inside the caller's transaction, so FTS5 writes the batch as
+ * one segment. A document's terms are deleted with its row (a trigger).
  */
 export function postingsWriter(db: Database) {
   db.exec(
@@ -32,11 +33,12 @@ export function postingsWriter(db: Database) {
   const stage = db.prepare<never, [number, string, string]>(
     "INSERT INTO temp.corpus_postings_in (rowid, title, body) VALUES (?, ?, ?)",
   );
-  // The collection comes with the batch (a put writes one): no lookup of it per token.
+  // One row per document: its occurrences per field, each prefixed by the collection (a put writes one).
   const write = db.prepare<never, [number]>(
-    `INSERT INTO corpus_postings (collection_id, term, document_id, title_tf, body_tf)
-     SELECT ?, term, doc, sum(col = 'title'), sum(col = 'body') FROM temp.corpus_postings_in_terms
-     GROUP BY term, doc`,
+    `INSERT INTO corpus_terms_fts (rowid, title, body)
+     SELECT doc, group_concat(iif(col = 'title', ?1 || '_' || term, NULL), ' '),
+       group_concat(iif(col = 'body', ?1 || '_' || term, NULL), ' ')
+     FROM temp.corpus_postings_in_terms GROUP BY doc`,
   );
   const sizes = db.prepare<unknown, []>("SELECT id, sz FROM temp.corpus_postings_in_docsize");
   const setLengths = db.prepare<never, [number, number, number]>(
@@ -44,38 +46,14 @@ export function postingsWriter(db: Database) {
   );
   // A contentless table's whole index at once, rather than a tombstone per document.
   const clear = db.prepare("INSERT INTO temp.corpus_postings_in (corpus_postings_in) VALUES ('delete-all')");
-  db.exec(
-    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.corpus_postings_out USING fts5(title, body, content='', tokenize=${INDEX_TOKENIZER})`,
-  );
-  db.exec(
-    "CREATE VIRTUAL TABLE IF NOT EXISTS temp.corpus_postings_out_terms USING fts5vocab(temp, corpus_postings_out, 'row')",
-  );
-  const stored = db.prepare<{ title: string; body: string }, [number]>(`${STORED_TEXT} WHERE d.id = ?`);
-  const stageOut = db.prepare<never, [string, string]>(
-    "INSERT INTO temp.corpus_postings_out (rowid, title, body) VALUES (1, ?, ?)",
-  );
-  // One lookup of the primary key per term of the document.
-  const drop = db.prepare<never, [number, number]>(
-    `DELETE FROM corpus_postings WHERE collection_id = ?1
-     AND term IN (SELECT term FROM temp.corpus_postings_out_terms) AND document_id = ?2`,
-  );
-  const clearOut = db.prepare("INSERT INTO temp.corpus_postings_out (corpus_postings_out) VALUES ('delete-all')");
   let staged = 0;
   return {
-    /** Stages a document already in corpus_documents, its title and body as the index gets them. */
+    /** Stages a document already in corpus_documents (and not in the index), its title and body as the index gets them. */
     add(id: number, title: string, body: string): void {
       stage.run(id, denseBigrams(title), denseBigrams(body));
       staged++;
     },
-    /** Deletes the rows of a document of collection `cid`; called before the document itself is deleted or changed. */
-    remove(cid: number, id: number): void {
-      const d = stored.get(id);
-      if (!d) return;
-      stageOut.run(denseBigrams(d.title), denseBigrams(d.body));
-      drop.run(cid, id);
-      clearOut.run();
-    },
-    /** Writes the staged documents' rows, all of collection `cid`, and empties the stage. */
+    /** Writes the staged documents' terms, all of collection `cid`, and empties the stage. */
     flush(cid: number): void {
       if (!staged) return;
       write.run(cid);

@@ -84,10 +84,7 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
     const outcomes = docs.map((d) => {
       const old = existing.get(cid, d.docId);
       if (old && old.content_hash === d.contentHash) return "unchanged";
-      if (old) {
-        postings.remove(cid, old.id);
-        deleteDoc.run(old.id);
-      }
+      if (old) deleteDoc.run(old.id);
       const chars = d.passages.reduce((n, p) => n + p.length, 0);
       const { id } = insertDoc.get(
         cid,
@@ -193,16 +190,7 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
         .immediate(),
     ),
     removeDocuments: writing((cid: number, docIds: string[]) =>
-      db
-        .transaction(() => {
-          const postings = postingsOf();
-          return docIds.reduce((n, docId) => {
-            const doc = existing.get(cid, docId);
-            if (doc) postings.remove(cid, doc.id);
-            return n + removeDoc.run(cid, docId).changes;
-          }, 0);
-        })
-        .immediate(),
+      db.transaction(() => docIds.reduce((n, id) => n + removeDoc.run(cid, id).changes, 0)).immediate(),
     ),
     hasDocuments: (ids) => ids.length > 0 && anyDoc.get(JSON.stringify(ids)) !== null,
     bestPassages(documentId, words, limit) {

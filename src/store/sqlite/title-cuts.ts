@@ -4,7 +4,7 @@ import { postingsWriter } from "./corpus-postings.ts";
 
 /**
  * Cuts the titles db/0009_corpus_title_cuts.sql listed (stored before titles were capped at
- * import) and writes their postings again, so the index's title terms and lengths are the
+ * import) and writes their index terms again, so the index's title terms and lengths are the
  * cut title's; then drops the list, so later starts pay one lookup. One transaction: a second
  * process starting on the same file finds the list gone. Returns the titles cut.
  */
@@ -31,8 +31,8 @@ export function cutLongTitles(db: Database): number {
           .all(id)
           .map((p) => p.text)
           .join("\n");
-        postings.remove(d.collection_id, id);
         db.run("UPDATE corpus_documents SET title = ? WHERE id = ?", [title!, id]);
+        db.run("DELETE FROM corpus_terms_fts WHERE rowid = ?", [id]);
         postings.add(id, title!, body);
         postings.flush(d.collection_id);
         cut++;

@@ -7,7 +7,11 @@ import { keyedClient, query } from "../helpers/server.ts";
 export function commonWordsQuestion(dbPath: string): string {
   const store = openSqliteStore(dbPath);
   try {
-    const rows = store.raw.query("SELECT term FROM corpus_docs_vocab ORDER BY doc DESC LIMIT 600").all() as {
+    const rows = store.raw
+      .query(
+        "SELECT substr(term, instr(term, '_') + 1) AS term FROM corpus_terms_vocab ORDER BY doc DESC, term LIMIT 600",
+      )
+      .all() as {
       term: string;
     }[];
     let q = "";

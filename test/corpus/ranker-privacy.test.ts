@@ -1,5 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { searchCorpus } from "../../src/corpus/search/search-corpus.ts";
+import { createRanker } from "../../src/corpus/search/ranker.ts";
+import { corpusQuery, searchCorpus } from "../../src/corpus/search/search-corpus.ts";
+import type { CorpusIndex } from "../../src/store/corpus-index.ts";
 import type { CorpusDocumentInput } from "../../src/store/types.ts";
 import { useLongTimeout } from "../setup.ts";
 import { type AnyStore, backends } from "../store/backends.ts";
@@ -86,5 +88,73 @@ describe("B's ranking beside A's private collection", () => {
         if (JSON.stringify(everything) !== JSON.stringify(seen)) moved++;
       }
       expect(moved).toBe(QUERIES.length);
+    });
+});
+
+/**
+ * B's search, and what it reads: the index is asked for nothing of A's collection, whether A
+ * searched first or not — so neither how long B's search takes nor what it finds remembered
+ * depends on the words A's collection holds.
+ */
+describe("what B's search reads beside A's private collection", () => {
+  for (const backend of backends)
+    test(`${backend.name}: lengths, postings and frequencies of B's collections only, A's search before it or not`, async () => {
+      const s = await backend.open();
+      try {
+        await s.accounts.insert({
+          id: "a",
+          email: "a@x.org",
+          passwordHash: null,
+          plan: "free",
+          createdAt: "2026-11-01T00:00:00Z",
+          emailStatus: "unproven",
+        });
+        const aCol = (await s.corpus.createCollection({ name: "a-private", ownerId: "a", visibility: "private" }))!;
+        await s.corpus.put(aCol.id, hidden);
+        const bCol = (await s.corpus.createCollection({ name: "handbook", ownerId: null, visibility: "shared" }))!;
+        await s.corpus.put(bCol.id, shared);
+        const b = await s.corpus.readable({ accounts: ["b"] });
+        expect(b).toEqual([bCol.id]);
+
+        /** The collections each read of the index was asked for. */
+        const asked: number[][] = [];
+        const ix: CorpusIndex = s.corpusIndex;
+        const note = <T>(ids: number[], read: T): T => {
+          asked.push(ids);
+          return read;
+        };
+        const counting: CorpusIndex = {
+          collections: () => ix.collections(),
+          analyse: (t) => ix.analyse(t),
+          lengths: (ids) => note(ids, ix.lengths(ids)),
+          termCounts: (d) => ix.termCounts(d),
+          documents: (d) => ix.documents(d),
+          postings: (t, ids) => note(ids, ix.postings(t, ids)),
+          documentFrequencies: (t, ids) => note(ids, ix.documentFrequencies(t, ids)),
+        };
+        const ranker = createRanker(counting);
+        const hits = async (cs: number[], q: string) =>
+          (await ranker.rank(corpusQuery(q), cs, 20)).map((h) => [h.docId, h.score]);
+        const others = () =>
+          asked
+            .splice(0)
+            .flat()
+            .filter((id) => id !== bCol.id);
+        for (const q of QUERIES) {
+          const first = await hits(b, q);
+          expect(others()).toEqual([]);
+          // A searches its own collection for the same words; B's next search reads and finds the same.
+          await hits([aCol.id], q);
+          asked.length = 0;
+          expect(await hits(b, q)).toEqual(first);
+          expect(others()).toEqual([]);
+        }
+        // And A's own searches did read A's collection (the count above is not empty by construction).
+        asked.length = 0;
+        await hits([aCol.id], "harbor lighthouse");
+        expect(asked.flat()).toContain(aCol.id);
+      } finally {
+        await s.close();
+      }
     });
 });

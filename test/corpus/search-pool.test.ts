@@ -37,4 +37,17 @@ describe("the search pool", () => {
     expect(await pool.run(passages)).toEqual([{ seq: 0, text: "in place" }]);
     expect(await pool.run(passages)).toEqual([{ seq: 0, text: "in place" }]);
   });
+
+  test("a search that takes more memory than its bound has its thread stopped; the next job gets a new one", async () => {
+    const pool = createSearchPool({
+      source: { backend: "sqlite", path: "/nonexistent" },
+      fallback: () => inPlace,
+      size: 1,
+      workerUrl: new URL("../fixtures/hoarding-search-worker.ts", import.meta.url),
+      memoryLimit: 96 * 1048576,
+    });
+    expect(await pool.run(passages)).toEqual([{ seq: 0, text: "from a thread" }]);
+    await expect(pool.run(rank)).rejects.toThrow(/took more than 96 MiB of memory/);
+    expect(await pool.run(passages)).toEqual([{ seq: 0, text: "from a thread" }]);
+  });
 });

@@ -30,7 +30,11 @@ beforeAll(async () => {
   const store = openSqliteStore(join(dir, "rq.db"));
   await importPaths(store, [file], { collection: await sharedCollection(store, "synthetic") });
   // The hostile question: 2,000 characters of the words most documents hold.
-  const common = store.raw.query("SELECT term FROM corpus_docs_vocab ORDER BY doc DESC LIMIT 400").all() as {
+  const common = store.raw
+    .query(
+      "SELECT substr(term, instr(term, '_') + 1) AS term FROM corpus_terms_vocab ORDER BY doc DESC, term LIMIT 400",
+    )
+    .all() as {
     term: string;
   }[];
   question = "";

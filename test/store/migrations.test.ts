@@ -2,6 +2,7 @@ import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync } from "node:fs";
 import { SQL } from "bun";
+import { denseBigrams } from "../../src/store/dense-bigrams.ts";
 import { pgJournalTags, pgMigrations } from "../../src/store/postgres/migrations.ts";
 import { openPostgresStore } from "../../src/store/postgres/open.ts";
 import { journalTags, migrations } from "../../src/store/sqlite/migrations.ts";
@@ -122,6 +123,57 @@ describe("embedded migrations", () => {
     await expectSharedWithNoOwner(db);
     db.raw.close();
   });
+
+  test("0012: documents indexed before it have their terms under their collection, per field, and are found", async () => {
+    const dir = `/tmp/rq-mig-${crypto.randomUUID()}`;
+    mkdirSync(dir, { recursive: true });
+    const old = new Database(`${dir}/x.db`);
+    old.exec("CREATE TABLE __migrations (tag TEXT PRIMARY KEY, applied_at TEXT NOT NULL)");
+    expect(migrations[12]!.tag).toBe("0012_corpus_terms");
+    for (const m of migrations.slice(0, 12)) {
+      for (const stmt of m.sql.split("--> statement-breakpoint")) if (stmt.trim()) old.exec(stmt);
+      old.run("INSERT INTO __migrations VALUES (?, ?)", [m.tag, "2026-01-01T00:00:00Z"]);
+    }
+    old.exec(`INSERT INTO corpus_collections (name, created_at) VALUES ('notes', ${OLD})`);
+    old.exec(`INSERT INTO corpus_documents (collection_id, doc_id, title, format, content_hash, chars, added_at)
+      VALUES (1, 'tides.md', 'Tides', 'markdown', 'h', 40, ${OLD})`);
+    old.exec("INSERT INTO corpus_passages (document_id, seq, text) VALUES (1, 0, 'Tides follow the moon; tides rise')");
+    old.exec(
+      "INSERT INTO corpus_docs_fts (rowid, title, body) VALUES (1, 'Tides', 'Tides follow the moon; tides rise')",
+    );
+    // Dense script as the index got it (in pairs), beside a long body: lengths past one varint byte.
+    const cjk = denseBigrams("東京の潮汐 Tides");
+    const long = denseBigrams(`${"moon tide ".repeat(150)}潮の満ち引き`);
+    old.exec(`INSERT INTO corpus_documents (collection_id, doc_id, title, format, content_hash, chars, added_at)
+      VALUES (1, 'kyoto.md', 'x', 'markdown', 'h', 40, ${OLD})`);
+    old.run("INSERT INTO corpus_docs_fts (rowid, title, body) VALUES (2, ?, ?)", [cjk, long]);
+    // FTS5's own lengths (its docsize: a varint per column), which the migration must carry over.
+    const docsize = (
+      old.query("SELECT id, sz FROM corpus_docs_fts_docsize ORDER BY id").all() as { id: number; sz: Uint8Array }[]
+    ).map((r) => [r.id, ...varints(r.sz)]);
+    expect(docsize[1]![2]).toBeGreaterThan(127);
+    old.close();
+    const db = openSqliteStore(`${dir}/x.db`);
+    const p = await db.corpusIndex.postings(["tide", "moon", "absent"], [1]);
+    expect(Object.fromEntries(p)).toEqual({
+      tide: { docs: [1, 2], title: [1, 1], body: [2, 150] },
+      moon: { docs: [1, 2], title: [0, 0], body: [1, 150] },
+      absent: { docs: [], title: [], body: [] },
+    });
+    expect(Object.fromEntries(await db.corpusIndex.documentFrequencies(["tide"], [1]))).toEqual({ tide: 2 });
+    const len = await db.corpusIndex.lengths([1]);
+    const lengths = [...len.ids].map((id, i) => [id, len.title[i], len.body[i]]);
+    expect(lengths.sort((a, b) => a[0]! - b[0]!)).toEqual(docsize);
+    // Every term under its document's collection; a document's terms go with it (the trigger).
+    expect(
+      db.raw.query("SELECT count(*) FROM corpus_terms_vocab WHERE term NOT LIKE '1\\_%' ESCAPE '\\'").values(),
+    ).toEqual([[0]]);
+    expect(await db.corpus.removeDocuments(1, ["tides.md"])).toBe(1);
+    expect((await db.corpusIndex.postings(["tide"], [1])).get("tide")!.docs).toEqual([2]);
+    // FTS5's index of documents across collections is gone: nothing writes or reads it any more.
+    expect(db.raw.query("SELECT name FROM sqlite_master WHERE name LIKE 'corpus_docs%'").all()).toEqual([]);
+    db.raw.close();
+  });
 });
 
 describe("embedded PostgreSQL migrations", () => {
@@ -161,4 +213,41 @@ describe("embedded PostgreSQL migrations", () => {
     await expectSharedWithNoOwner(db);
     await db.close();
   });
+  test.skipIf(!postgresTests)("0008: terms stored before it carry their document's collection", async () => {
+    const url = await freshDatabase();
+    const old = new SQL(url);
+    await old`CREATE TABLE __migrations (tag text PRIMARY KEY, applied_at text NOT NULL)`;
+    expect(pgMigrations[8]!.tag).toBe("0008_corpus_terms_by_collection");
+    for (const m of pgMigrations.slice(0, 8)) {
+      for (const stmt of m.sql.split("--> statement-breakpoint")) if (stmt.trim()) await old.unsafe(stmt);
+      await old`INSERT INTO __migrations VALUES (${m.tag}, '2026-01-01T00:00:00Z')`;
+    }
+    await old.unsafe(`INSERT INTO corpus_collections (name, created_at) VALUES ('notes', ${OLD}), ('more', ${OLD})`);
+    await old.unsafe(`INSERT INTO corpus_documents (collection_id, doc_id, title, format, content_hash, chars, added_at, title_len, body_len)
+      VALUES (2, 'z.md', 'Tides', 'markdown', 'h', 6, ${OLD}, 1, 2)`);
+    await old.unsafe("INSERT INTO corpus_terms (document_id, term, title_tf, body_tf) VALUES (1, 'tide', 1, 2)");
+    await old.close();
+    const db = await openPostgresStore(url);
+    expect(Object.fromEntries(await db.corpusIndex.postings(["tide"], [2]))).toEqual({
+      tide: { docs: [1], title: [1], body: [2] },
+    });
+    expect(Object.fromEntries(await db.corpusIndex.postings(["tide"], [1]))).toEqual({
+      tide: { docs: [], title: [], body: [] },
+    });
+    await db.close();
+  });
 });
+
+/** FTS5's docsize blob: SQLite's big-endian varints, one per column. */
+function varints(bytes: Uint8Array): number[] {
+  const out: number[] = [];
+  let v = 0;
+  for (const x of bytes) {
+    v = v * 128 + (x & 0x7f);
+    if (!(x & 0x80)) {
+      out.push(v);
+      v = 0;
+    }
+  }
+  return out;
+}

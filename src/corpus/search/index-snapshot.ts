@@ -3,26 +3,38 @@ import type { FieldLengths } from "./bm25f.ts";
 import type { PostingsMemory } from "./postings-memory.ts";
 
 /**
- * What a ranker remembers of the index between searches: every document's field lengths and
- * collection (BM25F needs the length of each matching document, and one read per document
- * would cost more than the search), document frequencies and recent postings, all over every
- * collection. It holds while the collections' versions are unchanged: a write on any
- * connection or instance changes them, and the next search reads everything again.
+ * What a ranker remembers of the index between searches: the field lengths and collection of
+ * every document of the collections searched so far (BM25F needs the length of each matching
+ * document, and one read per document would cost more than the search), document frequencies
+ * and recent postings. It holds while the collections' versions are unchanged: a write on any
+ * connection or instance changes them, and the next search reads again what it needs.
  */
 export interface IndexSnapshot extends PostingsMemory {
   /** Every collection as the snapshot was taken. */
   collections: IndexedCollection[];
   /** Their ids, as the index's reads take them. */
   ids: number[];
-  /** Collection id of each document by its id; 0 for none (or one written after this snapshot). */
+  /** Collection id of each document by its id, for the collections read so far; 0 for none (or one written after they were read). */
   collection: Int32Array;
-  /** Lengths and averages over a set of collections. */
-  of(collections: number[]): FieldLengths;
+  /**
+   * Lengths and averages over a set of collections, read the first time one of them is asked for.
+   * Threat: lengths read over every collection at once would make the first search after a write
+   * take longer by the documents of someone else's private collection.
+   */
+  of(collections: number[]): Promise<FieldLengths>;
   /** Document frequencies by the searched collections' ids (joined with commas), then by term. */
   df: Map<string, Map<string, number>>;
 }
 
 const stampOf = (cs: IndexedCollection[]) => cs.map((c) => `${c.id}:${c.version}`).join(",");
+
+/** A copy of `a` with room for index `max`, or `a` itself when it has it. */
+const upTo = (a: Int32Array, max: number): Int32Array => {
+  if (max < a.length) return a;
+  const b = new Int32Array(max + 1);
+  b.set(a);
+  return b;
+};
 
 /**
  * The snapshots of one index: the remembered one, or a new one when the collections changed.
@@ -33,28 +45,50 @@ export function indexSnapshots(index: CorpusIndex, now: () => number = () => per
   let stamp = "";
   let loadedAt = 0;
 
-  async function load(collections: IndexedCollection[]): Promise<IndexSnapshot> {
-    const ids = collections.map((c) => c.id);
-    const len = await index.lengths(ids);
-    const max = len.ids.reduce((m, id) => Math.max(m, id), 0);
-    const title = new Int32Array(max + 1);
-    const body = new Int32Array(max + 1);
-    const collection = new Int32Array(max + 1);
+  function load(collections: IndexedCollection[]): IndexSnapshot {
+    let title: Int32Array = new Int32Array(0);
+    let body: Int32Array = new Int32Array(0);
     const sums = new Map<number, [number, number, number]>();
-    len.ids.forEach((id, i) => {
-      const [cid, t, b] = [len.collection[i]!, len.title[i]!, len.body[i]!];
-      title[id] = t;
-      body[id] = b;
-      collection[id] = cid;
-      const s = sums.get(cid) ?? [0, 0, 0];
-      sums.set(cid, [s[0] + 1, s[1] + t, s[2] + b]);
-    });
+    const reads = new Map<number, Promise<void>>();
     const views = new Map<string, FieldLengths>();
-    return {
+
+    async function read(cids: number[]): Promise<void> {
+      const len = await index.lengths(cids);
+      const max = len.ids.reduce((m, id) => Math.max(m, id), 0);
+      title = upTo(title, max);
+      body = upTo(body, max);
+      out.collection = upTo(out.collection, max);
+      for (const cid of cids) sums.set(cid, [0, 0, 0]);
+      len.ids.forEach((id, i) => {
+        const [cid, t, b] = [len.collection[i]!, len.title[i]!, len.body[i]!];
+        title[id] = t;
+        body[id] = b;
+        out.collection[id] = cid;
+        const s = sums.get(cid)!;
+        sums.set(cid, [s[0] + 1, s[1] + t, s[2] + b]);
+      });
+    }
+
+    /** Reads the collections of `cids` not read yet (once, however many searches ask at a time). */
+    function ensure(cids: number[]): Promise<unknown> {
+      const missing = cids.filter((cid) => !reads.has(cid));
+      if (missing.length) {
+        const p = read(missing);
+        for (const cid of missing) reads.set(cid, p);
+        // A failed read is tried again by the next search.
+        p.catch(() => {
+          for (const cid of missing) if (reads.get(cid) === p) reads.delete(cid);
+        });
+      }
+      return Promise.all(cids.map((cid) => reads.get(cid)));
+    }
+
+    const out: IndexSnapshot = {
       collections,
-      ids,
-      collection,
-      of(cids) {
+      ids: collections.map((c) => c.id),
+      collection: new Int32Array(0),
+      async of(cids) {
+        await ensure(cids);
         const key = cids.join(",");
         let v = views.get(key);
         if (!v) {
@@ -81,6 +115,7 @@ export function indexSnapshots(index: CorpusIndex, now: () => number = () => per
       postings: new Map(),
       entries: 0,
     };
+    return out;
   }
 
   return {
@@ -95,7 +130,7 @@ export function indexSnapshots(index: CorpusIndex, now: () => number = () => per
       const at = stampOf(collections);
       if (snap && at !== stamp && staleMs > 0 && now() - loadedAt < staleMs) return snap;
       if (!snap || at !== stamp) {
-        snap = await load(collections);
+        snap = load(collections);
         stamp = at;
         loadedAt = now();
       }

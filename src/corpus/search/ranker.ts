@@ -2,7 +2,7 @@ import type { CorpusIndex, TermPostings } from "../../store/corpus-index.ts";
 import { bm25f, topDocs } from "./bm25f.ts";
 import { expandQuery, type FeedbackDoc } from "./feedback.ts";
 import { type IndexSnapshot, indexSnapshots } from "./index-snapshot.ts";
-import { rememberPostings } from "./postings-memory.ts";
+import { postingsKey, recallPostings, rememberPostings } from "./postings-memory.ts";
 import { informativeTerms, MAX_QUERY_TERMS } from "./query-cap.ts";
 import type { CorpusDocHit, CorpusQuery } from "./ranking.ts";
 
@@ -49,16 +49,28 @@ export const IMPORT_STALE_MS = 1_000;
 
 const none = (): TermPostings => ({ docs: [], title: [], body: [] });
 
-/** Postings without the documents of other collections (or of none known to the snapshot). */
-function keep(p: TermPostings, test: (doc: number) => boolean): TermPostings {
-  if (p.docs.every(test)) return p;
-  const out = none();
+/** The postings of each collection in `cids`, from postings over them all; documents unknown to the snapshot left out. */
+function splitByCollection(p: TermPostings, cids: number[], s: IndexSnapshot): Map<number, TermPostings> {
+  const out = new Map(cids.map((cid) => [cid, none()]));
   p.docs.forEach((doc, i) => {
-    if (!test(doc)) return;
-    out.docs.push(doc);
-    out.title.push(p.title[i]!);
-    out.body.push(p.body[i]!);
+    const part = out.get(s.collection[doc] ?? 0);
+    if (!part) return;
+    part.docs.push(doc);
+    part.title.push(p.title[i]!);
+    part.body.push(p.body[i]!);
   });
+  return out;
+}
+
+/** One term's postings over several collections, in the order of `parts` (the searched ids, ascending). */
+function joined(parts: TermPostings[]): TermPostings {
+  if (parts.length === 1) return parts[0]!;
+  const out = none();
+  for (const p of parts) {
+    out.docs.push(...p.docs);
+    out.title.push(...p.title);
+    out.body.push(...p.body);
+  }
   return out;
 }
 
@@ -73,28 +85,39 @@ export function createRanker(index: CorpusIndex, now?: () => number, maxTerms = 
   const snapshots = indexSnapshots(index, now);
   const imports = importHolds();
 
-  /** Adds the postings of `terms` not yet in `have`, kept to the `wanted` collections (all for null). */
-  async function fetch(terms: string[], have: Map<string, TermPostings>, wanted: Set<number> | null, s: IndexSnapshot) {
-    const missing = terms.filter((t) => !have.has(t) && !s.postings.has(t));
-    // Read over every collection: the memory then serves a search of any of them.
-    const fetched = missing.length ? await index.postings(missing, s.ids) : new Map<string, TermPostings>();
-    for (const [t, p] of fetched) {
-      // A document written after the snapshot is left for the next one, which will know its length.
-      const known = keep(p, (doc) => !!s.collection[doc]);
-      fetched.set(t, known);
-      rememberPostings(s, t, known);
-    }
-    for (const t of terms) {
-      if (have.has(t)) continue;
-      let all = fetched.get(t);
-      if (!all) {
-        all = s.postings.get(t) ?? none();
-        // Least recently used goes first: a term used again moves to the end.
-        s.postings.delete(t);
-        s.postings.set(t, all);
+  /**
+   * Adds the postings of `terms` not yet in `have`, within the searched collections only.
+   * Threat: a search that read (or found remembered) another collection's postings would take
+   * longer, or shorter, by what that collection holds — telling a caller whether a word is in
+   * someone's private collection. So postings are read and remembered per collection and term,
+   * and a search touches those of its own collections and no others.
+   */
+  async function fetch(terms: string[], have: Map<string, TermPostings>, ids: number[], s: IndexSnapshot) {
+    const wanted = terms.filter((t) => !have.has(t));
+    const missingTerms = new Set<string>();
+    const missingIds = new Set<number>();
+    for (const t of wanted)
+      for (const cid of ids)
+        if (!s.postings.has(postingsKey(cid, t))) {
+          missingTerms.add(t);
+          missingIds.add(cid);
+        }
+    // What this call read serves it even if the cap forgot it at once (a search larger than the memory).
+    const fresh = new Map<string, TermPostings>();
+    if (missingTerms.size) {
+      const cids = [...missingIds];
+      const read = await index.postings([...missingTerms], cids);
+      for (const t of missingTerms) {
+        // A document written after the snapshot is left for the next one, which will know its length.
+        const parts = splitByCollection(read.get(t) ?? none(), cids, s);
+        for (const [cid, p] of parts) {
+          fresh.set(postingsKey(cid, t), p);
+          rememberPostings(s, postingsKey(cid, t), p);
+        }
       }
-      have.set(t, wanted ? keep(all, (doc) => wanted.has(s.collection[doc]!)) : all);
     }
+    const part = (key: string) => fresh.get(key) ?? recallPostings(s, key) ?? none();
+    for (const t of wanted) have.set(t, joined(ids.map((cid) => part(postingsKey(cid, t)))));
   }
 
   /** Document frequencies within the searched collections, remembered per set of them: feedback looks many up. */
@@ -123,18 +146,17 @@ export function createRanker(index: CorpusIndex, now?: () => number, maxTerms = 
       );
       if (!terms.length) return [];
       const r = query.ranking;
-      const len = s.of(ids);
-      const wanted = ids.length === s.ids.length ? null : new Set(ids);
+      const len = await s.of(ids);
       const postings = new Map<string, TermPostings>();
       const weights = new Map(terms.map((t) => [t, 1]));
-      await fetch(terms, postings, wanted, s);
+      await fetch(terms, postings, ids, s);
       let scores = bm25f(weights, postings, len, r);
       if (r.feedback && scores.size) {
         const first = topDocs(scores, r.feedback.docs);
         const counts = await index.termCounts(first.map(([id]) => id));
         const docs: FeedbackDoc[] = first.map(([id, score]) => ({ score, terms: counts.get(id) ?? new Map() }));
         const expanded = await expandQuery(weights, docs, (ts) => frequencies(ts, ids, s), len.docs, r.feedback);
-        await fetch([...expanded.keys()], postings, wanted, s);
+        await fetch([...expanded.keys()], postings, ids, s);
         scores = bm25f(expanded, postings, len, r);
       }
       const top = topDocs(scores, limit);

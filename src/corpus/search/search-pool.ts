@@ -1,4 +1,5 @@
 import type { CorpusReaderSource } from "../../store/corpus-index.ts";
+import { type MemoryWatch, mib, watchMemory } from "../../util/memory-watch.ts";
 import { workerUrl } from "../../util/worker-url.ts";
 import type { SearchJob, SearchReply, SearchTask } from "./search-messages.ts";
 import type { TaskRunner } from "./search-task.ts";
@@ -14,7 +15,16 @@ export interface SearchPoolOptions {
   idleMs?: number;
   /** The worker script; the default is resolved next to this module (also inside the binary). */
   workerUrl?: string | URL;
+  /** Growth of the process's memory a running search may cause before its thread is stopped (bytes). */
+  memoryLimit?: number;
 }
+
+/**
+ * SEARCH_MEMORY's bound: far above what a search needs (its postings are one entry per document
+ * of the searched collections, for at most 32 terms and feedback's 40, and the remembered ones
+ * are capped near 40 MB, postings-memory.ts), far below what the server can lose.
+ */
+export const SEARCH_MEMORY = 512 * 1048576;
 
 type Value = Awaited<ReturnType<TaskRunner>>;
 interface Job {
@@ -28,6 +38,7 @@ interface Slot {
   queue: Job[];
   running: (Job & { id: number }) | null;
   idle?: ReturnType<typeof setTimeout>;
+  watch?: MemoryWatch;
 }
 
 /** The caller stopped waiting: its run was cancelled, timed out or the server is stopping. */
@@ -62,6 +73,7 @@ export function createSearchPool(o: SearchPoolOptions): {
       else if (slot.running?.id === m.id) {
         const job = slot.running;
         slot.running = null;
+        slot.watch?.stop();
         if (m.ok) job.resolve(m.value);
         else job.reject(new Error(m.message));
       }
@@ -91,6 +103,7 @@ export function createSearchPool(o: SearchPoolOptions): {
     const s = slots[i];
     if (!s) return;
     clearTimeout(s.idle);
+    s.watch?.stop();
     slots[i] = undefined;
     s.worker.terminate();
   };
@@ -110,7 +123,26 @@ export function createSearchPool(o: SearchPoolOptions): {
       return;
     }
     slot.running = { ...job, id: nextId++ };
+    slot.watch = watchRunning(slot);
     slot.worker.postMessage({ ...job.task, id: slot.running.id } satisfies SearchJob);
+  };
+
+  /**
+   * Threat: a question built to make a search hold more memory than the server has (a term in
+   * every document of a huge collection, many times over) taking the whole process down. JSC
+   * gives a thread no heap limit of its own, so the process's growth is watched from here while
+   * the job runs (util/memory-watch.ts); past the bound the thread is stopped, which frees it.
+   */
+  const watchRunning = (slot: Slot): MemoryWatch => {
+    const limit = o.memoryLimit ?? SEARCH_MEMORY;
+    return watchMemory({ limit }, () => {
+      const i = slots.indexOf(slot);
+      const job = slot.running;
+      if (i < 0 || !job) return;
+      retire(i);
+      job.reject(new Error(`the search took more than ${mib(limit)} of memory: stopped`));
+      if (slot.queue.length) pump(spawn(i, slot.queue));
+    });
   };
 
   const settle = (job: Job, p: Promise<Value>) => p.then(job.resolve, job.reject);

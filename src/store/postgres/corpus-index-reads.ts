@@ -6,17 +6,11 @@ import { analyze } from "./corpus-index.ts";
 
 /**
  * The index port on PostgreSQL: postings and document frequencies from corpus_terms (an
- * index-only read per batch of terms), lengths from the document rows, terms parsed and
+ * index-only read per batch of terms, within the searched collections' ranges of the index), lengths from the document rows, terms parsed and
  * stemmed as documents are (corpus-index.ts). Collections' versions change on every write
  * (touchCollection), whichever instance wrote.
  */
 export function pgCorpusIndex(sql: SQL): CorpusIndex {
-  // True when no collection lies outside the list: the terms are then read without a filter
-  // (the uncorrelated test is evaluated once, before the document list would be built).
-  const inCollections = (ids: number[]) =>
-    sql`(NOT EXISTS (SELECT 1 FROM corpus_collections WHERE id <> ALL(${ids}::int[]))
-      OR document_id IN (SELECT id FROM corpus_documents WHERE collection_id = ANY(${ids}::int[])))`;
-
   return {
     async collections() {
       return await sql<{ id: number; name: string; version: string }[]>`SELECT id, name, version::text AS version
@@ -27,7 +21,7 @@ export function pgCorpusIndex(sql: SQL): CorpusIndex {
       const out = new Map(terms.map((t) => [t, { docs: [], title: [], body: [] } as TermPostings]));
       if (!terms.length) return out;
       const rows = (await sql`SELECT term, document_id, title_tf, body_tf FROM corpus_terms
-        WHERE term = ANY(${terms}::text[]) AND ${inCollections(ids)}
+        WHERE collection_id = ANY(${ids}::int[]) AND term = ANY(${terms}::text[])
         ORDER BY term, document_id`.values()) as [string, number, number, number][];
       for (const [term, doc, t, b] of rows) {
         const p = out.get(term)!;
@@ -41,7 +35,7 @@ export function pgCorpusIndex(sql: SQL): CorpusIndex {
       const out = new Map(terms.map((t) => [t, 0]));
       if (!terms.length) return out;
       const rows = await sql`SELECT term, count(*)::int AS n FROM corpus_terms
-        WHERE term = ANY(${terms}::text[]) AND ${inCollections(ids)} GROUP BY term`;
+        WHERE collection_id = ANY(${ids}::int[]) AND term = ANY(${terms}::text[]) GROUP BY term`;
       for (const r of rows as { term: string; n: number }[]) out.set(r.term, r.n);
       return out;
     },

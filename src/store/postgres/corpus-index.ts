@@ -86,8 +86,8 @@ async function insertChunk(db: SQL, docs: DocumentInput[]): Promise<number[]> {
         n.truncated, n.added_at, coalesce(l.t, 0), coalesce(l.b, 0)
       FROM numbered n LEFT JOIN lens l ON l.i = n.i
     ), terms AS (
-      INSERT INTO corpus_terms (document_id, term, title_tf, body_tf)
-      SELECT n.new_id, v.lexeme, v.t, v.b FROM numbered n JOIN v ON v.i = n.i
+      INSERT INTO corpus_terms (document_id, term, title_tf, body_tf, collection_id)
+      SELECT n.new_id, v.lexeme, v.t, v.b, n.collection_id FROM numbered n JOIN v ON v.i = n.i
     )
     SELECT i, new_id FROM numbered ORDER BY i`;
   const ids = numbered.map((r: { new_id: number }) => r.new_id as number);

@@ -8,6 +8,7 @@ import m0004 from "../../../db/pg/0004_corpus_title_cuts.sql" with { type: "text
 import m0005 from "../../../db/pg/0005_email_proof.sql" with { type: "text" };
 import m0006 from "../../../db/pg/0006_run_verification.sql" with { type: "text" };
 import m0007 from "../../../db/pg/0007_run_acceptance.sql" with { type: "text" };
+import m0008 from "../../../db/pg/0008_corpus_terms_by_collection.sql" with { type: "text" };
 import journal from "../../../db/pg/meta/_journal.json";
 
 /** Migrations in journal order. A test checks every db/pg/*.sql file is listed here. */
@@ -20,6 +21,7 @@ export const pgMigrations: { tag: string; sql: string }[] = [
   { tag: "0005_email_proof", sql: m0005 },
   { tag: "0006_run_verification", sql: m0006 },
   { tag: "0007_run_acceptance", sql: m0007 },
+  { tag: "0008_corpus_terms_by_collection", sql: m0008 },
 ];
 
 export const pgJournalTags: string[] = journal.entries.map((e) => e.tag);

@@ -258,8 +258,9 @@ export const corpusDocuments = pgTable(
 /**
  * The documents' inverted index: each term (PostgreSQL's own parsing and stemming,
  * to_tsvector) with its count in the title and in the body. A GIN index on a tsvector finds
- * documents but cannot give those counts, which BM25F needs; the index on (term, …) answers
- * a term's postings from the index alone.
+ * documents but cannot give those counts, which BM25F needs; the index on (collection, term, …)
+ * answers a term's postings in the searched collections from the index alone, never reading
+ * another collection's (db/pg/0008_corpus_terms_by_collection.sql).
  */
 export const corpusTerms = pgTable(
   "corpus_terms",
@@ -270,10 +271,12 @@ export const corpusTerms = pgTable(
     term: text("term").notNull(),
     titleTf: integer("title_tf").notNull(),
     bodyTf: integer("body_tf").notNull(),
+    /** the document's collection, so a search's reads stay within the collections it searches */
+    collectionId: integer("collection_id").notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.documentId, t.term] }),
-    index("corpus_terms_term_idx").on(t.term, t.documentId, t.titleTf, t.bodyTf),
+    index("corpus_terms_collection_term_idx").on(t.collectionId, t.term, t.documentId, t.titleTf, t.bodyTf),
   ],
 );
 

@@ -27,7 +27,8 @@ export async function cutLongTitles(tx: SQL): Promise<number> {
           || setweight(to_tsvector(${TS_CONFIG}::regconfig, ${body}), 'D')) u, unnest(u.weights) w
         GROUP BY u.lexeme
       ), terms AS (
-        INSERT INTO corpus_terms (document_id, term, title_tf, body_tf) SELECT ${id}, lexeme, t, b FROM v
+        INSERT INTO corpus_terms (document_id, term, title_tf, body_tf, collection_id)
+        SELECT ${id}, lexeme, t, b, ${d.collection_id} FROM v
       )
       UPDATE corpus_documents SET title = ${title!},
         title_len = (SELECT coalesce(sum(t), 0) FROM v), body_len = (SELECT coalesce(sum(b), 0) FROM v)

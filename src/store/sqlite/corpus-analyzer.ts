@@ -1,24 +1,35 @@
 import type { Database } from "bun:sqlite";
 import { denseBigrams } from "../dense-bigrams.ts";
+import { INDEX_TOKENIZER } from "./corpus-postings.ts";
 
 /**
  * The index's own tokens of a text: a contentless FTS5 table in the connection's temp schema
- * with the index's tokenizer, read back through fts5vocab — so a query or a document read
- * again is split exactly as the index split it.
+ * with the index's tokenizer, read back through fts5vocab — so a query is split exactly as the
+ * index split its documents (and a document's terms counted as its postings count them).
  */
 export function sqliteAnalyzer(db: Database) {
-  const sql = db.query<{ sql: string }, []>("SELECT sql FROM sqlite_master WHERE name = 'corpus_docs_fts'").get()!.sql;
-  const tokenize = sql.match(/tokenize\s*=\s*('(?:[^']|'')*')/)?.[1] ?? "'unicode61'";
   db.exec(
-    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.corpus_analyze USING fts5(x, content='', contentless_delete=1, tokenize=${tokenize})`,
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.corpus_analyze USING fts5(x, content='', contentless_delete=1, tokenize=${INDEX_TOKENIZER})`,
   );
   db.exec(
     "CREATE VIRTUAL TABLE IF NOT EXISTS temp.corpus_analyze_terms USING fts5vocab(temp, corpus_analyze, 'instance')",
   );
   const clear = db.prepare("DELETE FROM temp.corpus_analyze");
   const put = db.prepare<never, [number, string]>("INSERT INTO temp.corpus_analyze (rowid, x) VALUES (?, ?)");
-  const counts = db.prepare<unknown, []>("SELECT term, count(*) FROM temp.corpus_analyze_terms GROUP BY term");
   const ordered = db.prepare<unknown, []>("SELECT term FROM temp.corpus_analyze_terms ORDER BY offset");
+  db.exec(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.corpus_analyze_docs USING fts5(title, body, content='', tokenize=${INDEX_TOKENIZER})`,
+  );
+  db.exec(
+    "CREATE VIRTUAL TABLE IF NOT EXISTS temp.corpus_analyze_docs_terms USING fts5vocab(temp, corpus_analyze_docs, 'instance')",
+  );
+  const putDoc = db.prepare<never, [number, string, string]>(
+    "INSERT INTO temp.corpus_analyze_docs (rowid, title, body) VALUES (?, ?, ?)",
+  );
+  const counts = db.prepare<unknown, []>(
+    "SELECT doc, term, count(*) FROM temp.corpus_analyze_docs_terms GROUP BY doc, term",
+  );
+  const clearDocs = db.prepare("INSERT INTO temp.corpus_analyze_docs (corpus_analyze_docs) VALUES ('delete-all')");
   return {
     /** Distinct terms of a text, in order of first appearance. */
     terms(text: string): string[] {
@@ -26,11 +37,13 @@ export function sqliteAnalyzer(db: Database) {
       put.run(1, denseBigrams(text));
       return [...new Set((ordered.values() as [string][]).map((r) => r[0]))];
     },
-    /** Term counts of one document's text. */
-    termCounts(text: string): Map<string, number> {
-      clear.run();
-      put.run(1, denseBigrams(text));
-      return new Map(counts.values() as [string, number][]);
+    /** Each document's terms with their counts, title and body together, as its index rows count them. */
+    termCounts(docs: { id: number; title: string; body: string }[]): Map<number, Map<string, number>> {
+      const out = new Map<number, Map<string, number>>(docs.map((d) => [d.id, new Map()]));
+      for (const d of docs) putDoc.run(d.id, denseBigrams(d.title), denseBigrams(d.body));
+      for (const [id, term, n] of counts.values() as [number, string, number][]) out.get(id)?.set(term, n);
+      clearDocs.run();
+      return out;
     },
   };
 }

@@ -3,12 +3,15 @@ import type { CorpusIndex, DocumentLengths, IndexedCollection, TermPostings } fr
 import { type DocRowRaw, toDocumentRow } from "../corpus-rows.ts";
 import { DOC_COLUMNS } from "./corpus.ts";
 import { sqliteAnalyzer } from "./corpus-analyzer.ts";
+import { collectionTerm, STORED_TEXT } from "./corpus-postings.ts";
 
 /**
- * The index port on SQLite: postings from the fts5vocab tables of corpus_docs_fts
- * (db/0006_corpus_fts.sql), lengths from FTS5's own docsize table, text through the index's
- * tokenizer (corpus-analyzer.ts). `changed` is called after this connection wrote documents:
- * PRAGMA data_version only counts other connections' commits.
+ * The index port on SQLite: postings and document frequencies from corpus_terms_fts's
+ * vocabulary, lengths from the document rows (db/0012_corpus_terms.sql), both read per
+ * searched collection;
+ * text, and feedback's term counts, through the index's tokenizer (corpus-analyzer.ts).
+ * `changed` is called after this connection wrote documents: PRAGMA data_version only counts
+ * other connections' commits.
  */
 export function sqliteCorpusIndex(db: Database): CorpusIndex & { changed(): void } {
   let writes = 0;
@@ -18,54 +21,26 @@ export function sqliteCorpusIndex(db: Database): CorpusIndex & { changed(): void
   const collections = db.prepare<{ id: number; name: string }, []>(
     "SELECT id, name FROM corpus_collections ORDER BY id",
   );
-  const collectionIds = db.prepare<unknown, []>("SELECT id FROM corpus_collections");
-  const docsOf = db.prepare<unknown, [string]>(
-    "SELECT id FROM corpus_documents WHERE collection_id IN (SELECT value FROM json_each(?))",
+  // One term of one collection (db/0012_corpus_terms.sql): FTS5 seeks it in each segment and
+  // reads its occurrences alone, summed here per document, so neither a collection not searched
+  // nor the number of occurrences reaches a search's time or memory beyond its own documents.
+  const postingRows = db.prepare<unknown, [string]>(
+    `SELECT doc, sum(col = 'title'), sum(col = 'body') FROM corpus_terms_occurrences WHERE term = ?
+     GROUP BY doc ORDER BY doc`,
   );
-  const occurrences = db.prepare<unknown, [string]>("SELECT doc, col FROM corpus_docs_terms WHERE term = ?");
-  const docFreq = db.prepare<{ doc: number }, [string]>("SELECT doc FROM corpus_docs_vocab WHERE term = ?");
+  const frequency = db.prepare<{ doc: number }, [string]>("SELECT doc FROM corpus_terms_vocab WHERE term = ?");
+  const storedTexts = db.prepare<{ id: number; title: string; body: string }, [string]>(
+    `${STORED_TEXT} WHERE d.id IN (SELECT value FROM json_each(?))`,
+  );
+  // One range of corpus_documents_doc_uq per searched collection: nothing of a collection not searched.
   const sizes = db.prepare<unknown, [string]>(
-    `SELECT s.id, s.sz, d.collection_id FROM corpus_docs_fts_docsize s JOIN corpus_documents d ON d.id = s.id
-     WHERE d.collection_id IN (SELECT value FROM json_each(?))`,
-  );
-  const docText = db.prepare<{ text: string }, [number]>(
-    `SELECT title AS text FROM corpus_documents WHERE id = ?1
-     UNION ALL SELECT text FROM (SELECT text FROM corpus_passages WHERE document_id = ?1 ORDER BY seq)`,
+    `SELECT id, collection_id, title_len, body_len FROM corpus_documents
+     WHERE collection_id IN (SELECT value FROM json_each(?))`,
   );
   const docsById = db.prepare<DocRowRaw, [string]>(
     `SELECT ${DOC_COLUMNS} FROM corpus_documents d JOIN corpus_collections c ON c.id = d.collection_id
      WHERE d.id IN (SELECT value FROM json_each(?))`,
   );
-
-  /**
-   * The documents of the collections, or null when they are all of them: the index is then
-   * read without a filter (compared here, not in SQL: feedback asks many times a search).
-   */
-  const within = (ids: number[]): Set<number> | null => {
-    const asked = new Set(ids);
-    if ((collectionIds.values() as [number][]).every(([id]) => asked.has(id))) return null;
-    return new Set((docsOf.values(JSON.stringify(ids)) as [number][]).map((r) => r[0]));
-  };
-
-  /** A term's postings, one entry per document, from its occurrences (one row per token). */
-  function postingsOf(term: string, keep: Set<number> | null): TermPostings {
-    const byDoc = new Map<number, number>();
-    const p: TermPostings = { docs: [], title: [], body: [] };
-    for (const [doc, col] of occurrences.values(term) as [number, string][]) {
-      if (keep && !keep.has(doc)) continue;
-      let i = byDoc.get(doc);
-      if (i === undefined) {
-        i = p.docs.length;
-        byDoc.set(doc, i);
-        p.docs.push(doc);
-        p.title.push(0);
-        p.body.push(0);
-      }
-      if (col === "title") p.title[i]!++;
-      else p.body[i]!++;
-    }
-    return p;
-  }
 
   return {
     changed() {
@@ -78,26 +53,34 @@ export function sqliteCorpusIndex(db: Database): CorpusIndex & { changed(): void
     },
     analyse: (text) => analyzed().terms(text),
     postings(terms, ids) {
-      const keep = within(ids);
-      return new Map(terms.map((t) => [t, postingsOf(t, keep)]));
+      const out = new Map<string, TermPostings>();
+      for (const term of terms) {
+        const p: TermPostings = { docs: [], title: [], body: [] };
+        for (const cid of ids)
+          for (const [doc, t, b] of postingRows.values(collectionTerm(cid, term)) as [number, number, number][]) {
+            p.docs.push(doc);
+            p.title.push(t);
+            p.body.push(b);
+          }
+        out.set(term, p);
+      }
+      return out;
     },
     documentFrequencies(terms, ids) {
-      const keep = within(ids);
-      // The vocabulary table counts over the whole index; a part of it is counted from its postings.
+      // A document is in one collection: its collections' counts add up.
       return new Map(
-        terms.map((t) => [t, keep ? postingsOf(t, keep).docs.length : (docFreq.get(t)?.doc ?? 0)] as const),
+        terms.map((t) => [t, ids.reduce((n, cid) => n + (frequency.get(collectionTerm(cid, t))?.doc ?? 0), 0)]),
       );
     },
     lengths(ids): DocumentLengths {
-      const rows = sizes.values(JSON.stringify(ids)) as [number, Uint8Array, number][];
+      const rows = sizes.values(JSON.stringify(ids)) as [number, number, number, number][];
       const out: DocumentLengths = {
         ids: new Int32Array(rows.length),
         collection: new Int32Array(rows.length),
         title: new Int32Array(rows.length),
         body: new Int32Array(rows.length),
       };
-      rows.forEach(([id, sz, cid], i) => {
-        const [t = 0, b = 0] = varints(sz);
+      rows.forEach(([id, cid, t, b], i) => {
         out.ids[i] = id;
         out.collection[i] = cid;
         out.title[i] = t;
@@ -105,28 +88,8 @@ export function sqliteCorpusIndex(db: Database): CorpusIndex & { changed(): void
       });
       return out;
     },
-    termCounts(documents) {
-      const text = (id: number) =>
-        docText
-          .all(id)
-          .map((x) => x.text)
-          .join("\n");
-      return new Map(documents.map((id) => [id, analyzed().termCounts(text(id))]));
-    },
+    // Split again from the documents' text (a few, feedback's): postings have no index by document.
+    termCounts: (documents) => analyzed().termCounts(storedTexts.all(JSON.stringify(documents))),
     documents: (ids) => docsById.all(JSON.stringify(ids)).map(toDocumentRow),
   };
-}
-
-/** SQLite's big-endian varints, as FTS5 writes them in the docsize table (one per column). */
-function varints(bytes: Uint8Array): number[] {
-  const out: number[] = [];
-  let v = 0;
-  for (const x of bytes) {
-    v = v * 128 + (x & 0x7f);
-    if (!(x & 0x80)) {
-      out.push(v);
-      v = 0;
-    }
-  }
-  return out;
 }

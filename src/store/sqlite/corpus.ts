@@ -10,8 +10,8 @@ import {
   toCollectionSummary,
   toDocumentRow,
 } from "../corpus-rows.ts";
-import { denseBigrams } from "../dense-bigrams.ts";
 import type { CollectionReader, CorpusPassage, CorpusPutOutcome, CorpusTable } from "../types.ts";
+import { postingsWriter } from "./corpus-postings.ts";
 
 /** A document row's columns, as corpus-rows.ts maps them. */
 export const DOC_COLUMNS = `d.id, d.collection_id, c.name AS collection,
@@ -28,7 +28,8 @@ export function ftsMatch(query: string[]): string | null {
 }
 
 /**
- * The collection tables (corpus_*) and their full-text indexes (db/0006_corpus_fts.sql).
+ * The collection tables (corpus_*), their postings (corpus-postings.ts) and the passages'
+ * full-text index (db/0006_corpus_fts.sql).
  * `changed` is told of every write of documents, so the index's version follows (corpus-index-reads.ts).
  */
 export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
@@ -78,12 +79,18 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
   );
   const insertPassage = db.prepare("INSERT INTO corpus_passages (document_id, seq, text) VALUES (?, ?, ?)");
-  const indexDoc = db.prepare("INSERT INTO corpus_docs_fts (rowid, title, body) VALUES (?, ?, ?)");
+  // Made at the first write: a search thread's read-only connection never writes.
+  let writer: ReturnType<typeof postingsWriter> | null = null;
+  const postingsOf = () => {
+    writer ??= postingsWriter(db);
+    return writer;
+  };
 
   const put = db.transaction((cid: number, docs: Parameters<CorpusTable["put"]>[1]): CorpusPutOutcome[] => {
     const now = new Date().toISOString();
     if (!collectionExists.get(cid)) throw new Error("the collection was removed");
-    return docs.map((d) => {
+    const postings = postingsOf();
+    const outcomes = docs.map((d) => {
       const old = existing.get(cid, d.docId);
       if (old && old.content_hash === d.contentHash) return "unchanged";
       if (old) deleteDoc.run(old.id);
@@ -102,9 +109,11 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
         passageBytes(d.passages),
       )!;
       for (const [i, p] of d.passages.entries()) insertPassage.run(id, i, p);
-      indexDoc.run(id, denseBigrams(d.title), denseBigrams(d.passages.join("\n")));
+      postings.add(id, d.title, d.passages.join("\n"));
       return old ? "replaced" : "added";
     });
+    postings.flush(cid);
+    return outcomes;
   });
 
   const documents = db.prepare<DocRowRaw, [number]>(

@@ -238,6 +238,9 @@ export const corpusDocuments = sqliteTable(
     addedAt: text("added_at").notNull(),
     /** UTF-8 bytes of the kept text: what the storage allowance counts */
     bytes: integer("bytes").notNull().default(0),
+    /** the title's and the text's lengths in index terms, for BM25F (src/store/sqlite/corpus-postings.ts writes them) */
+    titleLen: integer("title_len").notNull().default(0),
+    bodyLen: integer("body_len").notNull().default(0),
   },
   (t) => [uniqueIndex("corpus_documents_doc_uq").on(t.collectionId, t.docId)],
 );

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { denseBigrams } from "../dense-bigrams.ts";
-import { INDEX_TOKENIZER } from "./corpus-postings.ts";
+import { tempTokenizer } from "./temp-tokenizer.ts";
 
 /**
  * The index's own tokens of a text: a contentless FTS5 table in the connection's temp schema
@@ -8,21 +8,11 @@ import { INDEX_TOKENIZER } from "./corpus-postings.ts";
  * index split its documents (and a document's terms counted as its postings count them).
  */
 export function sqliteAnalyzer(db: Database) {
-  db.exec(
-    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.corpus_analyze USING fts5(x, content='', contentless_delete=1, tokenize=${INDEX_TOKENIZER})`,
-  );
-  db.exec(
-    "CREATE VIRTUAL TABLE IF NOT EXISTS temp.corpus_analyze_terms USING fts5vocab(temp, corpus_analyze, 'instance')",
-  );
+  tempTokenizer(db, "corpus_analyze", ["x"], { deletes: true });
   const clear = db.prepare("DELETE FROM temp.corpus_analyze");
   const put = db.prepare<never, [number, string]>("INSERT INTO temp.corpus_analyze (rowid, x) VALUES (?, ?)");
   const ordered = db.prepare<unknown, []>("SELECT term FROM temp.corpus_analyze_terms ORDER BY offset");
-  db.exec(
-    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.corpus_analyze_docs USING fts5(title, body, content='', tokenize=${INDEX_TOKENIZER})`,
-  );
-  db.exec(
-    "CREATE VIRTUAL TABLE IF NOT EXISTS temp.corpus_analyze_docs_terms USING fts5vocab(temp, corpus_analyze_docs, 'instance')",
-  );
+  tempTokenizer(db, "corpus_analyze_docs", ["title", "body"]);
   const putDoc = db.prepare<never, [number, string, string]>(
     "INSERT INTO temp.corpus_analyze_docs (rowid, title, body) VALUES (?, ?, ?)",
   );

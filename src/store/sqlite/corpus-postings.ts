@@ -1,11 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { denseBigrams } from "../dense-bigrams.ts";
-
-/**
- * The collections' tokenizer, as db/0006_corpus_fts.sql declared it for the index that
- * corpus_terms_fts replaced: documents and queries (corpus-analyzer.ts) are split by it alike.
- */
-export const INDEX_TOKENIZER = "'porter unicode61 remove_diacritics 2'";
+import { tempTokenizer } from "./temp-tokenizer.ts";
 
 /** Documents' text as the index got it: the title, and the passages joined by lines. */
 export const STORED_TEXT = `SELECT d.id, d.title, coalesce((SELECT group_concat(p.text, char(10) ORDER BY p.seq)
@@ -24,12 +19,7 @@ export const collectionTerm = (cid: number, term: string): string => `${cid}_${t
  * one segment. A document's terms are deleted with its row (a trigger).
  */
 export function postingsWriter(db: Database) {
-  db.exec(
-    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.corpus_postings_in USING fts5(title, body, content='', tokenize=${INDEX_TOKENIZER})`,
-  );
-  db.exec(
-    "CREATE VIRTUAL TABLE IF NOT EXISTS temp.corpus_postings_in_terms USING fts5vocab(temp, corpus_postings_in, 'instance')",
-  );
+  tempTokenizer(db, "corpus_postings_in", ["title", "body"]);
   const stage = db.prepare<never, [number, string, string]>(
     "INSERT INTO temp.corpus_postings_in (rowid, title, body) VALUES (?, ?, ?)",
   );

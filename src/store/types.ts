@@ -127,12 +127,8 @@ export interface KeyCheck {
 }
 
 export interface ApiKeysTable {
-  /**
-   * Inserts the key; with `whileSession` (a session's token hash) only while that session is
-   * still live and the account's: false (nothing written) when a takeover or sign-out ended it
-   * after it was checked. The account's row is locked first, as in SessionsTable.insert.
-   */
-  insert(row: KeyRow, whileSession?: { tokenHash: string; now: string }): Awaitable<boolean>;
+  /** Inserts a key as it is, unchecked (tests and fixtures); a caller's new key goes through insertWithin. */
+  insert(row: KeyRow): Awaitable<void>;
   /**
    * Inserts an active key unless the account already has `maxActive` active ones ("limit") or,
    * with `whileSession`, that session has ended since it was checked ("no_session"). The count

@@ -114,12 +114,12 @@ for (const backend of tableBackends()) {
       const now = "2026-11-02T00:00:00Z";
       expect(await s.sessions.insert(session("pw"), { passwordHash: "h" })).toBe(true);
       expect(await s.sessions.insert(session("stale"), { passwordHash: "an older hash" })).toBe(false);
-      expect(await s.apiKeys.insert(key(a.id, "k1"), { tokenHash: "pw", now })).toBe(true);
-      expect(await s.apiKeys.insert(key(a.id, "k2"), { tokenHash: "ended", now })).toBe(false);
+      expect(await s.apiKeys.insertWithin(key(a.id, "k1"), 100, { tokenHash: "pw", now })).toBe("inserted");
+      expect(await s.apiKeys.insertWithin(key(a.id, "k2"), 100, { tokenHash: "ended", now })).toBe("no_session");
       const idp = { issuer: "https://idp", subject: "c", email: "c@x.org", emailVerified: true };
       expect(await s.identities.link(idp, "free")).toEqual({ accountId: a.id, replaced: true });
       expect(await s.sessions.insert(session("after"), { passwordHash: "h" })).toBe(false);
-      expect(await s.apiKeys.insert(key(a.id, "k3"), { tokenHash: "pw", now })).toBe(false);
+      expect(await s.apiKeys.insertWithin(key(a.id, "k3"), 100, { tokenHash: "pw", now })).toBe("no_session");
       expect(await s.sessions.insert(session("sso"), idp)).toBe(true);
       expect(await s.sessions.insert(session("other"), { ...idp, subject: "not linked" })).toBe(false);
       expect(await s.sessions.accountIdByHash("sso", now)).toBe(a.id);
@@ -143,7 +143,7 @@ for (const backend of tableBackends()) {
         await s.sessions.insert(session("held"), { passwordHash: "h" });
         const writes: (() => unknown)[] = [
           ...[1, 2, 3].map((i) => () => s.sessions.insert(session(`in-flight-${i}`), { passwordHash: "h" })),
-          () => s.apiKeys.insert(key(a.id, `${run}-k`), { tokenHash: `${run}-held`, now }),
+          () => s.apiKeys.insertWithin(key(a.id, `${run}-k`), 100, { tokenHash: `${run}-held`, now }),
         ];
         const takeover = () =>
           s.identities.link({ issuer: "https://idp", subject: `r${run}`, email: a.email, emailVerified: true }, "free");

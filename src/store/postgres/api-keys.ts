@@ -14,29 +14,14 @@ export function pgApiKeys(sql: SQL): ApiKeysTable {
     return r ?? null;
   };
   return {
-    async insert(r, whileSession) {
-      if (!whileSession)
-        return (
-          (
-            await sql`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, status, created_at, last_used_at, revoked_at)
-            VALUES (${r.id}, ${r.accountId}, ${r.name}, ${r.prefix}, ${r.keyHash}, ${r.status}, ${r.createdAt},
-              ${r.lastUsedAt}, ${r.revokedAt})`
-          ).count === 1
-        );
-      return sql.begin(async (tx) => {
-        await lockAccount(tx, r.accountId);
-        const inserted =
-          await tx`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, status, created_at, last_used_at, revoked_at)
-          SELECT ${r.id}, ${r.accountId}, ${r.name}, ${r.prefix}, ${r.keyHash}, ${r.status}, ${r.createdAt},
-            ${r.lastUsedAt}, ${r.revokedAt}
-          WHERE EXISTS (SELECT 1 FROM sessions
-            WHERE token_hash = ${whileSession.tokenHash} AND account_id = ${r.accountId} AND expires_at > ${whileSession.now})`;
-        return inserted.count === 1;
-      });
+    async insert(r) {
+      await sql`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, status, created_at, last_used_at, revoked_at)
+        VALUES (${r.id}, ${r.accountId}, ${r.name}, ${r.prefix}, ${r.keyHash}, ${r.status}, ${r.createdAt},
+          ${r.lastUsedAt}, ${r.revokedAt})`;
     },
     // An account's creations queue on a transaction lock (never a session one: PgBouncer), so
     // two instances' concurrent creations cannot both see room under the cap; the account's row
-    // is held first, as in insert, so a takeover cannot end the session between check and write.
+    // is held first, as in SessionsTable.insert, so a takeover cannot end the session between check and write.
     insertWithin: (r, max, whileSession) =>
       sql.begin(async (tx) => {
         if (whileSession) {

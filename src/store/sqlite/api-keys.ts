@@ -9,12 +9,8 @@ export function sqliteApiKeys(db: Database): ApiKeysTable {
   const insert =
     db.prepare(`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, status, created_at, last_used_at, revoked_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  // One statement: the session's check and the write cannot be split by a takeover's transaction.
-  const insertWhile =
-    db.prepare(`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, status, created_at, last_used_at, revoked_at)
-    SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS
-      (SELECT 1 FROM sessions WHERE token_hash = ? AND account_id = ? AND expires_at > ?)`);
-  // One statement: SQLite's single writer makes the count and the insert one step.
+  // One statement: SQLite's single writer makes the count, the session's check and the insert
+  // one step, so neither a concurrent creation nor a takeover's transaction can come between.
   const insertWithin = db.prepare(
     `INSERT INTO api_keys (id, account_id, name, prefix, key_hash, status, created_at, last_used_at, revoked_at)
      SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
@@ -45,10 +41,8 @@ export function sqliteApiKeys(db: Database): ApiKeysTable {
   );
   const touch = db.prepare("UPDATE api_keys SET last_used_at = ? WHERE id = ?");
   return {
-    insert(r, whileSession) {
-      const row = [r.id, r.accountId, r.name, r.prefix, r.keyHash, r.status, r.createdAt, r.lastUsedAt, r.revokedAt];
-      if (!whileSession) return insert.run(...row).changes === 1;
-      return insertWhile.run(...row, whileSession.tokenHash, r.accountId, whileSession.now).changes === 1;
+    insert(r) {
+      insert.run(r.id, r.accountId, r.name, r.prefix, r.keyHash, r.status, r.createdAt, r.lastUsedAt, r.revokedAt);
     },
     insertWithin(r, max, whileSession) {
       const row = [r.id, r.accountId, r.name, r.prefix, r.keyHash, r.status, r.createdAt, r.lastUsedAt, r.revokedAt];

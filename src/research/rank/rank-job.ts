@@ -25,19 +25,17 @@ export interface PassageRanking {
 /** Where the ranking runs: the server's parse workers, or this thread. */
 export type Ranker = (job: PassageRanking, signal?: AbortSignal) => Promise<Selected[]>;
 
-/** selectPassages over a PassageRanking, each page cut at RANKED_CHARS: the same code on a worker and on this thread. */
+/**
+ * selectPassages over a PassageRanking: the same code on a worker and on this thread. Its pages
+ * come cut at RANKED_CHARS (choose-sources.ts cuts them, so no more than that is copied over).
+ */
 export function rankJob(j: PassageRanking): Selected[] {
-  return selectPassages(
-    j.docs.map((d) => (d.text.length > RANKED_CHARS ? { ...d, text: d.text.slice(0, RANKED_CHARS) } : d)),
-    j.question,
-    j.queries,
-    {
-      maxSources: j.maxSources,
-      perSourceMax: j.perSourceMax,
-      budget: j.budget,
-      ...(j.unit === "tokens" ? { cost: promptTokens } : {}),
-    },
-  );
+  return selectPassages(j.docs, j.question, j.queries, {
+    maxSources: j.maxSources,
+    perSourceMax: j.perSourceMax,
+    budget: j.budget,
+    ...(j.unit === "tokens" ? { cost: promptTokens } : {}),
+  });
 }
 
 export const inlineRanker: Ranker = async (job) => rankJob(job);

@@ -1,6 +1,7 @@
 import type { DocumentItem, DocumentList } from "../../../contract/collections.ts";
 import { api } from "../api.ts";
 import { type CollectionAddress, collectionApi } from "../doc-links.ts";
+import { firstPages } from "../first-pages.ts";
 
 /**
  * A collection's documents as the page shows them: the server answers a page at a time
@@ -24,15 +25,12 @@ export function documentPages(at: CollectionAddress): DocumentPages {
   let shown = 1;
   let next: string | null = null;
   const read = async () => {
-    const docs: DocumentItem[] = [];
-    let from: string | null = "";
-    for (let n = 0; n < shown && from !== null; n++) {
-      const p: DocumentList = await page(from);
-      docs.push(...p.documents);
-      from = p.next;
-    }
-    next = from;
-    return docs;
+    const first = await firstPages(async (from) => {
+      const p = await page(from ?? "");
+      return { items: p.documents, next: p.next };
+    }, shown);
+    next = first.next;
+    return first.items;
   };
   return {
     read,

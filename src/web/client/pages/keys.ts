@@ -1,26 +1,19 @@
 import type { CreatedKey, KeyList, KeyRecord } from "../../../contract/console.ts";
 import { api } from "../api.ts";
 import { fmtDate, h, mount } from "../dom.ts";
+import { firstPages } from "../first-pages.ts";
 import { examples } from "./examples.ts";
 
 const keyPage = (from: string | null) =>
   api<KeyList>("GET", from === null ? "/api/console/keys" : `/api/console/keys?from=${encodeURIComponent(from)}`);
 
-/**
- * The first `pages` pages of the account's keys (the server answers a page at a time, `next`
- * naming the following one's `?from=`): revoked keys stay listed and pile up, so the page shows
- * the newest and "More keys" reads on.
- */
+/** The first `pages` pages of the account's keys: revoked keys stay listed and pile up, so the page shows the newest and "More keys" reads on. */
 async function readKeys(pages: number): Promise<KeyList> {
-  const keys: KeyRecord[] = [];
-  let from: string | null = null;
-  for (let n = 0; n < pages; n++) {
-    const p: KeyList = await keyPage(from);
-    keys.push(...p.keys);
-    from = p.next;
-    if (from === null) break;
-  }
-  return { keys, next: from };
+  const { items, next } = await firstPages(async (from) => {
+    const p = await keyPage(from);
+    return { items: p.keys, next: p.next };
+  }, pages);
+  return { keys: items, next };
 }
 
 /** API keys: list, create (full key shown once), revoke with confirmation. */

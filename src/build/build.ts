@@ -8,7 +8,7 @@
  *
  * The parse worker, the upload import worker, the search worker and the WAL checkpoint thread are
  * entrypoints too, so the binary carries them (src/research/read/parse-pool.ts,
- * src/collections/worker-host.ts, src/corpus/search/search-pool.ts and
+ * src/collections/import/worker-host.ts, src/corpus/search/search-pool.ts and
  * src/store/sqlite/checkpointer.ts load them from the embedded file system). A compiled binary reads no .env or bunfig.toml from the
  * directory it is started in: its configuration comes from the environment only.
  */
@@ -19,7 +19,7 @@ const ROOT = join(import.meta.dir, "../..");
 const ENTRYPOINTS = [
   "src/cli/main.ts",
   "src/research/read/parse-worker.ts",
-  "src/collections/import-worker.ts",
+  "src/collections/import/import-worker.ts",
   "src/corpus/search/search-worker.ts",
   "src/store/sqlite/checkpoint-worker.ts",
 ].map((p) => join(ROOT, p));

@@ -1,5 +1,5 @@
 import type { Config } from "../config/schema.ts";
-import { type LocalRuns, openLocalRuns } from "../runs/local-runs.ts";
+import { type LocalRuns, openLocalRuns } from "../runs/local/local-runs.ts";
 import type { Logger } from "../util/logger.ts";
 import { unknownEmails } from "./collection-args.ts";
 import { UsageError } from "./command.ts";

@@ -74,7 +74,7 @@ export async function collectionStatuses(
 /**
  * Removes one document of the collection, stored or on its way in (queued, indexing, failed);
  * false when it has none of that doc_id. A file being indexed is cancelled: its documents go
- * when its import ends (src/collections/import-one.ts); its spooled file is swept.
+ * when its import ends (src/collections/import/import-one.ts); its spooled file is swept.
  */
 export async function removeDocument(store: Store, collection: CollectionRef, docId: string): Promise<boolean> {
   const rows = await store.uploads.remove(collection.id, docId);

@@ -1,5 +1,5 @@
 import type { RunTimeline } from "../contract/console.ts";
-import { readRun } from "../runs/withhold.ts";
+import { readRun } from "../runs/withhold/withhold.ts";
 import type { Store } from "../store/types.ts";
 
 /**

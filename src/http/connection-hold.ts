@@ -2,7 +2,7 @@ import type { ServerLike } from "./server-like.ts";
 
 // Threat: connection exhaustion. Bun closes a connection silent for its idleTimeout; lifting
 // that for every request on the run routes let 1,100 keyless connections pin the server. The
-// timeout is lifted only once a run is accepted (runs/run-response.ts): our own deadline,
+// timeout is lifted only once a run is accepted (runs/http/run-response.ts): our own deadline,
 // RUN_TIMEOUT_MS, bounds those.
 const holds = new WeakMap<Request, ServerLike>();
 

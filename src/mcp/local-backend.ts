@@ -2,7 +2,7 @@ import type { Config } from "../config/schema.ts";
 import { AppError } from "../contract/errors.ts";
 import { readUrl } from "../research/read/read-url.ts";
 import { watchedParser } from "../research/read/watched-parser.ts";
-import type { LocalRuns } from "../runs/local-runs.ts";
+import type { LocalRuns } from "../runs/local/local-runs.ts";
 import type { LocalBackend } from "./backend.ts";
 
 /** A page read by `extract` gets as long as the CLI's `extract`: 20 s to fetch, 30 s in all. */

@@ -1,5 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { checkQuestion } from "../runs/query-body.ts";
+import { checkQuestion } from "../runs/http/query-body.ts";
 import type { McpBackend } from "./backend.ts";
 import type { ToolContext } from "./tool.ts";
 import { researchResult } from "./tool-results.ts";

@@ -2,7 +2,7 @@ import type { Envelope, Source } from "../contract/envelope.ts";
 
 /**
  * Where a source is: its address, the venue of a paper, the collection and document of a
- * local one; for one withheld from an earlier run (src/runs/withhold.ts), why.
+ * local one; for one withheld from an earlier run (src/runs/withhold/withhold.ts), why.
  */
 function whereFrom(s: Source): string {
   if (s.withheld) return s.snippet;

@@ -3,7 +3,7 @@ import { type ErrorItem, isAppError, RUN_FAILURE_CODES } from "../contract/error
 import type { StreamEvent } from "../contract/events.ts";
 import type { Engine, RunEvent } from "../research/types.ts";
 import type { Logger } from "../util/logger.ts";
-import { wireAndRecord, wireSource } from "./recorded-local.ts";
+import { wireAndRecord, wireSource } from "./local/recorded-local.ts";
 import type { TimelineAs } from "./run-log.ts";
 
 /** A run that passed admission (or a local one, `ask`): what it asks and how it's labelled. */
@@ -42,7 +42,7 @@ export interface ExecuteDeps {
   logger: Logger;
 }
 
-/** How a run ended: the envelope its callers get, and its sources as the record keeps them (src/runs/recorded-local.ts). */
+/** How a run ended: the envelope its callers get, and its sources as the record keeps them (src/runs/local/recorded-local.ts). */
 export interface Executed {
   envelope: Envelope;
   recordedSources: Source[];

@@ -9,7 +9,7 @@ import { nextTurn } from "../util/turns.ts";
 import { refusalEnvelope } from "./envelope.ts";
 import { type AdmittedRun, type DeadlineTimer, executeRun } from "./execute.ts";
 import type { HeldOutcomes } from "./held-outcomes.ts";
-import { mirrorRun } from "./mirror.ts";
+import { mirrorRun } from "./instances/mirror.ts";
 import { type OutcomeBackoff, recordOutcome } from "./record-outcome.ts";
 import type { LiveRun } from "./registry.ts";
 
@@ -103,7 +103,7 @@ export function runToEnd(deps: RunToEndDeps) {
   };
 }
 
-/** What the store keeps of a run's end: its sources with their collections' ids (src/runs/recorded-local.ts). */
+/** What the store keeps of a run's end: its sources with their collections' ids (src/runs/local/recorded-local.ts). */
 function outcomeOf(envelope: Envelope, recordedSources: Source[]): RunOutcome {
   return {
     status: envelope.status,

@@ -11,10 +11,10 @@ import { sha256Hex } from "../util/crypto.ts";
 import type { Logger } from "../util/logger.ts";
 import { monthBounds } from "../util/time.ts";
 import { allowancesOf } from "./allowance.ts";
-import { attacher, INTERRUPTED } from "./attach.ts";
 import type { AdmittedRun, DeadlineTimer } from "./execute.ts";
-import { type Follow, liveFollow } from "./follow.ts";
 import type { HeldOutcomes } from "./held-outcomes.ts";
+import { attacher, INTERRUPTED } from "./instances/attach.ts";
+import { type Follow, liveFollow } from "./instances/follow.ts";
 import { type LiveRun, RunRegistry } from "./registry.ts";
 import { runToEnd } from "./run-to-end.ts";
 
@@ -36,7 +36,7 @@ export interface RunServiceDeps {
   logger: Logger;
   metrics?: Metrics;
   /**
-   * The lease its recorded runs live under (src/runs/instance-lease.ts). Only a service that
+   * The lease its recorded runs live under (src/runs/instances/instance-lease.ts). Only a service that
    * records nothing (`ask`) has none; a run recorded without one would look dead to others.
    */
   instanceId?: string;
@@ -247,7 +247,7 @@ export function createRunService(deps: RunServiceDeps) {
 /**
  * Runs left `running` by an instance that died (a crash, a kill, a lost host) become errors
  * coded `interrupted` once its lease has expired; a live instance's runs are never touched.
- * Called at start and every heartbeat by src/runs/instance-lease.ts.
+ * Called at start and every heartbeat by src/runs/instances/instance-lease.ts.
  */
 export function recoverInterruptedRuns(store: Store): Awaitable<number> {
   return store.runs.markInterrupted(INTERRUPTED);

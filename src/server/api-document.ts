@@ -3,13 +3,13 @@ import { OIDC_OPERATIONS } from "../auth/oidc/oidc-routes.ts";
 import { SESSION_OPERATIONS } from "../auth/session-route.ts";
 import { COLLECTION_OPERATIONS } from "../collections/collection-routes.ts";
 import { DOCUMENT_OPERATIONS } from "../collections/document-routes.ts";
-import { UPLOAD_OPERATIONS } from "../collections/upload-routes.ts";
+import { UPLOAD_OPERATIONS } from "../collections/uploads/upload-routes.ts";
 import { CONSOLE_OPERATIONS } from "../console/console-routes.ts";
 import { type OpenApiDocument, openApiDocument } from "../contract/openapi.ts";
 import type { ApiPaths } from "../contract/openapi-operations.ts";
 import { KEY_OPERATIONS } from "../keys/key-routes.ts";
-import { QUERY_OPERATIONS } from "../runs/query-routes.ts";
-import { RESEARCH_OPERATIONS } from "../runs/research-routes.ts";
+import { QUERY_OPERATIONS } from "../runs/http/query-routes.ts";
+import { RESEARCH_OPERATIONS } from "../runs/http/research-routes.ts";
 import { SERVICE_OPERATIONS } from "./service-routes.ts";
 
 /** Route files' operations by path; two files may declare methods of one path (documents: list and upload). */

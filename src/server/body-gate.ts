@@ -1,11 +1,11 @@
 import { sessionAccount } from "../auth/session-cookie.ts";
-import { UPLOAD_PATH } from "../collections/upload-routes.ts";
+import { UPLOAD_PATH } from "../collections/uploads/upload-routes.ts";
 import { AppError } from "../contract/errors.ts";
 import { isStorableText, unstorableMessage } from "../contract/storable-text.ts";
 import { parseJsonObject, readRequestBody } from "../http/request-body.ts";
 import type { Store } from "../store/types.ts";
 
-/** The web client's run routes read their own body after their credential check (runs/query-body.ts). */
+/** The web client's run routes read their own body after their credential check (runs/http/query-body.ts). */
 const OWN_BODY = new Set(["/api/v1/research", "/api/v1/research/stream"]);
 
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
@@ -26,7 +26,7 @@ export async function gateBody(store: Store, request: Request, path: string, bod
   if (method === "GET" || method === "HEAD" || method === "OPTIONS" || OWN_BODY.has(path)) return request;
   if (path.startsWith("/api/console/") && !(await sessionAccount(store, request)))
     throw new AppError("unauthorized", "sign in first: this endpoint needs the session cookie");
-  // An upload's multipart body is streamed to disk by its route (src/collections/upload-intake.ts), after
+  // An upload's multipart body is streamed to disk by its route (src/collections/uploads/upload-intake.ts), after
   // this session check and the cross-site one: never read into memory here.
   if (method === "POST" && UPLOAD_PATH.test(path)) return request;
   const text = request.body ? await readRequestBody(request, bodyTimeoutMs) : "";

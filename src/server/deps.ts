@@ -1,7 +1,7 @@
 import type { AuthDeps } from "../auth/auth-routes.ts";
-import type { UploadDeps } from "../collections/upload-routes.ts";
+import type { UploadDeps } from "../collections/uploads/upload-routes.ts";
 import type { Metrics } from "../metrics/registry.ts";
-import type { RunHttp } from "../runs/run-response.ts";
+import type { RunHttp } from "../runs/http/run-response.ts";
 
 /**
  * Everything the process wires once (server.ts) and hands to the routes. Each feature's routes

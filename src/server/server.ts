@@ -1,14 +1,14 @@
 import { LoginThrottle, loginAttemptsFor } from "../auth/login-throttle.ts";
 import { createMailer } from "../auth/mailer.ts";
-import { type ImportQueueOptions, startImportQueue } from "../collections/import-queue.ts";
-import { openSpool } from "../collections/spool.ts";
+import { type ImportQueueOptions, startImportQueue } from "../collections/import/import-queue.ts";
+import { openSpool } from "../collections/uploads/spool.ts";
 import type { Config } from "../config/schema.ts";
 import { AppError } from "../contract/errors.ts";
 import { Metrics } from "../metrics/registry.ts";
 import type { Engine } from "../research/types.ts";
 import type { DeadlineTimer } from "../runs/execute.ts";
 import { type HeldOutcomes, heldOutcomes, heldOutcomesDir } from "../runs/held-outcomes.ts";
-import { type LeaseTimings, startInstanceLease } from "../runs/instance-lease.ts";
+import { type LeaseTimings, startInstanceLease } from "../runs/instances/instance-lease.ts";
 import { createRunService } from "../runs/service.ts";
 import type { Store } from "../store/types.ts";
 import { createLogger, type Logger } from "../util/logger.ts";

@@ -319,7 +319,7 @@ export interface StreamedEvent {
 /**
  * A running run's stream events, written as they are sent, on a backend shared by instances on
  * several hosts: a resumed stream or a retry that reaches another instance follows the run live
- * from them (src/runs/mirror.ts). A run's rows go when it finishes (its timeline holds them then).
+ * from them (src/runs/instances/mirror.ts). A run's rows go when it finishes (its timeline holds them then).
  */
 export interface RunStreamTable {
   /** Appends events in order; nothing once the run is no longer running. */
@@ -531,7 +531,7 @@ export interface StorageUse {
 export type EnqueueOutcome = { queued: UploadRow[]; superseded: string[] } | "over" | "missing";
 
 /**
- * The upload queue (src/collections/import-queue.ts): rows of `corpus_uploads`. The rules
+ * The upload queue (src/collections/import/import-queue.ts): rows of `corpus_uploads`. The rules
  * (allowance, order, who imports) are the caller's; these are their reads and writes.
  */
 export interface UploadsTable {

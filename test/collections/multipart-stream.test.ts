@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { boundaryOf, MultipartError, multipartEvents } from "../../src/collections/multipart-stream.ts";
+import { boundaryOf, MultipartError, multipartEvents } from "../../src/collections/uploads/multipart-stream.ts";
 
 /** A body as the platform's own FormData encodes it, with its boundary. */
 async function encoded(files: { name: string; data: string | Uint8Array<ArrayBuffer> }[], field = "files") {

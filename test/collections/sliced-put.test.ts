@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { SLICE, slicedPut, slices } from "../../src/collections/sliced-put.ts";
+import { SLICE, slicedPut, slices } from "../../src/collections/import/sliced-put.ts";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";
 import type { CorpusDocumentInput } from "../../src/store/types.ts";
 import { sharedCollection } from "../corpus/collections-helpers.ts";

@@ -41,7 +41,7 @@ describe("bombs are stopped with bounded memory", () => {
     });
     expect(docOf(docs, "bomb.jsonl.gz")).toMatchObject({
       status: "failed",
-      // 100 times its size: the limit of a .jsonl.gz (src/collections/import-one.ts).
+      // 100 times its size: the limit of a .jsonl.gz (src/collections/import/import-one.ts).
       error: `expands past ${Math.round((bomb.length * 100) / 1048576)} MiB (a gzip bomb?): not imported; split it, or upload it uncompressed`,
     });
     expect(peakMiB).toBeLessThan(200);

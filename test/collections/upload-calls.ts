@@ -1,5 +1,5 @@
 import { readdirSync } from "node:fs";
-import type { WorkerHostOptions } from "../../src/collections/worker-host.ts";
+import type { WorkerHostOptions } from "../../src/collections/import/worker-host.ts";
 import { loadConfig } from "../../src/config/load.ts";
 import { buildEngine } from "../../src/research/build-engine.ts";
 import { startServer } from "../../src/server/server.ts";

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { publicUrl } from "../../src/config/load.ts";
-import { QUERY_PATHS } from "../../src/runs/query-routes.ts";
+import { QUERY_PATHS } from "../../src/runs/http/query-routes.ts";
 import { apiDocument, apiPaths } from "../../src/server/api-document.ts";
 import { mainApp } from "../../src/server/app.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";

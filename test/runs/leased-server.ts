@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import type { Subprocess } from "bun";
 import { loadConfig } from "../../src/config/load.ts";
 import type { Engine } from "../../src/research/types.ts";
-import type { LeaseTimings } from "../../src/runs/instance-lease.ts";
+import type { LeaseTimings } from "../../src/runs/instances/instance-lease.ts";
 import { type RunningServer, startServer } from "../../src/server/server.ts";
 import { openStore } from "../../src/store/open.ts";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";

@@ -3,7 +3,7 @@ import { createServer, type Socket } from "node:net";
 import { SQL } from "bun";
 import { loadConfig } from "../../src/config/load.ts";
 import type { Engine, EngineResult } from "../../src/research/types.ts";
-import type { LeaseTimings } from "../../src/runs/instance-lease.ts";
+import type { LeaseTimings } from "../../src/runs/instances/instance-lease.ts";
 import { type RunningServer, startServer } from "../../src/server/server.ts";
 import { openPostgresStore } from "../../src/store/postgres/open.ts";
 import { createLogger } from "../../src/util/logger.ts";

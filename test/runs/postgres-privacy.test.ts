@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { loadConfig } from "../../src/config/load.ts";
 import { buildEngine } from "../../src/research/build-engine.ts";
-import { withheldSource } from "../../src/runs/withhold.ts";
+import { withheldSource } from "../../src/runs/withhold/withhold.ts";
 import { type RunningServer, startServer } from "../../src/server/server.ts";
 import { openPostgresStore } from "../../src/store/postgres/open.ts";
 import { createLogger } from "../../src/util/logger.ts";

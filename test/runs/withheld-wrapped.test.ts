@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SUPPORTED_AT } from "../../src/contract/support.ts";
-import { WITHHELD_LINE } from "../../src/runs/withhold-answer.ts";
+import { WITHHELD_LINE } from "../../src/runs/withhold/withhold-answer.ts";
 import { type ChatBody, type ChatServer, isPlannerCall, startChatServer } from "../fixtures/chat-server.ts";
 import { query } from "../helpers/server.ts";
 import { answerOf, readSse } from "../helpers/sse.ts";

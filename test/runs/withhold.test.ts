@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import type { Source } from "../../src/research/types.ts";
 import { sourcesText } from "../../src/runs/answer-text.ts";
-import { storedStream } from "../../src/runs/replay.ts";
-import { withheldSource, withhold } from "../../src/runs/withhold.ts";
-import { WITHHELD_LINE, withholdAnswerEntry, withholdBlocks } from "../../src/runs/withhold-answer.ts";
+import { storedStream } from "../../src/runs/instances/replay.ts";
+import { withheldSource, withhold } from "../../src/runs/withhold/withhold.ts";
+import { WITHHELD_LINE, withholdAnswerEntry, withholdBlocks } from "../../src/runs/withhold/withhold-answer.ts";
 import type { RunRow, TimelineEvent } from "../../src/store/types.ts";
 
-/** What an earlier run shows of a collection its reader can no longer read (src/runs/withhold.ts), without a server. */
+/** What an earlier run shows of a collection its reader can no longer read (src/runs/withhold/withhold.ts), without a server. */
 
 const EXTRACTIVE =
   "Here is what the sources say:\n\nShared fact one. [S1] Shared fact two. [S1]\n\nPrivate fact. [S2] Another. [S2]";

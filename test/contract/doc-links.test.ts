@@ -9,7 +9,7 @@ import { Glob } from "bun";
 // in README.md and docs/ reach an existing file and heading.
 
 const ROOT = resolve(import.meta.dir, "../..");
-const CODE = ["src/**/*.{ts,tsx,js,css,html,sql}", "test/**/*.{ts,tsx,js,sql}", "db/**/*.{ts,sql}"];
+const CODE = ["src/**/*.{ts,tsx,js,css,html,sql}", "test/**/*.{ts,tsx,js,sql}", "db/**/*.{ts,sql}", ".ci/*"];
 const MARKDOWN = ["README.md", "docs/**/*.md"];
 
 const files = (patterns: string[]): string[] =>

@@ -7,3 +7,6 @@ export function monthBounds(d: Date = new Date()): { start: Date; end: Date } {
   const end = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
   return { start, end };
 }
+
+/** Rounded milliseconds since `t0` (performance.now()). */
+export const since = (t0: number): number => Math.round(performance.now() - t0);

@@ -1,10 +1,12 @@
+import type { Plan } from "../plan/heuristic.ts";
+import { hostOf } from "../read/host-of.ts";
 import { type ReadAllOptions, type ReadResult, readCandidates } from "../read/read-all.ts";
 import type { LocalProvider } from "../search/local.ts";
 import type { RankedHit } from "../search/merge.ts";
 import type { RunEvent } from "../types.ts";
-import { hostOf } from "./estimate.ts";
+import type { RunScope } from "./run-scope.ts";
 
-export interface ReadStageOptions extends Omit<ReadAllOptions, "onResult"> {
+interface ReadStageOptions extends Omit<ReadAllOptions, "onResult"> {
   /** The run's collections, when it searched them: their hits are read from the store. */
   local?: LocalProvider;
   /** The question and the plan's queries: what a local document's passages are chosen for. */
@@ -13,13 +15,47 @@ export interface ReadStageOptions extends Omit<ReadAllOptions, "onResult"> {
   onUpstream?: (provider: string, outcome: string) => void;
 }
 
+/** What the reading stage hands the writing one: every candidate's outcome, in the candidates' order. */
+export interface Read {
+  plan: Plan;
+  candidates: number;
+  results: ReadResult<RankedHit>[];
+}
+
+/** The reading stage: the best `maxCandidates` hits (8 unless set), each one's outcome a `progress` event. */
+export async function readStage({ plan, hits }: { plan: Plan; hits: RankedHit[] }, run: RunScope): Promise<Read> {
+  const { deps, timings: t, ctx } = run;
+  const candidates = hits.slice(0, deps.maxCandidates ?? 8);
+  ctx.emit({
+    type: "progress",
+    stage: "reading",
+    message: `Reading ${candidates.length} sources`,
+    urls: candidates.map((h) => h.url),
+  });
+  const results = await readSources(candidates, {
+    signal: run.signal,
+    allowPrivate: deps.allowPrivate,
+    lookup: deps.lookup,
+    parser: deps.parser,
+    perPageTimeoutMs: t.pageTimeoutMs,
+    stageDeadlineMs: t.readStageMs,
+    graceMs: t.stragglerGraceMaxMs,
+    graceFloorMs: t.stragglerGraceMinMs,
+    local: run.providers.local,
+    queryText: [run.question, ...plan.queries].join(" "),
+    emit: ctx.emit,
+    onUpstream: deps.onUpstream,
+  });
+  return { plan, candidates: candidates.length, results };
+}
+
 /**
- * The reading stage: web and academic candidates through readCandidates (the SSRF guard,
+ * The reading itself: web and academic candidates through readCandidates (the SSRF guard,
  * the page and stage clocks), documents of the collections straight from the store — they
  * are already read, so their URL, whatever it says, is never fetched. Results come back in
  * the candidates' order, as the rank stage's search-rank prior expects.
  */
-export async function readStage(candidates: RankedHit[], o: ReadStageOptions): Promise<ReadResult<RankedHit>[]> {
+async function readSources(candidates: RankedHit[], o: ReadStageOptions): Promise<ReadResult<RankedHit>[]> {
   const { local, queryText, emit, onUpstream, ...readOpts } = o;
   const isLocal = (h: RankedHit) => local !== undefined && h.local !== undefined;
   const [fetched, fromStore] = await Promise.all([

@@ -1,8 +1,11 @@
 import type { Verification } from "../../contract/envelope.ts";
-import type { RunContext, Source } from "../types.ts";
+import { since } from "../../util/time.ts";
+import type { EngineResult, RunContext, Source } from "../types.ts";
+import { finalizeCitations } from "../write/citations.ts";
 import { answerClaims } from "../write/verify/answer-claims.ts";
 import { type Verified, type VerifyInput, verifyInput } from "../write/verify/verify-answer.ts";
-import { since } from "./estimate.ts";
+import type { RunScope } from "./run-scope.ts";
+import type { Written } from "./write-stage.ts";
 
 /**
  * Where the claim check runs: the server's parse workers, or this thread
@@ -17,10 +20,38 @@ export const verifyingMessage = (v: Verification) =>
   `Checked ${v.claims} claims against the sources: ${v.supported} backed by a quote, ${v.unsupported} uncited as unsupported`;
 
 /**
- * The verifying stage (README "Claims you can check"): the written answer's citations checked
- * against what was read, its counts in a `progress` event before `final`.
+ * The last stage: the answer's citations settled (unknown markers dropped, sources renumbered
+ * by first citation), then checked against what was read (README "Claims you can check").
  */
-export async function verifyStage(
+export async function verifyStage({ language, text, provided, texts }: Written, run: RunScope): Promise<EngineResult> {
+  const written = finalizeCitations(text, provided);
+  run.ctx.emit({
+    type: "progress",
+    stage: "writing",
+    message: `Answer written with ${written.sources.length} cited sources`,
+    cited: written.sources.length,
+    chars: written.answer.length,
+    ms: since(run.t0),
+  });
+  const read = written.was.map((old, i): [string, string] => [`S${i + 1}`, texts.get(old) ?? ""]);
+  const final = await checkClaims(
+    { answer: written.answer, sources: written.sources, texts: read, language },
+    run.ctx,
+    run.deps.verifier ?? inlineVerifier,
+    run.t0,
+  );
+  return {
+    answer: final.answer,
+    sources: final.sources,
+    verification: final.verification,
+    writer: run.deps.llm ? "llm" : "extractive",
+    tokens_in: run.tokens.in,
+    tokens_out: run.tokens.out,
+  };
+}
+
+/** The claim check, its counts in a `progress` event before `final`; a check that failed leaves the answer as written. */
+async function checkClaims(
   input: VerifyInput,
   ctx: Pick<RunContext, "emit" | "signal">,
   verifier: Verifier,

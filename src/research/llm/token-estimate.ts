@@ -25,3 +25,6 @@ export function promptTokens(text: string): number {
 /** A chat request's prompt: its messages plus the few tokens of framing each message costs. */
 export const messagesTokens = (messages: ChatMessage[]): number =>
   messages.reduce((t, m) => t + promptTokens(m.content) + 4, 3);
+
+/** Token estimate from text length (src/contract/envelope.ts usage: estimates, not model counts): ~4 chars a token. */
+export const estimateTokens = (text: string): number => Math.ceil(text.length / 4);

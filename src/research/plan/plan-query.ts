@@ -1,6 +1,6 @@
-import { estimateTokens } from "../engine/estimate.ts";
 import type { Llm } from "../llm/factory.ts";
 import { isAbort, LlmError } from "../llm/llm-error.ts";
+import { estimateTokens } from "../llm/token-estimate.ts";
 import { heuristicPlan, type Plan } from "./heuristic.ts";
 import { parsePlan } from "./parse-plan.ts";
 

@@ -1,8 +1,8 @@
 import { AppError } from "../../contract/errors.ts";
-import { estimateTokens } from "../engine/estimate.ts";
 import type { Llm } from "../llm/factory.ts";
 import { LlmError } from "../llm/llm-error.ts";
 import { createThinkFilter, stripThinking } from "../llm/think-filter.ts";
+import { estimateTokens } from "../llm/token-estimate.ts";
 import { fitSources, writerBudget } from "./budget.ts";
 import { type WriterSource, writerMessages } from "./prompt.ts";
 

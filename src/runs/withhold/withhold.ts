@@ -1,6 +1,6 @@
 import type { Source } from "../../contract/envelope.ts";
-import { hostOf } from "../../research/engine/estimate.ts";
 import { verifyingMessage } from "../../research/engine/verify-stage.ts";
+import { hostOf } from "../../research/read/host-of.ts";
 import { answerClaims } from "../../research/write/verify/answer-claims.ts";
 import type { RunRow, Store, TimelineEvent } from "../../store/types.ts";
 import { collectionIdOf, withoutCollectionId } from "../local/recorded-local.ts";

@@ -1,7 +1,7 @@
 import type { CorpusDocumentInput, CorpusPutOutcome } from "../../store/types.ts";
 import { mib } from "../../util/memory-watch.ts";
-import type { JobTimer } from "../../util/worker-pool/pool-config.ts";
-import { createWorkerPool, type WorkerPool } from "../../util/worker-pool/worker-pool.ts";
+import type { JobTimer, WorkerPool } from "../../util/worker-pool/pool-config.ts";
+import { createWorkerPool } from "../../util/worker-pool/worker-pool.ts";
 import { workerUrl } from "../../util/worker-url.ts";
 import type { FromWorker, ImportJob, JobOutcome, ToWorker } from "./import-messages.ts";
 

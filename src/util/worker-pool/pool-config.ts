@@ -75,3 +75,21 @@ export interface PoolMemoryOptions<J> {
   /** The stopped job's error. */
   error(job: J): Error;
 }
+
+/** How a job is run: `signal` abandons it (see `stopAbandoned`); `inPlace` runs it on the calling thread where threads cannot start here. */
+export interface RunOptions<R> {
+  signal?: AbortSignal;
+  inPlace?: () => Promise<R>;
+}
+
+/** A pool of worker threads (worker-pool.ts). */
+export interface WorkerPool<J, R> {
+  /** Runs `job` on a thread, or in place where threads cannot start and `o.inPlace` says how. */
+  run(job: J, o?: RunOptions<R>): Promise<R>;
+  /** Threads running now. */
+  threads(): number;
+  /** Lets idle threads go (their memory freed); the next job starts one. */
+  letGo(): void;
+  /** Stops every thread; the jobs held or queued fail with `closed`. The next job starts a thread again. */
+  close(): void;
+}

@@ -1,5 +1,7 @@
 // One thread of a pool and the jobs it holds: started, kept alive while busy, let go when idle.
 
+import type { RunOptions } from "./pool-config.ts";
+
 /** A job as the pool holds it. */
 export interface PoolJob<J, R> {
   input: J;
@@ -69,4 +71,37 @@ export function keep<J, R>(t: Thread<J, R>, idleMs: number | undefined, letGo: (
   if (idleMs === undefined) return;
   t.idle = setTimeout(() => letGo(t), idleMs);
   (t.idle as { unref?(): void }).unref?.();
+}
+
+/** A job for `input`, settled once; `signal`'s abort calls `onAbort`, and no more once it is settled. */
+export function newJob<J, R>(
+  input: J,
+  seq: number,
+  o: RunOptions<R>,
+  resolve: (v: R) => void,
+  reject: (e: Error) => void,
+  onAbort: () => void,
+): PoolJob<J, R> {
+  const done =
+    <A>(f: (a: A) => void) =>
+    (a: A) => {
+      if (job.settled) return;
+      job.settled = true;
+      o.signal?.removeEventListener("abort", onAbort);
+      f(a);
+    };
+  const job: PoolJob<J, R> = {
+    input,
+    seq,
+    id: 0,
+    since: 0,
+    retried: false,
+    settled: false,
+    cancelDeadline: () => {},
+    inPlace: o.inPlace,
+    resolve: done(resolve),
+    reject: done(reject),
+  };
+  o.signal?.addEventListener("abort", onAbort, { once: true });
+  return job;
 }

@@ -1,20 +1,6 @@
-import { type WorkerPoolConfig, wallClockTimer } from "./pool-config.ts";
+import { type WorkerPool, type WorkerPoolConfig, wallClockTimer } from "./pool-config.ts";
 import { poolMemory } from "./pool-memory.ts";
-import { busy, keep, type PoolJob, startThread, type Thread } from "./pool-thread.ts";
-
-export interface WorkerPool<J, R> {
-  /**
-   * Runs `job` on a thread. `signal` abandons it (docs: `stopAbandoned`); `inPlace` runs it on
-   * the calling thread where threads cannot start here.
-   */
-  run(job: J, o?: { signal?: AbortSignal; inPlace?: () => Promise<R> }): Promise<R>;
-  /** Threads running now. */
-  threads(): number;
-  /** Lets idle threads go (their memory freed); the next job starts one. */
-  letGo(): void;
-  /** Stops every thread; the jobs held or queued fail with `closed`. The next job starts a thread again. */
-  close(): void;
-}
+import { busy, keep, newJob, type PoolJob, startThread, type Thread } from "./pool-thread.ts";
 
 type Job<J, R> = PoolJob<J, R>;
 
@@ -193,28 +179,7 @@ export function createWorkerPool<J, R>(c: WorkerPoolConfig<J, R>): WorkerPool<J,
       if (signal?.aborted) return Promise.reject(c.errors.abandoned(input));
       if (threadless && inPlace) return inPlace();
       return new Promise<R>((resolve, reject) => {
-        const onAbort = () => abandon(job);
-        const done =
-          <A>(f: (a: A) => void) =>
-          (a: A) => {
-            if (job.settled) return;
-            job.settled = true;
-            signal?.removeEventListener("abort", onAbort);
-            f(a);
-          };
-        const job: Job<J, R> = {
-          input,
-          seq: nextSeq++,
-          id: 0,
-          since: 0,
-          retried: false,
-          settled: false,
-          cancelDeadline: () => {},
-          inPlace,
-          resolve: done(resolve),
-          reject: done(reject),
-        };
-        signal?.addEventListener("abort", onAbort, { once: true });
+        const job = newJob<J, R>(input, nextSeq++, o, resolve, reject, () => abandon(job));
         place(job);
       });
     },

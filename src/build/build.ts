@@ -7,9 +7,8 @@
  *   bun src/build/build.ts --outfile PATH                     → this machine's binary at PATH
  *
  * The parse worker, the upload import worker, the search worker and the WAL checkpoint thread are
- * entrypoints too, so the binary carries them (src/research/read/parse-pool.ts,
- * src/collections/import/worker-host.ts, src/corpus/search/search-pool.ts and
- * src/store/sqlite/checkpointer.ts load them from the embedded file system). A compiled binary reads no .env or bunfig.toml from the
+ * entrypoints too, so the binary carries them (their pools and the checkpointer find them in the
+ * embedded file system through src/util/worker-url.ts). A compiled binary reads no .env or bunfig.toml from the
  * directory it is started in: its configuration comes from the environment only.
  */
 import { join, resolve } from "node:path";

@@ -9,6 +9,8 @@ export interface MemoryWatchOptions {
   /** How often memory is looked at (ms). */
   everyMs?: number;
   ticker?: Ticker;
+  /** Where growth counts from, read at each look (default: the reading when the watch started). */
+  from?: () => number;
 }
 
 export interface MemoryWatch {
@@ -31,11 +33,12 @@ export const mib = (n: number) => `${Math.round(n / 1048576)} MiB`;
  */
 export function watchMemory(o: MemoryWatchOptions, onOver: (grown: number) => void): MemoryWatch {
   const rss = o.rss ?? (() => process.memoryUsage.rss());
-  const baseline = rss();
+  const start = o.from ? 0 : rss();
+  const from = o.from ?? (() => start);
   let stopped = false;
   const cancel = (o.ticker ?? intervalTicker)(() => {
     if (stopped) return;
-    const grown = rss() - baseline;
+    const grown = rss() - from();
     if (grown <= o.limit) return;
     watch.stop();
     onOver(grown);

@@ -1,5 +1,7 @@
 import type { CorpusDocumentInput, CorpusPutOutcome } from "../../store/types.ts";
-import { mib, watchMemory } from "../../util/memory-watch.ts";
+import { mib } from "../../util/memory-watch.ts";
+import type { JobTimer, WorkerPool } from "../../util/worker-pool/pool-config.ts";
+import { createWorkerPool } from "../../util/worker-pool/worker-pool.ts";
 import { workerUrl } from "../../util/worker-url.ts";
 import type { FromWorker, ImportJob, JobOutcome, ToWorker } from "./import-messages.ts";
 
@@ -14,102 +16,85 @@ export interface WorkerHostOptions {
   /** A job that makes no progress this long (no batch stored, no end) is stopped. */
   stallMs: number;
   /** Starts a job's stall timer and returns its cancel; tests fire it on cue. */
-  stallTimer?: (onStall: () => void, ms: number) => () => void;
+  stallTimer?: JobTimer;
   /** How often the job's memory is looked at (ms). */
   memoryEveryMs?: number;
   /** The process's resident memory, in bytes (tests may pass their own). */
   rss?: () => number;
 }
 
-const wallClockTimer = (onStall: () => void, ms: number) => {
-  const t = setTimeout(onStall, ms);
-  return () => clearTimeout(t);
-};
+interface HostJob {
+  job: ImportJob;
+  put(docs: CorpusDocumentInput[]): Promise<CorpusPutOutcome[]>;
+}
 
-const defaultWorkerUrl = () => workerUrl(import.meta.url, "collections/import/import-worker.ts", "./import-worker.ts");
+/** The job was ended by a shutdown, not by its file. */
+class Stopped extends Error {}
 
 /**
  * The import worker, one job at a time, spawned on first use and let go when the queue is
- * idle. Threats: a PDF or gzip bomb, or a parser stuck on hostile input, taking the server's
- * memory or a core for good. A job whose memory grows past `memoryLimit` above where it started
- * (the process's RSS, watched by src/util/memory-watch.ts), or that makes no progress for
- * `stallMs`, has its worker terminated — its memory is freed — and fails with the reason.
+ * idle: the one pool lifecycle (src/util/worker-pool/) with one thread and no fallback (an
+ * import waits for a worker; it never parses on the server's thread). Threats: a PDF or gzip
+ * bomb, or a parser stuck on hostile input, taking the server's memory or a core for good. A
+ * job whose memory grows past `memoryLimit` above where it started (the process's RSS), or that
+ * makes no progress for `stallMs` (each batch it stores starts the deadline again), has its
+ * worker terminated — its memory is freed — and fails with the reason.
  */
 export class WorkerHost {
-  private worker: Worker | null = null;
-  private stop: (() => void) | null = null;
+  private readonly threads: WorkerPool<HostJob, HostOutcome>;
 
-  constructor(private readonly o: WorkerHostOptions) {}
+  constructor(o: WorkerHostOptions) {
+    const failed = (reason: string) => () => new Error(reason);
+    this.threads = createWorkerPool<HostJob, HostOutcome>({
+      url: o.workerUrl ?? workerUrl("collections/import/import-worker.ts"),
+      size: 1,
+      message: (j) => ({ type: "job", job: j.job }) satisfies ToWorker,
+      hear: (data) => {
+        const m = data as FromWorker;
+        if (m.type !== "put") return { type: "value", value: m };
+        // A batch to store: its outcome (or its refusal) is the worker's answer.
+        const answer = async (j: HostJob): Promise<ToWorker> => {
+          try {
+            return { type: "stored", outcomes: await j.put(m.docs) };
+          } catch (err) {
+            return { type: "refused", reason: (err as Error).message };
+          }
+        };
+        return { type: "progress", answer };
+      },
+      deadline: { ms: o.stallMs, timer: o.stallTimer, error: failed(`no progress for ${o.stallMs / 1000} s: stopped`) },
+      memory: {
+        limit: o.memoryLimit,
+        rss: o.rss,
+        everyMs: o.memoryEveryMs,
+        error: failed(
+          `reading it took more than ${mib(o.memoryLimit)} of memory (a PDF or gzip bomb?): stopped, not imported`,
+        ),
+      },
+      errors: {
+        crashed: (_, message) => new Error(`the importer crashed (${message}): not imported`),
+        abandoned: () => new Stopped(),
+        closed: () => new Stopped(),
+      },
+    });
+  }
 
   /** Runs a job; `put` stores a batch (its throw is the batch's refusal, told to the worker). */
-  run(job: ImportJob, put: (docs: CorpusDocumentInput[]) => Promise<CorpusPutOutcome[]>): Promise<HostOutcome> {
-    const worker = this.spawn();
-    return new Promise<HostOutcome>((resolve) => {
-      let cancelStall = () => {};
-      const armStall = () => {
-        cancelStall();
-        cancelStall = (this.o.stallTimer ?? wallClockTimer)(
-          () => end({ type: "failed", reason: `no progress for ${this.o.stallMs / 1000} s: stopped` }, true),
-          this.o.stallMs,
-        );
-      };
-      const watch = watchMemory({ limit: this.o.memoryLimit, rss: this.o.rss, everyMs: this.o.memoryEveryMs }, () =>
-        end(
-          {
-            type: "failed",
-            reason: `reading it took more than ${mib(this.o.memoryLimit)} of memory (a PDF or gzip bomb?): stopped, not imported`,
-          },
-          true,
-        ),
+  run(job: ImportJob, put: HostJob["put"]): Promise<HostOutcome> {
+    return this.threads
+      .run({ job, put })
+      .catch(
+        (e: Error): HostOutcome => (e instanceof Stopped ? { type: "stopped" } : { type: "failed", reason: e.message }),
       );
-      let ended = false;
-      const end = (outcome: HostOutcome, kill: boolean) => {
-        if (ended) return;
-        ended = true;
-        cancelStall();
-        watch.stop();
-        this.stop = null;
-        if (kill) this.drop();
-        resolve(outcome);
-      };
-      this.stop = () => end({ type: "stopped" }, true);
-      worker.onmessage = async (e: MessageEvent<FromWorker>) => {
-        const m = e.data;
-        if (m.type !== "put") return end(m, false);
-        armStall();
-        let reply: ToWorker;
-        try {
-          reply = { type: "stored", outcomes: await put(m.docs) };
-        } catch (err) {
-          reply = { type: "refused", reason: (err as Error).message };
-        }
-        if (!ended) worker.postMessage(reply);
-      };
-      worker.onerror = (e) =>
-        end({ type: "failed", reason: `the importer crashed (${e.message}): not imported` }, true);
-      armStall();
-      worker.postMessage({ type: "job", job } satisfies ToWorker);
-    });
   }
 
   /** Ends the job in flight (if any) as `stopped`, terminating its worker. */
   halt(): void {
-    this.stop?.();
-    this.drop();
+    this.threads.close();
   }
 
   /** Lets the worker go (the queue is idle): its heap is freed, the next job spawns another. */
   drop(): void {
-    this.worker?.terminate();
-    this.worker = null;
-  }
-
-  private spawn(): Worker {
-    if (this.worker) return this.worker;
-    const w = new Worker(this.o.workerUrl ?? defaultWorkerUrl(), { smol: true } as WorkerOptions);
-    // The worker must not keep a finished process alive.
-    (w as Worker & { unref?(): void }).unref?.();
-    this.worker = w;
-    return w;
+    this.threads.letGo();
   }
 }

@@ -1,8 +1,13 @@
-// The parse pool's settings, its bookkeeping of jobs and workers, and where its worker script is.
+// The parse pool's settings and its threads: the one pool lifecycle (src/util/worker-pool/)
+// told the parse worker's script, messages and errors.
 
-import type { Ticker } from "../../util/memory-watch.ts";
+import { availableParallelism } from "node:os";
+import { mib, type Ticker } from "../../util/memory-watch.ts";
+import type { JobTimer } from "../../util/worker-pool/pool-config.ts";
+import { createWorkerPool } from "../../util/worker-pool/worker-pool.ts";
 import { workerUrl } from "../../util/worker-url.ts";
-import type { PoolJob } from "./parse-worker.ts";
+import { FetchError, type FetchFailure } from "./fetch-error.ts";
+import type { ParseJob, ParseReply, PoolJob } from "./parse-worker.ts";
 
 /** Settings of the parse pool. */
 export interface ParsePoolOptions {
@@ -21,37 +26,51 @@ export interface ParsePoolOptions {
   /** Told of every parse: where it ran and whether it produced text. */
   onParse?: (where: "worker" | "inline", ok: boolean) => void;
   /** Starts a job's time limit and returns its cancel; tests replace it to overrun a job without waiting. */
-  jobTimer?: (onOverrun: () => void, ms: number) => () => void;
+  jobTimer?: JobTimer;
 }
-
-export const wallClockTimer = (onOverrun: () => void, ms: number) => {
-  const t = setTimeout(onOverrun, ms);
-  return () => clearTimeout(t);
-};
 
 /** A parse this long is a runaway (hostile nesting, a pathological PDF), not a slow page. */
 export const PARSE_JOB_MS = 20_000;
 /** PARSE_MEMORY_MB's default (README "Configuration"), for pools built without the setting. */
 export const PARSE_MEMORY_BYTES = 256 * 1048576;
 
-export interface Pending {
-  job: PoolJob;
-  resolve(v: unknown): void;
-  reject(e: Error): void;
-  /** Order of arrival: the lowest is the job under way longest. */
-  seq: number;
-  slot: number;
-  /** Set once the job was moved off a worker stopped for another job's memory. */
-  retried: boolean;
-  cancelTimer(): void;
-  /** The process's resident memory when the job was handed to a worker: its growth counts from there. */
-  since: number;
+/**
+ * The parse threads. A thread takes many jobs at once, each with its deadline; an overrun
+ * terminates the thread and fails every job it held. Memory past the limit stops the thread of
+ * the PDF job under way longest (HTML is bounded by the page cap; a bomb grows from its start),
+ * else of the job that has grown the most (docs/decisions/0098-pdf-parse-watchdog.md); that
+ * thread's other jobs get one more try on a fresh one.
+ */
+export function parseThreads(o: ParsePoolOptions) {
+  const jobTimeoutMs = o.jobTimeoutMs ?? PARSE_JOB_MS;
+  const memoryLimit = o.memoryLimit ?? PARSE_MEMORY_BYTES;
+  const fail = (why: FetchFailure, message: string) => (job: PoolJob) => new FetchError(why, job.url, message);
+  return createWorkerPool<PoolJob, unknown>({
+    url: o.workerUrl ?? workerUrl("research/read/parse-worker.ts"),
+    size: o.size ?? Math.max(1, Math.min(4, availableParallelism() - 1)),
+    perThread: Number.POSITIVE_INFINITY,
+    message: (job, id) => ({ ...job, id }) satisfies ParseJob,
+    hear: (data) => {
+      const m = data as ParseReply;
+      if (m.ok) return { type: "value", id: m.id, value: m.value };
+      return { type: "error", id: m.id, error: (job) => new FetchError(m.reason as FetchFailure, job.url, m.message) };
+    },
+    deadline: {
+      ms: jobTimeoutMs,
+      timer: o.jobTimer,
+      error: fail("timeout", `parsing took longer than ${jobTimeoutMs} ms`),
+    },
+    memory: {
+      limit: memoryLimit,
+      rss: o.rss,
+      ticker: o.memoryTicker,
+      victim: (tripped, held) => held.find((j) => j.kind === "pdf") ?? tripped,
+      error: fail("too_large", `reading it took more than ${mib(memoryLimit)} of memory (a PDF bomb?)`),
+    },
+    errors: {
+      crashed: (job, message) => new FetchError("unsupported_type", job.url, `the parser crashed: ${message}`),
+      abandoned: fail("aborted", "aborted"),
+      closed: fail("aborted", "the parser pool was closed"),
+    },
+  });
 }
-export interface Slot {
-  worker: Worker;
-  pending: Map<number, Pending>;
-  answered: boolean;
-}
-
-/** The parse worker script, in a checkout or inside the binary. */
-export const defaultWorkerUrl = () => workerUrl(import.meta.url, "research/read/parse-worker.ts", "./parse-worker.ts");

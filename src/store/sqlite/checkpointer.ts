@@ -6,9 +6,6 @@ const EVERY_MS = 100;
 /** SQLite's own default: a commit that finds this many pages in the WAL checkpoints on its own. */
 const AUTO_PAGES = 1000;
 
-const defaultWorkerUrl = () =>
-  workerUrl(import.meta.url, "store/sqlite/checkpoint-worker.ts", "./checkpoint-worker.ts");
-
 /**
  * WAL checkpoints on a thread of their own (docs/decisions/0110-the-first-event-before-the-engine.md).
  * By default the commit that finds 1,000 pages in the WAL copies them into the database file
@@ -18,7 +15,10 @@ const defaultWorkerUrl = () =>
  * EVERY_MS without waiting for readers or the writer (PASSIVE). If the thread cannot start or
  * fails, the connection checkpoints on its own again, as before. Returns the stop.
  */
-export function startCheckpointer(db: Database, url: string | URL = defaultWorkerUrl()): () => void {
+export function startCheckpointer(
+  db: Database,
+  url: string | URL = workerUrl("store/sqlite/checkpoint-worker.ts"),
+): () => void {
   let worker: Worker | undefined;
   const fallBack = () => {
     db.exec(`PRAGMA wal_autocheckpoint = ${AUTO_PAGES};`);

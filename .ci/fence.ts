@@ -19,9 +19,11 @@ const BARE = /^\s*import\s*["']([^"']+)["']/gm;
 const DYNAMIC = /\bimport\s*\(\s*["'`]([^"'`]+)["'`]\s*\)/g;
 // A worker's script: a relative path on a line that resolves against import.meta.url.
 const META_LINE = /^.*\bimport\.meta\.url\b.*$/gm;
-const RELATIVE = /["'`](\.{1,2}\/[^"'`]+)["'`]/g;
+const RELATIVE = /["'`](\.{1,2}\/[^"'`$]+)["'`]/g;
+// A worker's script named by its path under src/ (src/util/worker-url.ts).
+const WORKER = /\bworkerUrl\(\s*["'`]([^"'`$]+)["'`]/g;
 
-/** The relative imports of one file's text (static, `import()`, worker paths beside `import.meta.url`). */
+/** The relative imports of one file's text (static, `import()`, worker paths beside `import.meta.url` or named to `workerUrl`). A path built at run time (`${…}`) is not read. */
 export function importsOf(file: string, text: string): Import[] {
   const code = text.replace(COMMENT, "");
   const found: { spec: string; typeOnly: boolean }[] = [];
@@ -30,9 +32,11 @@ export function importsOf(file: string, text: string): Import[] {
   for (const m of code.matchAll(DYNAMIC)) found.push({ spec: m[1]!, typeOnly: false });
   for (const line of code.match(META_LINE) ?? [])
     for (const m of line.matchAll(RELATIVE)) found.push({ spec: m[1]!, typeOnly: false });
+  const inSrc = [...code.matchAll(WORKER)].map((m) => ({ file, target: `src/${m[1]!}`, typeOnly: false }));
   return found
     .filter((f) => f.spec.startsWith("./") || f.spec.startsWith("../"))
-    .map((f) => ({ file, target: normalize(join(dirname(file), f.spec)), typeOnly: f.typeOnly }));
+    .map((f) => ({ file, target: normalize(join(dirname(file), f.spec)), typeOnly: f.typeOnly }))
+    .concat(inSrc);
 }
 
 /** The table's unit holding `path` (the longest that starts it), or null: a folder the table doesn't know. */

@@ -116,7 +116,9 @@ describe("the layer table", () => {
       'export { c } from "./c.ts";',
       'import "./d.css";',
       'const e = await import("./e.ts");',
-      'const w = workerUrl(import.meta.url, "x/worker.ts", "./worker.ts");',
+      'const w = new Worker(new URL("./worker.ts", import.meta.url));',
+      'const v = workerUrl("y/worker.ts");',
+      'const dyn = new URL(`../${inSrc}`, import.meta.url);',
       '// import { no } from "./comment.ts";',
       ' * see import("./doc.ts")',
       'import { z } from "zod";',
@@ -128,6 +130,7 @@ describe("the layer table", () => {
       { file: "src/x/f.ts", target: "src/x/d.css", typeOnly: false },
       { file: "src/x/f.ts", target: "src/x/e.ts", typeOnly: false },
       { file: "src/x/f.ts", target: "src/x/worker.ts", typeOnly: false },
+      { file: "src/x/f.ts", target: "src/y/worker.ts", typeOnly: false },
     ]);
     expect(unitOf("src/runs/http/sse.ts")?.unit).toBe("src/runs/http");
     expect(unitOf("src/runs/instances/attach.ts")?.unit).toBe("src/runs");

@@ -118,7 +118,7 @@ describe("the layer table", () => {
       'const e = await import("./e.ts");',
       'const w = new Worker(new URL("./worker.ts", import.meta.url));',
       'const v = workerUrl("y/worker.ts");',
-      "const dyn = new URL(`../" + "${inSrc}`, import.meta.url);",
+      `const dyn = new URL(\`../\${inSrc}\`, import.meta.url);`,
       '// import { no } from "./comment.ts";',
       ' * see import("./doc.ts")',
       'import { z } from "zod";',

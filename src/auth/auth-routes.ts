@@ -1,10 +1,8 @@
-import { Elysia } from "elysia";
 import { publicUrl } from "../config/load.ts";
 import type { Config } from "../config/schema.ts";
 import { CredentialsSchema, MeSchema } from "../contract/auth.ts";
 import { AppError } from "../contract/errors.ts";
 import {
-  type ApiPaths,
   BODY_TOO_LARGE,
   err,
   header,
@@ -17,10 +15,11 @@ import {
 import { ref } from "../contract/openapi-schemas.ts";
 import { clientIp, forwardedButUntrusted, limitKey } from "../http/client-ip.ts";
 import { json } from "../http/responses.ts";
+import { routes } from "../http/route.ts";
 import type { Store } from "../store/types.ts";
 import type { Logger } from "../util/logger.ts";
 import { type Account, createAccount, verifyCredentials } from "./accounts.ts";
-import { CONFIRM_OPERATIONS, confirmRoutes } from "./confirm-routes.ts";
+import { CONFIRM_DECLARED, confirmHandlers } from "./confirm-routes.ts";
 import { DEVICE_COOKIE, DeviceCookies, deviceCookie } from "./device-cookie.ts";
 import { normalizeEmail } from "./email.ts";
 import { EmailConfirmation, LINK_TTL_MS } from "./email-confirm.ts";
@@ -28,8 +27,7 @@ import type { LoginThrottle } from "./login-throttle.ts";
 import type { Mailer } from "./mailer.ts";
 import { PasswordWork } from "./password-work.ts";
 import { signingSecret } from "./secret.ts";
-import { clearedSessionCookie, cookieValue, requireAccount, sessionCookie, sessionToken } from "./session-cookie.ts";
-import { sessionRoute } from "./session-route.ts";
+import { clearedSessionCookie, cookieValue, sessionCookie, sessionToken } from "./session-cookie.ts";
 import { createSession, endSession } from "./sessions.ts";
 import { SignupRate, signupPolicy } from "./signup-limits.ts";
 
@@ -75,13 +73,6 @@ const LOGOUT = publicOp(
   { security: OPTIONAL_COOKIE },
 );
 const ME = sessionOp("me", "Accounts", "The signed-in account", { 200: jsonAnswer("Me", "the account") });
-export const AUTH_OPERATIONS: ApiPaths = {
-  ...CONFIRM_OPERATIONS,
-  "/api/v1/auth/signup": { post: SIGNUP },
-  "/api/v1/auth/login": { post: LOGIN },
-  "/api/v1/auth/logout": { post: LOGOUT },
-  "/api/v1/me": { get: ME },
-};
 /** What the sign-in routes need; the server's wiring (server/deps.ts) supplies it. */
 export interface AuthDeps {
   config: Config;
@@ -92,48 +83,76 @@ export interface AuthDeps {
   mailer: Mailer | null;
 }
 
-/** Password accounts and sessions (README "The API"). */
-export function authRoutes(deps: AuthDeps) {
-  const cfg = deps.config;
-  const secure = publicUrl(cfg).startsWith("https:");
-  const work = new PasswordWork();
-  const hash = (password: string) => work.hash(password);
-  const verify = (password: string, h: string) => work.verify(password, h);
-  const mayJoin = signupPolicy(cfg);
-  const signups = new SignupRate(cfg.SIGNUP_PER_HOUR, Date.now, deps.store.signupBuckets);
-  const confirmation = deps.mailer && new EmailConfirmation(deps.store, deps.mailer, publicUrl(cfg), deps.logger);
-  const devices = Promise.resolve(signingSecret(deps.store, cfg.SESSION_SECRET)).then((s) => new DeviceCookies(s));
-  devices.catch((e: unknown) => deps.logger.error("signing_secret_failed", { error: String(e) }));
+/** Password accounts and sessions (README "The API"); the address confirmation's routes first. */
+export const AUTH_ROUTES = routes<Account>()(
+  {
+    ...CONFIRM_DECLARED,
+    signup: {
+      method: "POST",
+      path: "/api/v1/auth/signup",
+      auth: "none",
+      body: "json",
+      schema: CredentialsSchema,
+      operation: SIGNUP,
+    },
+    login: {
+      method: "POST",
+      path: "/api/v1/auth/login",
+      auth: "none",
+      body: "json",
+      schema: CredentialsSchema,
+      operation: LOGIN,
+    },
+    logout: { method: "POST", path: "/api/v1/auth/logout", auth: "none", body: "json", operation: LOGOUT },
+    me: { method: "GET", path: "/api/v1/me", auth: "session", body: "none", response: MeSchema, operation: ME },
+  },
+  (deps: AuthDeps) => {
+    const cfg = deps.config;
+    const secure = publicUrl(cfg).startsWith("https:");
+    const work = new PasswordWork();
+    const hash = (password: string) => work.hash(password);
+    const verify = (password: string, h: string) => work.verify(password, h);
+    const mayJoin = signupPolicy(cfg);
+    const signups = new SignupRate(cfg.SIGNUP_PER_HOUR, Date.now, deps.store.signupBuckets);
+    const confirmation = deps.mailer && new EmailConfirmation(deps.store, deps.mailer, publicUrl(cfg), deps.logger);
+    const devices = Promise.resolve(signingSecret(deps.store, cfg.SESSION_SECRET)).then((s) => new DeviceCookies(s));
+    devices.catch((e: unknown) => deps.logger.error("signing_secret_failed", { error: String(e) }));
 
-  let warned = false;
-  const client = (request: Request): string => {
-    if (!warned && forwardedButUntrusted(request, cfg)) {
-      warned = true;
-      deps.logger.warn("trust_proxy_unset", {
-        message: "X-Forwarded-For is ignored without TRUST_PROXY: every client behind the proxy shares its limits",
+    let warned = false;
+    const client = (request: Request): string => {
+      if (!warned && forwardedButUntrusted(request, cfg)) {
+        warned = true;
+        deps.logger.warn("trust_proxy_unset", {
+          message: "X-Forwarded-For is ignored without TRUST_PROXY: every client behind the proxy shares its limits",
+        });
+      }
+      return limitKey(clientIp(request, cfg));
+    };
+
+    // The device cookie names the email as typed (normalised), which is what the next sign-in sends.
+    // `passwordHash` is the one verified (or just set): no session once the account lost it.
+    const signIn = async (acc: Account, status: number, passwordHash: string, email = acc.email) => {
+      const session = await createSession(deps.store, acc.id, cfg.SESSION_TTL_DAYS, { passwordHash });
+      if (!session) throw new AppError("invalid_credentials", "wrong email or password");
+      const { token, expiresAt } = session;
+      const res = json(acc, status, {
+        "set-cookie": sessionCookie(token, expiresAt, secure),
+        "cache-control": "no-store",
       });
-    }
-    return limitKey(clientIp(request, cfg));
-  };
+      res.headers.append("set-cookie", deviceCookie((await devices).issue(email), secure));
+      return res;
+    };
 
-  // The device cookie names the email as typed (normalised), which is what the next sign-in sends.
-  // `passwordHash` is the one verified (or just set): no session once the account lost it.
-  const signIn = async (acc: Account, status: number, passwordHash: string, email = acc.email) => {
-    const session = await createSession(deps.store, acc.id, cfg.SESSION_TTL_DAYS, { passwordHash });
-    if (!session) throw new AppError("invalid_credentials", "wrong email or password");
-    const { token, expiresAt } = session;
-    const res = json(acc, status, {
-      "set-cookie": sessionCookie(token, expiresAt, secure),
-      "cache-control": "no-store",
-    });
-    res.headers.append("set-cookie", deviceCookie((await devices).issue(email), secure));
-    return res;
-  };
-
-  return new Elysia({ name: "auth-routes" })
-    .post(
-      "/api/v1/auth/signup",
-      async ({ body, request }) => {
+    return {
+      ...confirmHandlers({
+        store: deps.store,
+        confirmation,
+        signups,
+        client,
+        hash,
+        signIn: (acc, passwordHash) => signIn(acc, 200, passwordHash),
+      }),
+      signup: async ({ body, request }) => {
         const email = normalizeEmail(body.email);
         mayJoin(email);
         await signups.take(client(request));
@@ -169,11 +188,7 @@ export function authRoutes(deps: AuthDeps) {
         }
         return json({ status: "confirmation_sent", email: acc.email }, 202, { "cache-control": "no-store" });
       },
-      { body: CredentialsSchema, detail: SIGNUP },
-    )
-    .post(
-      "/api/v1/auth/login",
-      async ({ body, request }) => {
+      login: async ({ body, request }) => {
         const email = normalizeEmail(body.email);
         const device = (await devices).deviceFor(cookieValue(request, DEVICE_COOKIE), email);
         const attempt = await deps.throttle.begin({ email, client: client(request), device });
@@ -195,29 +210,11 @@ export function authRoutes(deps: AuthDeps) {
         const { emailStatus: _, passwordHash, ...account } = acc;
         return signIn(account, 200, passwordHash, email);
       },
-      { body: CredentialsSchema, detail: LOGIN },
-    )
-    .post(
-      "/api/v1/auth/logout",
-      async ({ request }) => {
+      logout: async ({ request }) => {
         await endSession(deps.store, sessionToken(request));
         return new Response(null, { status: 204, headers: { "set-cookie": clearedSessionCookie(secure) } });
       },
-      { detail: LOGOUT },
-    )
-    .use(
-      confirmRoutes({
-        store: deps.store,
-        confirmation,
-        signups,
-        client,
-        hash,
-        signIn: (acc, passwordHash) => signIn(acc, 200, passwordHash),
-      }),
-    )
-    .use(sessionRoute(deps))
-    .get("/api/v1/me", ({ request }) => requireAccount(deps.store, request), {
-      response: MeSchema,
-      detail: ME,
-    });
-}
+      me: ({ account }) => account,
+    };
+  },
+);

@@ -1,15 +1,7 @@
-import { Elysia } from "elysia";
 import { ConfirmBodySchema, ResendBodySchema } from "../contract/auth.ts";
 import { AppError } from "../contract/errors.ts";
-import {
-  type ApiPaths,
-  BODY_TOO_LARGE,
-  err,
-  header,
-  json as jsonAnswer,
-  publicOp,
-  retry,
-} from "../contract/openapi-operations.ts";
+import { BODY_TOO_LARGE, err, header, json as jsonAnswer, publicOp, retry } from "../contract/openapi-operations.ts";
+import type { Declaration, Handler } from "../http/route.ts";
 import type { Store } from "../store/types.ts";
 import { type Account, getAccount } from "./accounts.ts";
 import { normalizeEmail } from "./email.ts";
@@ -68,10 +60,27 @@ const RESEND = publicOp(
     },
   },
 );
-export const CONFIRM_OPERATIONS: ApiPaths = {
-  [CONFIRM_PATH]: { get: CONFIRM, post: CONFIRM_POST },
-  [`${CONFIRM_PATH}/resend`]: { post: RESEND },
-};
+/** The routes' declarations; the sign-in routes list them first (auth-routes.ts), with these handlers. */
+export const CONFIRM_DECLARED = {
+  confirmEmail: { method: "GET", path: CONFIRM_PATH, auth: "none", body: "none", operation: CONFIRM },
+  confirmEmailWithPassword: {
+    method: "POST",
+    path: CONFIRM_PATH,
+    auth: "none",
+    body: "json",
+    schema: ConfirmBodySchema,
+    operation: CONFIRM_POST,
+  },
+  resendConfirmation: {
+    method: "POST",
+    path: `${CONFIRM_PATH}/resend`,
+    auth: "none",
+    body: "json",
+    schema: ResendBodySchema,
+    operation: RESEND,
+  },
+} as const satisfies Record<string, Declaration>;
+type Declared = typeof CONFIRM_DECLARED;
 
 const redirect = (location: string) =>
   new Response(null, { status: 302, headers: { location, "cache-control": "no-store" } });
@@ -79,7 +88,7 @@ const INVALID =
   "This confirmation link is unknown, used or expired. If you confirmed already, sign in; else sign up again or ask for another link.";
 
 /** Confirming a sign-up's address by the mailed link (README "Accounts: sign-up and sign-in"). */
-export function confirmRoutes(deps: {
+export function confirmHandlers(deps: {
   store: Store;
   confirmation: EmailConfirmation | null;
   signups: SignupRate;
@@ -88,47 +97,36 @@ export function confirmRoutes(deps: {
   hash: (password: string) => Promise<string>;
   /** A session for the account, while it still has the password hash just set. */
   signIn: (acc: Account, passwordHash: string) => Promise<Response>;
-}) {
+}): { [K in keyof Declared]: Handler<Account, Declared[K]> } {
   const required = () => {
     if (!deps.confirmation) throw new AppError("not_found", "mail is not configured on this server");
     return deps.confirmation;
   };
-  return new Elysia({ name: "confirm-routes" })
-    .get(
-      CONFIRM_PATH,
-      async ({ request }) => {
-        // Threat: a mail scanner's GET, or the victim's click, activating a squatter's password.
-        // Opening the link only leads to the page where its holder chooses the password.
-        const token = new URL(request.url).searchParams.get("token");
-        return (await required().isLive(token))
-          ? redirect(`/confirm#token=${encodeURIComponent(token!)}`)
-          : redirect(`/signin?error=confirmation_invalid&message=${encodeURIComponent(INVALID)}`);
-      },
-      { detail: CONFIRM },
-    )
-    .post(
-      CONFIRM_PATH,
-      async ({ body }) => {
-        const confirmation = required();
-        // A dead token costs no argon2 hash: only a link's holder makes the server hash.
-        if (!(await confirmation.isLive(body.token))) throw new AppError("confirmation_invalid", INVALID);
-        const passwordHash = await deps.hash(body.password);
-        const accountId = await confirmation.confirm(body.token, passwordHash);
-        const acc = accountId && (await getAccount(deps.store, accountId));
-        if (!acc) throw new AppError("confirmation_invalid", INVALID);
-        return deps.signIn(acc, passwordHash);
-      },
-      { body: ConfirmBodySchema, detail: CONFIRM_POST },
-    )
-    .post(
-      `${CONFIRM_PATH}/resend`,
-      async ({ body, request }) => {
-        const confirmation = required();
-        // Threat: a stranger flooding someone's mailbox; each ask costs this client a sign-up too.
-        await deps.signups.take(deps.client(request));
-        await confirmation.resend(normalizeEmail(body.email));
-        return new Response(null, { status: 202 });
-      },
-      { body: ResendBodySchema, detail: RESEND },
-    );
+  return {
+    confirmEmail: async ({ request }) => {
+      // Threat: a mail scanner's GET, or the victim's click, activating a squatter's password.
+      // Opening the link only leads to the page where its holder chooses the password.
+      const token = new URL(request.url).searchParams.get("token");
+      return (await required().isLive(token))
+        ? redirect(`/confirm#token=${encodeURIComponent(token!)}`)
+        : redirect(`/signin?error=confirmation_invalid&message=${encodeURIComponent(INVALID)}`);
+    },
+    confirmEmailWithPassword: async ({ body }) => {
+      const confirmation = required();
+      // A dead token costs no argon2 hash: only a link's holder makes the server hash.
+      if (!(await confirmation.isLive(body.token))) throw new AppError("confirmation_invalid", INVALID);
+      const passwordHash = await deps.hash(body.password);
+      const accountId = await confirmation.confirm(body.token, passwordHash);
+      const acc = accountId && (await getAccount(deps.store, accountId));
+      if (!acc) throw new AppError("confirmation_invalid", INVALID);
+      return deps.signIn(acc, passwordHash);
+    },
+    resendConfirmation: async ({ body, request }) => {
+      const confirmation = required();
+      // Threat: a stranger flooding someone's mailbox; each ask costs this client a sign-up too.
+      await deps.signups.take(deps.client(request));
+      await confirmation.resend(normalizeEmail(body.email));
+      return new Response(null, { status: 202 });
+    },
+  };
 }

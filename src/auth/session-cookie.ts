@@ -1,4 +1,3 @@
-import { AppError } from "../contract/errors.ts";
 import type { Store } from "../store/types.ts";
 import { type Account, getAccount } from "./accounts.ts";
 import { resolveSession, SESSION_COOKIE } from "./sessions.ts";
@@ -27,12 +26,6 @@ export const sessionToken = (request: Request): string | undefined => cookieValu
 export async function sessionAccount(store: Store, request: Request): Promise<Account | null> {
   const id = await resolveSession(store, sessionToken(request));
   return id ? getAccount(store, id) : null;
-}
-
-export async function requireAccount(store: Store, request: Request): Promise<Account> {
-  const acc = await sessionAccount(store, request);
-  if (!acc) throw new AppError("unauthorized", "sign in first: this endpoint needs the session cookie");
-  return acc;
 }
 
 /** Set-Cookie value for a session (HttpOnly, SameSite=Lax, Secure behind https). */

@@ -1,9 +1,8 @@
-import { Elysia } from "elysia";
 import { SessionStatusSchema } from "../contract/auth.ts";
-import { type ApiPaths, json as jsonAnswer, OPTIONAL_COOKIE, publicOp } from "../contract/openapi-operations.ts";
+import { json as jsonAnswer, OPTIONAL_COOKIE, publicOp } from "../contract/openapi-operations.ts";
 import { json } from "../http/responses.ts";
-import type { Store } from "../store/types.ts";
-import { sessionAccount } from "./session-cookie.ts";
+import { routes } from "../http/route.ts";
+import type { Account } from "./accounts.ts";
 
 /** The route's OpenAPI operation: its summary and answer are this one object. */
 const AUTH_SESSION = publicOp(
@@ -18,7 +17,6 @@ const AUTH_SESSION = publicOp(
   },
   { security: OPTIONAL_COOKIE },
 );
-export const SESSION_OPERATIONS: ApiPaths = { "/api/v1/auth/session": { get: AUTH_SESSION } };
 
 /**
  * "Who am I, if anyone" for the web app. Signed out is an ordinary answer here (200 with
@@ -26,11 +24,18 @@ export const SESSION_OPERATIONS: ApiPaths = { "/api/v1/auth/session": { get: AUT
  * probing the session with /me made each signed-out visit look broken. The answer names no
  * one to a page of another site: the route is outside CORS and the cookie is SameSite=Lax.
  */
-export function sessionRoute(deps: { store: Store }) {
-  return new Elysia({ name: "session-route" }).get(
-    "/api/v1/auth/session",
-    async ({ request }) =>
-      json({ account: await sessionAccount(deps.store, request) }, 200, { "cache-control": "no-store" }),
-    { response: SessionStatusSchema, detail: AUTH_SESSION },
-  );
-}
+export const SESSION_ROUTES = routes<Account>()(
+  {
+    authSession: {
+      method: "GET",
+      path: "/api/v1/auth/session",
+      auth: "optional-session",
+      body: "none",
+      response: SessionStatusSchema,
+      operation: AUTH_SESSION,
+    },
+  },
+  (_deps: unknown) => ({
+    authSession: ({ account }) => json({ account }, 200, { "cache-control": "no-store" }),
+  }),
+);

@@ -1,9 +1,9 @@
-import { Elysia } from "elysia";
-import { requireAccount } from "../auth/session-cookie.ts";
+import type { Account } from "../auth/accounts.ts";
 import { CreateCollectionBodySchema, UpdateCollectionBodySchema } from "../contract/collections.ts";
-import { type ApiPaths, BODY_TOO_LARGE, err, json as jsonAnswer, sessionOp } from "../contract/openapi-operations.ts";
+import { BODY_TOO_LARGE, err, json as jsonAnswer, sessionOp } from "../contract/openapi-operations.ts";
 import { ref } from "../contract/openapi-schemas.ts";
 import { json } from "../http/responses.ts";
+import { routes } from "../http/route.ts";
 import type { Store } from "../store/types.ts";
 import { createCollection, listCollections, removeCollection, updateCollection } from "./collection-service.ts";
 import { collectionAt, NAME_PARAM, NO_STORE, OWNER_PARAM } from "./route-params.ts";
@@ -52,45 +52,50 @@ const REMOVE_COLLECTION = sessionOp(
   },
   { parameters: [NAME_PARAM, OWNER_PARAM] },
 );
-export const COLLECTION_OPERATIONS: ApiPaths = {
-  "/api/console/collections": { get: LIST_COLLECTIONS, post: CREATE_COLLECTION },
-  "/api/console/collections/{name}": { patch: UPDATE_COLLECTION, delete: REMOVE_COLLECTION },
-};
-
 /** The Console's collections (README "Collections for a team"): session cookie only. */
-export function collectionRoutes(deps: { store: Store }) {
-  return new Elysia({ name: "collection-routes" })
-    .get(
-      "/api/console/collections",
-      async ({ request }) => {
-        const acc = await requireAccount(deps.store, request);
-        return json({ collections: await listCollections(deps.store, acc) }, 200, NO_STORE);
-      },
-      { detail: LIST_COLLECTIONS },
-    )
-    .post(
-      "/api/console/collections",
-      async ({ request, body }) => {
-        const acc = await requireAccount(deps.store, request);
-        return json({ collection: await createCollection(deps.store, acc, body) }, 201, NO_STORE);
-      },
-      { body: CreateCollectionBodySchema, detail: CREATE_COLLECTION },
-    )
-    .patch(
-      "/api/console/collections/:name",
-      async ({ request, params, body }) => {
-        const acc = await requireAccount(deps.store, request);
-        const collection = await updateCollection(deps.store, acc, collectionAt(params, request), body);
-        return json({ collection }, 200, NO_STORE);
-      },
-      { body: UpdateCollectionBodySchema, detail: UPDATE_COLLECTION },
-    )
-    .delete(
-      "/api/console/collections/:name",
-      async ({ request, params }) => {
-        const acc = await requireAccount(deps.store, request);
-        return json(await removeCollection(deps.store, acc, collectionAt(params, request)), 200, NO_STORE);
-      },
-      { detail: REMOVE_COLLECTION },
-    );
-}
+export const COLLECTION_ROUTES = routes<Account>()(
+  {
+    listCollections: {
+      method: "GET",
+      path: "/api/console/collections",
+      auth: "session",
+      body: "none",
+      operation: LIST_COLLECTIONS,
+    },
+    createCollection: {
+      method: "POST",
+      path: "/api/console/collections",
+      auth: "session",
+      body: "json",
+      schema: CreateCollectionBodySchema,
+      operation: CREATE_COLLECTION,
+    },
+    updateCollection: {
+      method: "PATCH",
+      path: "/api/console/collections/:name",
+      auth: "session",
+      body: "json",
+      schema: UpdateCollectionBodySchema,
+      operation: UPDATE_COLLECTION,
+    },
+    removeCollection: {
+      method: "DELETE",
+      path: "/api/console/collections/:name",
+      auth: "session",
+      body: "json",
+      operation: REMOVE_COLLECTION,
+    },
+  },
+  (deps: { store: Store }) => ({
+    listCollections: async ({ account }) =>
+      json({ collections: await listCollections(deps.store, account) }, 200, NO_STORE),
+    createCollection: async ({ account, body }) =>
+      json({ collection: await createCollection(deps.store, account, body) }, 201, NO_STORE),
+    updateCollection: async ({ account, params, request, body }) => {
+      const collection = await updateCollection(deps.store, account, collectionAt(params, request), body);
+      return json({ collection }, 200, NO_STORE);
+    },
+    removeCollection: async ({ account, params, request }) =>
+      json(await removeCollection(deps.store, account, collectionAt(params, request)), 200, NO_STORE),
+  }),
+);

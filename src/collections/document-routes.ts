@@ -1,8 +1,8 @@
-import { Elysia } from "elysia";
-import { requireAccount } from "../auth/session-cookie.ts";
+import type { Account } from "../auth/accounts.ts";
 import { AppError } from "../contract/errors.ts";
-import { type ApiPaths, err, json as jsonAnswer, sessionOp } from "../contract/openapi-operations.ts";
+import { err, json as jsonAnswer, sessionOp } from "../contract/openapi-operations.ts";
 import { json } from "../http/responses.ts";
+import { routes } from "../http/route.ts";
 import type { Store } from "../store/types.ts";
 import { listDocuments, removeDocument } from "./document-list.ts";
 import { documentPage, fromParam } from "./document-page.ts";
@@ -59,49 +59,53 @@ const REMOVE_DOCUMENT = sessionOp(
   },
   { parameters: [NAME_PARAM, DOC_ID_PARAM, OWNER_PARAM] },
 );
-export const DOCUMENT_OPERATIONS: ApiPaths = {
-  "/api/console/collections/{name}/documents": { get: LIST_DOCUMENTS },
-  "/api/console/collections/{name}/documents/{doc_id}": { get: GET_DOCUMENT, delete: REMOVE_DOCUMENT },
-};
-
 /** A collection's documents in the Console (README "Collections for a team"): session cookie only. */
-export function documentRoutes(deps: { store: Store }) {
-  return new Elysia({ name: "document-routes" })
-    .get(
-      "/api/console/collections/:name/documents",
-      async ({ request, params }) => {
-        const acc = await requireAccount(deps.store, request);
-        const at = collectionAt(params, request);
-        const c = await readableCollection(deps.store, acc, at.name, at.owner);
-        // The first page when absent: the doc_ids start at "".
-        const from = queryValue(request, "from") ?? "";
-        return json(await listDocuments(deps.store, c, from), 200, NO_STORE);
-      },
-      { detail: LIST_DOCUMENTS },
-    )
-    .get(
-      "/api/console/collections/:name/documents/:doc_id",
-      async ({ request, params }) => {
-        const acc = await requireAccount(deps.store, request);
-        const at = collectionAt(params, request);
-        const docId = segment(params.doc_id, "doc_id");
-        const from = fromParam(queryValue(request, "from"));
-        const c = await readableCollection(deps.store, acc, at.name, at.owner);
-        return json(await documentPage(deps.store, c, docId, from), 200, NO_STORE);
-      },
-      { detail: GET_DOCUMENT },
-    )
-    .delete(
-      "/api/console/collections/:name/documents/:doc_id",
-      async ({ request, params }) => {
-        const acc = await requireAccount(deps.store, request);
-        const at = collectionAt(params, request);
-        const docId = segment(params.doc_id, "doc_id");
-        const c = await ownCollection(deps.store, acc, at.name, at.owner);
-        if (!(await removeDocument(deps.store, c, docId)))
-          throw new AppError("document_not_found", `no document ${JSON.stringify(docId)} in this collection`);
-        return json({ doc_id: docId }, 200, NO_STORE);
-      },
-      { detail: REMOVE_DOCUMENT },
-    );
-}
+export const DOCUMENT_ROUTES = routes<Account>()(
+  {
+    listDocuments: {
+      method: "GET",
+      path: "/api/console/collections/:name/documents",
+      auth: "session",
+      body: "none",
+      operation: LIST_DOCUMENTS,
+    },
+    getDocument: {
+      method: "GET",
+      path: "/api/console/collections/:name/documents/:doc_id",
+      auth: "session",
+      body: "none",
+      operation: GET_DOCUMENT,
+    },
+    removeDocument: {
+      method: "DELETE",
+      path: "/api/console/collections/:name/documents/:doc_id",
+      auth: "session",
+      body: "json",
+      operation: REMOVE_DOCUMENT,
+    },
+  },
+  (deps: { store: Store }) => ({
+    listDocuments: async ({ account, request, params }) => {
+      const at = collectionAt(params, request);
+      const c = await readableCollection(deps.store, account, at.name, at.owner);
+      // The first page when absent: the doc_ids start at "".
+      const from = queryValue(request, "from") ?? "";
+      return json(await listDocuments(deps.store, c, from), 200, NO_STORE);
+    },
+    getDocument: async ({ account, request, params }) => {
+      const at = collectionAt(params, request);
+      const docId = segment(params.doc_id, "doc_id");
+      const from = fromParam(queryValue(request, "from"));
+      const c = await readableCollection(deps.store, account, at.name, at.owner);
+      return json(await documentPage(deps.store, c, docId, from), 200, NO_STORE);
+    },
+    removeDocument: async ({ account, request, params }) => {
+      const at = collectionAt(params, request);
+      const docId = segment(params.doc_id, "doc_id");
+      const c = await ownCollection(deps.store, account, at.name, at.owner);
+      if (!(await removeDocument(deps.store, c, docId)))
+        throw new AppError("document_not_found", `no document ${JSON.stringify(docId)} in this collection`);
+      return json({ doc_id: docId }, 200, NO_STORE);
+    },
+  }),
+);

@@ -1,9 +1,9 @@
-import { Elysia } from "elysia";
-import { requireAccount } from "../auth/session-cookie.ts";
+import type { Account } from "../auth/accounts.ts";
 import type { Config } from "../config/schema.ts";
 import { AppError } from "../contract/errors.ts";
-import { type ApiPaths, err, json as jsonAnswer, pathParam, sessionOp } from "../contract/openapi-operations.ts";
+import { err, json as jsonAnswer, pathParam, sessionOp } from "../contract/openapi-operations.ts";
 import { json } from "../http/responses.ts";
+import { routes } from "../http/route.ts";
 import type { Store } from "../store/types.ts";
 import { runTimeline } from "./run-timeline.ts";
 import { usageReport } from "./usage.ts";
@@ -21,30 +21,24 @@ const GET_RUN_TIMELINE = sessionOp(
   { 200: jsonAnswer("RunTimeline", "the run and its events"), 404: err(["run_not_found"]) },
   { parameters: [pathParam("request_id", "the request_id of an earlier call")] },
 );
-export const CONSOLE_OPERATIONS: ApiPaths = {
-  "/api/console/usage": { get: GET_USAGE },
-  "/api/console/runs/{request_id}": { get: GET_RUN_TIMELINE },
-};
-
 /** The Console's usage and run timelines (README "The API"): session cookie only. */
-export function consoleRoutes(deps: { config: Config; store: Store }) {
-  return new Elysia({ name: "console-routes" })
-    .get(
-      "/api/console/usage",
-      async ({ request }) => {
-        const acc = await requireAccount(deps.store, request);
-        return json(await usageReport(deps.store, deps.config, acc), 200, noStore);
-      },
-      { detail: GET_USAGE },
-    )
-    .get(
-      "/api/console/runs/:request_id",
-      async ({ request, params }) => {
-        const acc = await requireAccount(deps.store, request);
-        const run = await runTimeline(deps.store, acc.id, params.request_id);
-        if (!run) throw new AppError("run_not_found", "no such run");
-        return json(run, 200, noStore);
-      },
-      { detail: GET_RUN_TIMELINE },
-    );
-}
+export const CONSOLE_ROUTES = routes<Account>()(
+  {
+    getUsage: { method: "GET", path: "/api/console/usage", auth: "session", body: "none", operation: GET_USAGE },
+    getRunTimeline: {
+      method: "GET",
+      path: "/api/console/runs/:request_id",
+      auth: "session",
+      body: "none",
+      operation: GET_RUN_TIMELINE,
+    },
+  },
+  (deps: { config: Config; store: Store }) => ({
+    getUsage: async ({ account }) => json(await usageReport(deps.store, deps.config, account), 200, noStore),
+    getRunTimeline: async ({ account, params }) => {
+      const run = await runTimeline(deps.store, account.id, params.request_id as string);
+      if (!run) throw new AppError("run_not_found", "no such run");
+      return json(run, 200, noStore);
+    },
+  }),
+);

@@ -1,4 +1,4 @@
-import { type Static, Type as T } from "@sinclair/typebox";
+import { type Static, Type as T, type TSchema } from "@sinclair/typebox";
 import { Timestamp } from "./formats.ts";
 
 /**
@@ -95,3 +95,16 @@ export type Plan = Static<typeof PlanSchema>;
 export type Me = Static<typeof MeSchema>;
 export type SignupPending = Static<typeof SignupPendingSchema>;
 export type Providers = Static<typeof ProvidersSchema>;
+
+/** This file's named schemas (components.schemas, in this order): a new one is added here only. */
+export const AUTH_SCHEMAS = {
+  Plan: PlanSchema,
+  Credentials: CredentialsSchema,
+  Me: MeSchema,
+  SignupPending: SignupPendingSchema,
+  ResendBody: ResendBodySchema,
+  ConfirmBody: ConfirmBodySchema,
+  SessionStatus: SessionStatusSchema,
+  OidcProvider: OidcProviderSchema,
+  Providers: ProvidersSchema,
+} as const satisfies Record<string, TSchema>;

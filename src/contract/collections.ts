@@ -1,4 +1,4 @@
-import { type Static, Type as T } from "@sinclair/typebox";
+import { type Static, Type as T, type TSchema } from "@sinclair/typebox";
 import { NullableTimestamp, Timestamp } from "./formats.ts";
 
 /**
@@ -149,3 +149,20 @@ export type Collection = Static<typeof CollectionSchema>;
 export type DocumentItem = Static<typeof DocumentItemSchema>;
 export type DocumentList = Static<typeof DocumentListSchema>;
 export type DocumentPage = Static<typeof DocumentPageSchema>;
+
+/** This file's named schemas (components.schemas, in this order): a new one is added here only. */
+export const COLLECTION_SCHEMAS = {
+  Visibility: VisibilitySchema,
+  CollectionStatus: CollectionStatusSchema,
+  Collection: CollectionSchema,
+  CollectionList: CollectionListSchema,
+  CreateCollectionBody: CreateCollectionBodySchema,
+  UpdateCollectionBody: UpdateCollectionBodySchema,
+  CollectionAnswer: CollectionAnswerSchema,
+  RemovedCollection: RemovedCollectionSchema,
+  DocumentStatus: DocumentStatusSchema,
+  DocumentItem: DocumentItemSchema,
+  DocumentList: DocumentListSchema,
+  RemovedDocument: RemovedDocumentSchema,
+  DocumentPage: DocumentPageSchema,
+} as const satisfies Record<string, TSchema>;

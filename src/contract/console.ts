@@ -1,4 +1,4 @@
-import { type Static, Type as T } from "@sinclair/typebox";
+import { type Static, Type as T, type TSchema } from "@sinclair/typebox";
 import { PlanSchema } from "./auth.ts";
 import { SourceSchema, VerificationSchema, WriterSchema } from "./envelope.ts";
 import { ErrorItemSchema } from "./errors.ts";
@@ -239,3 +239,20 @@ export type UsageDay = Static<typeof UsageDaySchema>;
 export type RecentRun = Static<typeof RecentRunSchema>;
 export type Usage = Static<typeof UsageSchema>;
 export type RunTimeline = Static<typeof RunTimelineSchema>;
+
+/** This file's named schemas (components.schemas, in this order): a new one is added here only. */
+export const CONSOLE_SCHEMAS = {
+  KeyStatus: KeyStatusSchema,
+  KeyRecord: KeyRecordSchema,
+  KeyList: KeyListSchema,
+  CreateKeyBody: CreateKeyBodySchema,
+  CreatedKey: CreatedKeySchema,
+  RevokedKey: RevokedKeySchema,
+  RunStatus: RunStatusSchema,
+  Origin: OriginSchema,
+  UsageDay: UsageDaySchema,
+  RecentRun: RecentRunSchema,
+  Usage: UsageSchema,
+  TimelineEntry: TimelineEntrySchema,
+  RunTimeline: RunTimelineSchema,
+} as const satisfies Record<string, TSchema>;

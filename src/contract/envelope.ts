@@ -1,4 +1,4 @@
-import { type Static, Type as T } from "@sinclair/typebox";
+import { type Static, Type as T, type TSchema } from "@sinclair/typebox";
 import { ErrorItemSchema } from "./errors.ts";
 import { RequestId } from "./formats.ts";
 
@@ -145,3 +145,13 @@ export type Writer = Static<typeof WriterSchema>;
 export type Envelope = Static<typeof EnvelopeSchema>;
 export type Evidence = Static<typeof EvidenceSchema>;
 export type Verification = Static<typeof VerificationSchema>;
+
+/** This file's named schemas (components.schemas, in this order): a new one is added here only. */
+export const ENVELOPE_SCHEMAS = {
+  Envelope: EnvelopeSchema,
+  EnvelopeUsage: EnvelopeUsageSchema,
+  Source: SourceSchema,
+  Evidence: EvidenceSchema,
+  Verification: VerificationSchema,
+  Writer: WriterSchema,
+} as const satisfies Record<string, TSchema>;

@@ -1,4 +1,4 @@
-import { Type as T } from "@sinclair/typebox";
+import { Type as T, type TSchema } from "@sinclair/typebox";
 
 /**
  * The one table of every stable error code the service emits (README "The API"),
@@ -299,3 +299,9 @@ export const ErrorBodySchema = T.Object(
   },
   { description: "The error body outside the query endpoints: {errors: [{code, message}]}" },
 );
+
+/** This file's named schemas (components.schemas, in this order): a new one is added here only. */
+export const ERROR_SCHEMAS = {
+  ErrorItem: ErrorItemSchema,
+  ErrorBody: ErrorBodySchema,
+} as const satisfies Record<string, TSchema>;

@@ -1,4 +1,4 @@
-import { type Static, Type as T } from "@sinclair/typebox";
+import { type Static, Type as T, type TSchema } from "@sinclair/typebox";
 import { type Envelope, EnvelopeSchema, type Source, SourceSchema } from "./envelope.ts";
 import { type ErrorItem, ErrorItemSchema } from "./errors.ts";
 
@@ -146,3 +146,12 @@ export const STREAM_EXAMPLE = EXAMPLE_EVENTS.reduce(
   (text, e, i) => `${text}${i === 4 ? ": keep-alive\n" : ""}${sseEventText(e, eventId(EXAMPLE_ID, i + 1))}`,
   "retry: 1000\n",
 );
+
+/** This file's named schemas (components.schemas, in this order): a new one is added here only. */
+export const EVENT_SCHEMAS = {
+  Stage: StageSchema,
+  Progress: ProgressSchema,
+  AnswerDelta: AnswerDeltaSchema,
+  StreamEvent: StreamEventSchema,
+  StreamMessage: StreamMessageSchema,
+} as const satisfies Record<string, TSchema>;

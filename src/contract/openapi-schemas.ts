@@ -1,57 +1,12 @@
 import { Type as T, type TSchema } from "@sinclair/typebox";
-import {
-  ConfirmBodySchema,
-  CredentialsSchema,
-  MeSchema,
-  OidcProviderSchema,
-  PlanSchema,
-  ProvidersSchema,
-  ResendBodySchema,
-  SessionStatusSchema,
-  SignupPendingSchema,
-} from "./auth.ts";
-import {
-  CollectionAnswerSchema,
-  CollectionListSchema,
-  CollectionSchema,
-  CollectionStatusSchema,
-  CreateCollectionBodySchema,
-  DocumentItemSchema,
-  DocumentListSchema,
-  DocumentPageSchema,
-  DocumentStatusSchema,
-  RemovedCollectionSchema,
-  RemovedDocumentSchema,
-  UpdateCollectionBodySchema,
-  VisibilitySchema,
-} from "./collections.ts";
-import {
-  CreatedKeySchema,
-  CreateKeyBodySchema,
-  KeyListSchema,
-  KeyRecordSchema,
-  KeyStatusSchema,
-  OriginSchema,
-  RecentRunSchema,
-  RevokedKeySchema,
-  RunStatusSchema,
-  RunTimelineSchema,
-  TimelineEntrySchema,
-  UsageDaySchema,
-  UsageSchema,
-} from "./console.ts";
-import {
-  EnvelopeSchema,
-  EnvelopeUsageSchema,
-  EvidenceSchema,
-  SourceSchema,
-  VerificationSchema,
-  WriterSchema,
-} from "./envelope.ts";
-import { ErrorBodySchema, ErrorItemSchema } from "./errors.ts";
-import { AnswerDeltaSchema, ProgressSchema, StageSchema, StreamEventSchema, StreamMessageSchema } from "./events.ts";
-import { QueryBodySchema } from "./query.ts";
-import { UploadAcceptedSchema, UploadBodySchema, UploadedFileSchema } from "./uploads.ts";
+import { AUTH_SCHEMAS } from "./auth.ts";
+import { COLLECTION_SCHEMAS } from "./collections.ts";
+import { CONSOLE_SCHEMAS } from "./console.ts";
+import { ENVELOPE_SCHEMAS } from "./envelope.ts";
+import { ERROR_SCHEMAS } from "./errors.ts";
+import { EVENT_SCHEMAS } from "./events.ts";
+import { QUERY_SCHEMAS } from "./query.ts";
+import { UPLOAD_SCHEMAS } from "./uploads.ts";
 
 /**
  * The named schemas of the OpenAPI document (components.schemas), generated from the
@@ -76,60 +31,20 @@ export const HealthSchema = T.Object(
   { description: "the process's health and its database's" },
 );
 
-/** Name → schema. Only non-trivial schemas: a name for a bare string would match everywhere. */
+/**
+ * Name → schema, each contract file's own list in turn (a new schema is named in its file's
+ * list, this order is components.schemas'). Only non-trivial schemas: a name for a bare string
+ * would match everywhere.
+ */
 export const NAMED_SCHEMAS = {
-  Envelope: EnvelopeSchema,
-  EnvelopeUsage: EnvelopeUsageSchema,
-  Source: SourceSchema,
-  Evidence: EvidenceSchema,
-  Verification: VerificationSchema,
-  Writer: WriterSchema,
-  ErrorItem: ErrorItemSchema,
-  ErrorBody: ErrorBodySchema,
-  QueryBody: QueryBodySchema,
-  Stage: StageSchema,
-  Progress: ProgressSchema,
-  AnswerDelta: AnswerDeltaSchema,
-  StreamEvent: StreamEventSchema,
-  StreamMessage: StreamMessageSchema,
-  KeyStatus: KeyStatusSchema,
-  KeyRecord: KeyRecordSchema,
-  KeyList: KeyListSchema,
-  CreateKeyBody: CreateKeyBodySchema,
-  CreatedKey: CreatedKeySchema,
-  RevokedKey: RevokedKeySchema,
-  RunStatus: RunStatusSchema,
-  Origin: OriginSchema,
-  UsageDay: UsageDaySchema,
-  RecentRun: RecentRunSchema,
-  Usage: UsageSchema,
-  TimelineEntry: TimelineEntrySchema,
-  RunTimeline: RunTimelineSchema,
-  Visibility: VisibilitySchema,
-  CollectionStatus: CollectionStatusSchema,
-  Collection: CollectionSchema,
-  CollectionList: CollectionListSchema,
-  CreateCollectionBody: CreateCollectionBodySchema,
-  UpdateCollectionBody: UpdateCollectionBodySchema,
-  CollectionAnswer: CollectionAnswerSchema,
-  RemovedCollection: RemovedCollectionSchema,
-  DocumentStatus: DocumentStatusSchema,
-  DocumentItem: DocumentItemSchema,
-  DocumentList: DocumentListSchema,
-  RemovedDocument: RemovedDocumentSchema,
-  DocumentPage: DocumentPageSchema,
-  UploadBody: UploadBodySchema,
-  UploadedFile: UploadedFileSchema,
-  UploadAccepted: UploadAcceptedSchema,
-  Plan: PlanSchema,
-  Credentials: CredentialsSchema,
-  Me: MeSchema,
-  SignupPending: SignupPendingSchema,
-  ResendBody: ResendBodySchema,
-  ConfirmBody: ConfirmBodySchema,
-  SessionStatus: SessionStatusSchema,
-  OidcProvider: OidcProviderSchema,
-  Providers: ProvidersSchema,
+  ...ENVELOPE_SCHEMAS,
+  ...ERROR_SCHEMAS,
+  ...QUERY_SCHEMAS,
+  ...EVENT_SCHEMAS,
+  ...CONSOLE_SCHEMAS,
+  ...COLLECTION_SCHEMAS,
+  ...UPLOAD_SCHEMAS,
+  ...AUTH_SCHEMAS,
   Health: HealthSchema,
 } as const satisfies Record<string, TSchema>;
 

@@ -1,4 +1,4 @@
-import { type Static, Type as T } from "@sinclair/typebox";
+import { type Static, Type as T, type TSchema } from "@sinclair/typebox";
 
 /**
  * The body of the query endpoints, /api/query and /api/query/stream, and of the web
@@ -46,3 +46,8 @@ export type QueryBody = Static<typeof QueryBodySchema>;
 export const QUERY_BODY_EXAMPLE: QueryBody = {
   query: "What limits the energy density of solid-state batteries?",
 };
+
+/** This file's named schemas (components.schemas, in this order): a new one is added here only. */
+export const QUERY_SCHEMAS = {
+  QueryBody: QueryBodySchema,
+} as const satisfies Record<string, TSchema>;

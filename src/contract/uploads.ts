@@ -1,4 +1,4 @@
-import { type Static, Type as T } from "@sinclair/typebox";
+import { type Static, Type as T, type TSchema } from "@sinclair/typebox";
 
 /**
  * Uploads to a collection (README "Collections for a team", POST
@@ -37,3 +37,10 @@ export const UploadAcceptedSchema = T.Object(
 );
 
 export type UploadedFile = Static<typeof UploadedFileSchema>;
+
+/** This file's named schemas (components.schemas, in this order): a new one is added here only. */
+export const UPLOAD_SCHEMAS = {
+  UploadBody: UploadBodySchema,
+  UploadedFile: UploadedFileSchema,
+  UploadAccepted: UploadAcceptedSchema,
+} as const satisfies Record<string, TSchema>;

@@ -1,18 +1,13 @@
-import { Elysia, t } from "elysia";
-import { requireAccount, sessionToken } from "../auth/session-cookie.ts";
+import { t } from "elysia";
+import type { Account } from "../auth/accounts.ts";
+import { sessionToken } from "../auth/session-cookie.ts";
 import type { Config } from "../config/schema.ts";
 import { CreateKeyBodySchema } from "../contract/console.ts";
 import { AppError } from "../contract/errors.ts";
-import {
-  type ApiPaths,
-  BODY_TOO_LARGE,
-  err,
-  json as jsonAnswer,
-  pathParam,
-  sessionOp,
-} from "../contract/openapi-operations.ts";
+import { BODY_TOO_LARGE, err, json as jsonAnswer, pathParam, sessionOp } from "../contract/openapi-operations.ts";
 import { ref } from "../contract/openapi-schemas.ts";
 import { json } from "../http/responses.ts";
+import { routes } from "../http/route.ts";
 import type { Store } from "../store/types.ts";
 import { createKey, listKeyPage, revokeKey } from "./api-keys.ts";
 
@@ -65,42 +60,39 @@ const REVOKE_KEY = sessionOp(
   { 200: jsonAnswer("RevokedKey", "revoked; revoking again answers the same record"), 404: err(["key_not_found"]) },
   { parameters: [pathParam("key_id", "the key's id")] },
 );
-export const KEY_OPERATIONS: ApiPaths = {
-  "/api/console/keys": { get: LIST_KEYS, post: CREATE_KEY },
-  "/api/console/keys/{key_id}": { delete: REVOKE_KEY },
-};
-
 /** API keys in the Console (README "The API"): session cookie only; a key is not a credential here. */
-export function keyRoutes(deps: { store: Store; config: Pick<Config, "KEYS_PER_ACCOUNT"> }) {
-  return new Elysia({ name: "key-routes" })
-    .get(
-      "/api/console/keys",
-      async ({ request }) => {
-        const acc = await requireAccount(deps.store, request);
-        return json(await listKeyPage(deps.store, acc.id, fromKey(request)), 200, noStore);
-      },
-      { detail: LIST_KEYS },
-    )
-    .post(
-      "/api/console/keys",
-      async ({ request, body }) => {
-        const acc = await requireAccount(deps.store, request);
-        const name = body?.name?.trim() || null;
-        const {
-          last_used_at: _l,
-          revoked_at: _r,
-          ...shown
-        } = await createKey(deps.store, acc.id, name, deps.config.KEYS_PER_ACCOUNT, sessionToken(request));
-        return json(shown, 201, noStore);
-      },
-      { body: t.Optional(CreateKeyBodySchema), detail: CREATE_KEY },
-    )
-    .delete(
-      "/api/console/keys/:key_id",
-      async ({ request, params }) => {
-        const acc = await requireAccount(deps.store, request);
-        return json(await revokeKey(deps.store, acc.id, params.key_id), 200, noStore);
-      },
-      { detail: REVOKE_KEY },
-    );
-}
+export const KEY_ROUTES = routes<Account>()(
+  {
+    listKeys: { method: "GET", path: "/api/console/keys", auth: "session", body: "none", operation: LIST_KEYS },
+    createKey: {
+      method: "POST",
+      path: "/api/console/keys",
+      auth: "session",
+      body: "json",
+      schema: t.Optional(CreateKeyBodySchema),
+      operation: CREATE_KEY,
+    },
+    revokeKey: {
+      method: "DELETE",
+      path: "/api/console/keys/:key_id",
+      auth: "session",
+      body: "json",
+      operation: REVOKE_KEY,
+    },
+  },
+  (deps: { store: Store; config: Pick<Config, "KEYS_PER_ACCOUNT"> }) => ({
+    listKeys: async ({ account, request }) =>
+      json(await listKeyPage(deps.store, account.id, fromKey(request)), 200, noStore),
+    createKey: async ({ account, request, body }) => {
+      const name = body?.name?.trim() || null;
+      const {
+        last_used_at: _l,
+        revoked_at: _r,
+        ...shown
+      } = await createKey(deps.store, account.id, name, deps.config.KEYS_PER_ACCOUNT, sessionToken(request));
+      return json(shown, 201, noStore);
+    },
+    revokeKey: async ({ account, params }) =>
+      json(await revokeKey(deps.store, account.id, params.key_id as string), 200, noStore),
+  }),
+);

@@ -1,9 +1,10 @@
 import { Type as T } from "@sinclair/typebox";
-import { Elysia } from "elysia";
+import type { Account } from "../auth/accounts.ts";
 import { publicUrl } from "../config/load.ts";
 import type { OpenApiDocument } from "../contract/openapi.ts";
-import { type ApiPaths, json as jsonAnswer, publicOp, text } from "../contract/openapi-operations.ts";
+import { json as jsonAnswer, publicOp, text } from "../contract/openapi-operations.ts";
 import { json } from "../http/responses.ts";
+import { routes } from "../http/route.ts";
 import { apiReferenceHtml } from "./api-reference.ts";
 import type { AppDeps } from "./deps.ts";
 import { healthProbe } from "./health.ts";
@@ -24,39 +25,34 @@ const API_REFERENCE = publicOp("apiReference", "Service", "A readable API refere
 const METRICS = publicOp("metrics", "Service", "Prometheus metrics", {
   200: text("text/plain", "Prometheus text exposition format 0.0.4"),
 });
-export const SERVICE_OPERATIONS: ApiPaths = {
-  "/healthz": { get: HEALTH },
-  "/openapi.json": { get: OPEN_API },
-  "/docs": { get: API_REFERENCE },
-  "/metrics": { get: METRICS },
-};
-
 /**
  * Health, the OpenAPI document, the reference page rendered from it, and metrics. The
  * document comes from the composition root (api-document.ts), which knows every route.
  */
-export function serviceRoutes(deps: AppDeps, document: (serverUrl: string) => OpenApiDocument) {
-  const health = healthProbe(deps.store, () => deps.runs.unrecorded);
-  return new Elysia({ name: "service-routes" })
-    .get("/healthz", async () => json(await health()), { detail: HEALTH })
-    .get("/openapi.json", () => json(document(publicUrl(deps.config))), { detail: OPEN_API })
-    .get(
-      "/docs",
-      () =>
-        new Response(apiReferenceHtml(document(publicUrl(deps.config))), {
+export const SERVICE_ROUTES = routes<Account>()(
+  {
+    health: { method: "GET", path: "/healthz", auth: "none", body: "none", operation: HEALTH },
+    openApi: { method: "GET", path: "/openapi.json", auth: "none", body: "none", operation: OPEN_API },
+    apiReference: { method: "GET", path: "/docs", auth: "none", body: "none", operation: API_REFERENCE },
+    metrics: { method: "GET", path: "/metrics", auth: "none", body: "none", operation: METRICS },
+  },
+  (deps: AppDeps & { document: (serverUrl: string) => OpenApiDocument }) => {
+    const health = healthProbe(deps.store, () => deps.runs.unrecorded);
+    const document = () => deps.document(publicUrl(deps.config));
+    return {
+      health: async () => json(await health()),
+      openApi: () => json(document()),
+      apiReference: () =>
+        new Response(apiReferenceHtml(document()), {
           headers: {
             "content-type": "text/html; charset=utf-8",
             "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
           },
         }),
-      { detail: API_REFERENCE },
-    )
-    .get(
-      "/metrics",
-      () =>
+      metrics: () =>
         new Response(deps.metrics.render(), {
           headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" },
         }),
-      { detail: METRICS },
-    );
-}
+    };
+  },
+);

@@ -1,13 +1,15 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { publicUrl } from "../../src/config/load.ts";
-import { QUERY_PATHS } from "../../src/runs/http/query-routes.ts";
+import { documentPath } from "../../src/http/route.ts";
 import { apiDocument, apiPaths } from "../../src/server/api-document.ts";
 import { mainApp } from "../../src/server/app.ts";
+import { declaredRoutes } from "../../src/server/routes.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
 import { startTestServer } from "../helpers/server.ts";
 
-// Each route declares its OpenAPI operation beside it (Elysia's `detail`); the document is
-// assembled from those declarations, so a route and its operation cannot say different things.
+// Each route is declared once, with its OpenAPI operation (src/http/route.ts); Elysia's
+// registration and the document are both fed from that one table, so a route and its
+// operation cannot say different things.
 
 const srv = startTestServer(scriptedEngine());
 afterAll(() => srv.stop(100));
@@ -15,7 +17,7 @@ afterAll(() => srv.stop(100));
 const paths = apiPaths();
 const routes = mainApp(srv.deps).routes.map((r) => ({
   method: r.method.toLowerCase(),
-  path: r.path.replace(/:(\w+)/g, "{$1}"),
+  path: documentPath(r.path),
   detail: r.hooks?.detail as unknown,
 }));
 
@@ -31,11 +33,14 @@ describe("OpenAPI operations beside their routes", () => {
     }
   });
 
-  test("every operation of the document has its route (the query endpoints are Bun's native routes)", () => {
+  test("every operation of the document has its route (the key routes are Bun's native routes)", () => {
     const served = new Set(routes.map((r) => `${r.method} ${r.path}`));
-    const native = [...QUERY_PATHS].map((p) => `post ${p}`);
+    const native = declaredRoutes()
+      .filter((r) => r.auth === "key")
+      .map((r) => `${r.method.toLowerCase()} ${documentPath(r.path)}`);
     const documented = Object.entries(paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`));
     expect(documented.filter((o) => !served.has(o)).sort()).toEqual(native.sort());
+    expect(native.sort()).toEqual(["post /api/query", "post /api/query/stream"]);
   });
 
   test("/openapi.json serves the assembled document, its operations as the routes declared them", async () => {

@@ -1,10 +1,11 @@
-import { Elysia } from "elysia";
 import * as oauth from "oauth4webapi";
 import { publicUrl } from "../../config/load.ts";
 import { SIGNIN_ERROR_CODES } from "../../contract/auth.ts";
 import { AppError, type ErrorCode } from "../../contract/errors.ts";
-import { type ApiPaths, err, json as jsonAnswer, publicOp } from "../../contract/openapi-operations.ts";
+import { err, json as jsonAnswer, publicOp } from "../../contract/openapi-operations.ts";
 import { json } from "../../http/responses.ts";
+import { routes } from "../../http/route.ts";
+import type { Account } from "../accounts.ts";
 import type { AuthDeps } from "../auth-routes.ts";
 import { signingSecret } from "../secret.ts";
 import { cookieValue, sessionCookie } from "../session-cookie.ts";
@@ -38,11 +39,6 @@ const OIDC_CALLBACK = publicOp("oidcCallback", "Accounts", "Identity provider ca
   },
   404: err(["not_found"], " (not configured)"),
 });
-export const OIDC_OPERATIONS: ApiPaths = {
-  "/api/v1/auth/providers": { get: PROVIDERS },
-  [`${FLOW_PATH}/start`]: { get: OIDC_START },
-  [`${FLOW_PATH}/callback`]: { get: OIDC_CALLBACK },
-};
 
 /**
  * Sign-in through the configured identity provider (README "Sign-in through your identity provider (OpenID Connect)"), plus
@@ -50,67 +46,72 @@ export const OIDC_OPERATIONS: ApiPaths = {
  * Every outcome of start and callback is a redirect: to the provider, to / signed in,
  * or to /signin?error=<code>&message=<text> — never a JSON error or a stack trace.
  */
-export function oidcRoutes(deps: Pick<AuthDeps, "config" | "store" | "logger">) {
-  const cfg = deps.config;
-  const base = publicUrl(cfg);
-  const secure = base.startsWith("https:");
-  const callbackUrl = `${base}${FLOW_PATH}/callback`;
-  const settings = oidcSettings(cfg, callbackUrl);
-  const client = settings ? new OidcClient(settings) : null;
-  // Read (or generated and stored) once, when the routes are built.
-  const flowStates = Promise.resolve(signingSecret(deps.store, cfg.SESSION_SECRET)).then((s) => new FlowStates(s));
-  flowStates.catch((e: unknown) => deps.logger.error("signing_secret_failed", { error: String(e) }));
-  const flows = () => flowStates;
-  const policy = { defaultPlan: cfg.DEFAULT_PLAN, allowedDomains: parseAllowedDomains(cfg.OIDC_ALLOWED_DOMAINS) };
+export const OIDC_ROUTES = routes<Account>()(
+  {
+    authProviders: { method: "GET", path: "/api/v1/auth/providers", auth: "none", body: "none", operation: PROVIDERS },
+    oidcStart: { method: "GET", path: `${FLOW_PATH}/start`, auth: "none", body: "none", operation: OIDC_START },
+    oidcCallback: {
+      method: "GET",
+      path: `${FLOW_PATH}/callback`,
+      auth: "none",
+      body: "none",
+      operation: OIDC_CALLBACK,
+    },
+  },
+  (deps: Pick<AuthDeps, "config" | "store" | "logger">) => {
+    const cfg = deps.config;
+    const base = publicUrl(cfg);
+    const secure = base.startsWith("https:");
+    const callbackUrl = `${base}${FLOW_PATH}/callback`;
+    const settings = oidcSettings(cfg, callbackUrl);
+    const client = settings ? new OidcClient(settings) : null;
+    // Read (or generated and stored) once, when the routes are built.
+    const flowStates = Promise.resolve(signingSecret(deps.store, cfg.SESSION_SECRET)).then((s) => new FlowStates(s));
+    flowStates.catch((e: unknown) => deps.logger.error("signing_secret_failed", { error: String(e) }));
+    const flows = () => flowStates;
+    const policy = { defaultPlan: cfg.DEFAULT_PLAN, allowedDomains: parseAllowedDomains(cfg.OIDC_ALLOWED_DOMAINS) };
 
-  // Scoped to the OIDC paths: the flow secrets travel only to start and callback.
-  const flowCookie = (value: string, maxAgeSec: number) =>
-    `${FLOW_COOKIE}=${value}; Path=${FLOW_PATH}; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSec}${secure ? "; Secure" : ""}`;
-  const redirect = (location: string, cookies: string[]) =>
-    new Response(null, {
-      status: 302,
-      headers: [
-        ["location", location],
-        ["cache-control", "no-store"],
-        ...cookies.map((c): [string, string] => ["set-cookie", c]),
-      ],
-    });
+    // Scoped to the OIDC paths: the flow secrets travel only to start and callback.
+    const flowCookie = (value: string, maxAgeSec: number) =>
+      `${FLOW_COOKIE}=${value}; Path=${FLOW_PATH}; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSec}${secure ? "; Secure" : ""}`;
+    const redirect = (location: string, cookies: string[]) =>
+      new Response(null, {
+        status: 302,
+        headers: [
+          ["location", location],
+          ["cache-control", "no-store"],
+          ...cookies.map((c): [string, string] => ["set-cookie", c]),
+        ],
+      });
 
-  /** Any failure → the sign-in page with a code and a short message; details only in the log. */
-  const toSignin = (e: unknown, stage: "start" | "callback") => {
-    const known = e instanceof AppError && SIGNIN_CODES.has(e.code);
-    const code = known ? e.code : "oidc_failed";
-    const detail =
-      e instanceof oauth.ResponseBodyError
-        ? `${e.error}: ${e.error_description ?? ""}`
-        : e instanceof Error
-          ? `${e.name}: ${e.message}`
-          : String(e);
-    deps.logger.warn("oidc_signin_failed", { stage, code, error: detail });
-    const message = known ? e.message : FAILED;
-    return redirect(`/signin?error=${encodeURIComponent(code)}&message=${encodeURIComponent(message)}`, [
-      flowCookie("", 0),
-    ]);
-  };
-  const requireClient = () => {
-    if (!client) throw new AppError("not_found", "no identity provider is configured");
-    return client;
-  };
+    /** Any failure → the sign-in page with a code and a short message; details only in the log. */
+    const toSignin = (e: unknown, stage: "start" | "callback") => {
+      const known = e instanceof AppError && SIGNIN_CODES.has(e.code);
+      const code = known ? e.code : "oidc_failed";
+      const detail =
+        e instanceof oauth.ResponseBodyError
+          ? `${e.error}: ${e.error_description ?? ""}`
+          : e instanceof Error
+            ? `${e.name}: ${e.message}`
+            : String(e);
+      deps.logger.warn("oidc_signin_failed", { stage, code, error: detail });
+      const message = known ? e.message : FAILED;
+      return redirect(`/signin?error=${encodeURIComponent(code)}&message=${encodeURIComponent(message)}`, [
+        flowCookie("", 0),
+      ]);
+    };
+    const requireClient = () => {
+      if (!client) throw new AppError("not_found", "no identity provider is configured");
+      return client;
+    };
 
-  return new Elysia({ name: "oidc-routes" })
-    .get(
-      "/api/v1/auth/providers",
-      () =>
+    return {
+      authProviders: () =>
         json({
           password: true,
           oidc: client ? { name: cfg.OIDC_NAME, start_url: `${FLOW_PATH}/start` } : null,
         }),
-      { detail: PROVIDERS },
-    )
-
-    .get(
-      `${FLOW_PATH}/start`,
-      async () => {
+      oidcStart: async () => {
         const idp = requireClient();
         try {
           const states = await flows();
@@ -125,12 +126,7 @@ export function oidcRoutes(deps: Pick<AuthDeps, "config" | "store" | "logger">) 
           return toSignin(e, "start");
         }
       },
-      { detail: OIDC_START },
-    )
-
-    .get(
-      `${FLOW_PATH}/callback`,
-      async ({ request }) => {
+      oidcCallback: async ({ request }) => {
         const idp = requireClient();
         try {
           const query = new URL(request.url).searchParams;
@@ -152,6 +148,6 @@ export function oidcRoutes(deps: Pick<AuthDeps, "config" | "store" | "logger">) 
           return toSignin(e, "callback");
         }
       },
-      { detail: OIDC_CALLBACK },
-    );
-}
+    };
+  },
+);

@@ -1,22 +1,19 @@
-import { Elysia } from "elysia";
-import { requireAccount } from "../../auth/session-cookie.ts";
+import type { Account } from "../../auth/accounts.ts";
 import type { Config } from "../../config/schema.ts";
 import { AppError } from "../../contract/errors.ts";
-import { type ApiPaths, err, json as jsonAnswer, sessionOp } from "../../contract/openapi-operations.ts";
+import { err, json as jsonAnswer, sessionOp } from "../../contract/openapi-operations.ts";
 import { ref } from "../../contract/openapi-schemas.ts";
 import { BODY_TIMEOUT_S } from "../../contract/query.ts";
 import type { UploadedFile } from "../../contract/uploads.ts";
 import { storageAllowanceFor, withinAllowance } from "../../corpus/storage-allowance.ts";
 import { json } from "../../http/responses.ts";
+import { routes } from "../../http/route.ts";
 import type { Store } from "../../store/types.ts";
 import { ownCollection } from "../find-collection.ts";
 import type { ImportQueue } from "../import/import-queue.ts";
 import { collectionAt, NAME_PARAM, NO_STORE, OWNER_PARAM } from "../route-params.ts";
 import { enqueueUpload } from "./enqueue-upload.ts";
 import { receiveUpload } from "./upload-intake.ts";
-
-/** The upload route's path as the server sees it: its body is read here, streamed, not by the body gate. */
-export const UPLOAD_PATH = /^\/api\/console\/collections\/[^/]+\/documents$/;
 
 // The route's OpenAPI operation, beside it: its summary, body and answers are this one object.
 const UPLOAD_DOCUMENTS = sessionOp(
@@ -49,9 +46,6 @@ const UPLOAD_DOCUMENTS = sessionOp(
     },
   },
 );
-export const UPLOAD_OPERATIONS: ApiPaths = {
-  "/api/console/collections/{name}/documents": { post: UPLOAD_DOCUMENTS },
-};
 
 export interface UploadDeps {
   store: Store;
@@ -65,13 +59,21 @@ export interface UploadDeps {
  * Uploads into the caller's own collection (README "Collections for a team"): session cookie
  * only, checked (with the cross-site check) before the body is read. Nothing is stored unless
  * every file is: the collection, then a full allowance, are refused before the body is read;
- * the files are spooled, then queued in one transaction with the allowance's check.
+ * the files are spooled, then queued in one transaction with the allowance's check. The
+ * multipart body is streamed to disk here (upload-intake.ts), never read into memory by the gate.
  */
-export function uploadRoutes(deps: UploadDeps) {
-  return new Elysia({ name: "upload-routes" }).post(
-    "/api/console/collections/:name/documents",
-    async ({ request, params }) => {
-      const account = await requireAccount(deps.store, request);
+export const UPLOAD_ROUTES = routes<Account>()(
+  {
+    uploadDocuments: {
+      method: "POST",
+      path: "/api/console/collections/:name/documents",
+      auth: "session",
+      body: "own",
+      operation: UPLOAD_DOCUMENTS,
+    },
+  },
+  (deps: UploadDeps) => ({
+    uploadDocuments: async ({ account, request, params }) => {
       const at = collectionAt(params, request);
       const collection = await ownCollection(deps.store, account, at.name, at.owner);
       // Already over (a smaller plan since): refused before a byte is read, as the queueing would.
@@ -98,6 +100,5 @@ export function uploadRoutes(deps: UploadDeps) {
       const documents: UploadedFile[] = rows.map((r) => ({ doc_id: r.docId, status: "queued", bytes: r.bytes }));
       return json({ documents }, 202, NO_STORE);
     },
-    { parse: "none", detail: UPLOAD_DOCUMENTS },
-  );
-}
+  }),
+);

@@ -7,7 +7,7 @@ useLongTimeout();
 
 let srv: TestServer;
 beforeAll(() => {
-  srv = startTestServer(scriptedEngine());
+  srv = startTestServer({ engine: scriptedEngine() });
 });
 afterAll(() => srv.stop(100));
 
@@ -123,7 +123,7 @@ describe("accounts and sessions", () => {
   });
 
   test("Secure cookie when PUBLIC_URL is https", async () => {
-    const s = startTestServer(scriptedEngine(), { PUBLIC_URL: "https://rq.example.com" });
+    const s = startTestServer({ engine: scriptedEngine(), env: { PUBLIC_URL: "https://rq.example.com" } });
     try {
       const res = await new Client(s.url).req("POST", "/api/v1/auth/signup", {
         email: "s@example.com",

@@ -12,7 +12,7 @@ useLongTimeout();
 
 let srv: TestServer;
 beforeAll(() => {
-  srv = startTestServer(scriptedEngine(), { SIGNUP_PER_HOUR: "1000" });
+  srv = startTestServer({ engine: scriptedEngine(), env: { SIGNUP_PER_HOUR: "1000" } });
 });
 afterAll(() => srv.stop(100));
 

@@ -8,8 +8,11 @@ useLongTimeout();
 
 let srv: TestServer, pub: TestServer;
 beforeAll(() => {
-  srv = startTestServer(scriptedEngine(), { SIGNUP_PER_HOUR: "1000" });
-  pub = startTestServer(scriptedEngine(), { SIGNUP_PER_HOUR: "1000", PUBLIC_URL: "https://rq.example.com" });
+  srv = startTestServer({ engine: scriptedEngine(), env: { SIGNUP_PER_HOUR: "1000" } });
+  pub = startTestServer({
+    engine: scriptedEngine(),
+    env: { SIGNUP_PER_HOUR: "1000", PUBLIC_URL: "https://rq.example.com" },
+  });
 });
 afterAll(() => Promise.all([srv.stop(100), pub.stop(100)]));
 

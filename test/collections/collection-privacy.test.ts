@@ -12,7 +12,7 @@ let a: Member;
 let b: Member;
 let c: Member;
 beforeAll(async () => {
-  srv = startTestServer(scriptedEngine(), { SIGNUP_PER_HOUR: "50" });
+  srv = startTestServer({ engine: scriptedEngine(), env: { SIGNUP_PER_HOUR: "50" } });
   [a, b, c] = await Promise.all([member(srv.url, "a"), member(srv.url, "b"), member(srv.url, "c")]);
   await call(a, "POST", "/api/console/collections", { name: "hr" });
   await call(a, "POST", "/api/console/collections", { name: "handbook", visibility: "shared" });

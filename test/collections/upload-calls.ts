@@ -1,12 +1,8 @@
 import { readdirSync } from "node:fs";
 import type { WorkerHostOptions } from "../../src/collections/import/worker-host.ts";
-import { loadConfig } from "../../src/config/load.ts";
 import { buildEngine } from "../../src/research/build-engine.ts";
-import { startServer } from "../../src/server/server.ts";
-import { openSqliteStore } from "../../src/store/sqlite/open.ts";
-import { createLogger } from "../../src/util/logger.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
-import type { TestServer } from "../helpers/server.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { closedPort, FAST } from "../runs/collections-server.ts";
 import { at, call, type Member } from "./collection-calls.ts";
 
@@ -122,32 +118,18 @@ export function startUploadServer(
   env: Record<string, string> = {},
   o: { importWorker?: Partial<WorkerHostOptions>; realEngine?: boolean; bodyTimeoutMs?: number } = {},
 ): TestServer {
-  const config = loadConfig(
-    {
-      PORT: "0",
-      DATABASE_PATH: ":memory:",
-      LOG_LEVEL: "debug",
+  return startTestServer({
+    env: {
       SIGNUP_PER_HOUR: "1000",
       PLAN_RUNS_FREE: "100",
       ACADEMIC_PROVIDERS: "none",
       SEARXNG_URL: `http://127.0.0.1:${closedPort()}`,
       ...env,
     },
-    "/nonexistent",
-  );
-  const logs: string[] = [];
-  const logger = createLogger("debug", (line) => {
-    logs.push(line);
-  });
-  const store = openSqliteStore(config.DATABASE_PATH);
-  const engine = o.realEngine ? buildEngine(config, logger, undefined, FAST, store) : scriptedEngine();
-  const s = startServer({
-    config,
-    engine,
-    store,
-    logger,
+    engine: o.realEngine
+      ? (config, logger, store) => buildEngine(config, logger, undefined, FAST, store)
+      : scriptedEngine(),
     imports: { worker: o.importWorker },
     bodyTimeoutMs: o.bodyTimeoutMs,
   });
-  return Object.assign(s, { logs, sql: store.raw });
 }

@@ -1,9 +1,9 @@
 import type { Subprocess } from "bun";
-import { loadConfig } from "../../src/config/load.ts";
-import { startServer } from "../../src/server/server.ts";
 import { openStore } from "../../src/store/open.ts";
+import { createLogger } from "../../src/util/logger.ts";
 import { processLog } from "../helpers/process-log.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
+import { startTestServer, testConfig } from "../helpers/server.ts";
 import { DYING } from "../runs/leased-server.ts";
 
 /**
@@ -20,11 +20,14 @@ export async function spawnUploader(url: string, uploadDir: string): Promise<{ u
 
 if (import.meta.main) {
   const [url, uploadDir] = process.argv.slice(2);
-  const where = url!.startsWith("postgres://") ? { DATABASE_URL: url! } : { DATABASE_PATH: url! };
-  const config = loadConfig({ PORT: "0", ...where, UPLOAD_DIR: uploadDir, LOG_LEVEL: "info" }, "/nonexistent");
-  startServer({
-    config,
-    store: await openStore(config),
+  const where: Record<string, string> = url!.startsWith("postgres://")
+    ? { DATABASE_URL: url! }
+    : { DATABASE_PATH: url! };
+  const env: Record<string, string> = { ...where, UPLOAD_DIR: uploadDir!, LOG_LEVEL: "info" };
+  startTestServer({
+    env,
+    store: await openStore(testConfig(env)),
+    logger: createLogger("info"),
     engine: scriptedEngine(),
     lease: DYING,
     imports: { worker: { workerUrl: new URL("../fixtures/hanging-import-worker.ts", import.meta.url) } },

@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
-import { loadConfig } from "../../src/config/load.ts";
-import { type RunningServer, startServer } from "../../src/server/server.ts";
+import type { RunningServer } from "../../src/server/server.ts";
 import { openPostgresStore } from "../../src/store/postgres/open.ts";
 import { createLogger } from "../../src/util/logger.ts";
 import { freshDatabase, postgresTests } from "../helpers/postgres.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
+import { startTestServer } from "../helpers/server.ts";
 import { LIVE } from "../runs/leased-server.ts";
 import { useLongTimeout } from "../setup.ts";
 import { at, call, elsewhere, member } from "./collection-calls.ts";
@@ -31,15 +31,10 @@ afterAll(async () => {
 });
 
 async function start(url: string): Promise<RunningServer> {
-  const config = loadConfig(
-    { PORT: "0", DATABASE_URL: url, UPLOAD_DIR: spool, LOG_LEVEL: "warn", SIGNUP_PER_HOUR: "50" },
-    "/nonexistent",
-  );
-  const store = await openPostgresStore(url, { max: 4 });
-  const s = startServer({
-    config,
+  const s = startTestServer({
+    env: { DATABASE_URL: url, UPLOAD_DIR: spool, LOG_LEVEL: "warn", SIGNUP_PER_HOUR: "50" },
     engine: scriptedEngine(),
-    store,
+    store: await openPostgresStore(url, { max: 4 }),
     logger: createLogger("silent"),
     lease: LIVE,
     imports: { sweepMs: 100 },

@@ -8,7 +8,7 @@ useLongTimeout();
 
 let srv: TestServer;
 let key: string;
-useKeyedServer(scriptedEngine(), { PLAN_RUNS_FREE: "1000" }, (s) => {
+useKeyedServer({ engine: scriptedEngine(), env: { PLAN_RUNS_FREE: "1000" } }, (s) => {
   ({ srv, key } = s);
 });
 
@@ -64,7 +64,7 @@ describe("usage and run timelines", () => {
   });
 
   test("the web client's runs share the allowance and are recorded with origin app", async () => {
-    const s = startTestServer(scriptedEngine(), { PLAN_RUNS_FREE: "2" });
+    const s = startTestServer({ engine: scriptedEngine(), env: { PLAN_RUNS_FREE: "2" } });
     try {
       const c = new Client(s.url);
       await c.signup();
@@ -85,7 +85,7 @@ describe("usage and run timelines", () => {
   test("runs left running by a crash become interrupted at the next start", async () => {
     const path = `/tmp/rq-crash-${crypto.randomUUID()}.db`;
     const hung = scriptedEngine({ hang: true });
-    const a = startTestServer(hung, { DATABASE_PATH: path });
+    const a = startTestServer({ engine: hung, env: { DATABASE_PATH: path } });
     const c = new Client(a.url);
     await c.signup();
     const k = (await c.createKey()).key;
@@ -95,7 +95,7 @@ describe("usage and run timelines", () => {
     // (a live instance's runs are never marked: test/runs/instance-lease.e2e.test.ts).
     a.sql.run("UPDATE instances SET expires_at = '2000-01-01T00:00:00.000Z'");
     a.sql.exec("PRAGMA wal_checkpoint(FULL)");
-    const b = startTestServer(scriptedEngine(), { DATABASE_PATH: path, PORT: "0" });
+    const b = startTestServer({ engine: scriptedEngine(), env: { DATABASE_PATH: path, PORT: "0" } });
     try {
       const row = b.sql.query("SELECT status, errors FROM runs").get() as { status: string; errors: string };
       expect(row.status).toBe("error");

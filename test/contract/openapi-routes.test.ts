@@ -9,7 +9,7 @@ import { startTestServer } from "../helpers/server.ts";
 // Each route declares its OpenAPI operation beside it (Elysia's `detail`); the document is
 // assembled from those declarations, so a route and its operation cannot say different things.
 
-const srv = startTestServer(scriptedEngine());
+const srv = startTestServer({ engine: scriptedEngine() });
 afterAll(() => srv.stop(100));
 
 const paths = apiPaths();

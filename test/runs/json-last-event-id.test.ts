@@ -20,7 +20,7 @@ describe("Last-Event-ID on POST /api/query", () => {
       release = r;
     });
     const eng = scriptedEngine({ gate });
-    const s = startTestServer(eng);
+    const s = startTestServer({ engine: eng });
     try {
       const { c, key } = await keyedClient(s.url);
       const first = query(s.url, key, { query: "q" });

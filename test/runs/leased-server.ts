@@ -1,14 +1,13 @@
 import type { Database } from "bun:sqlite";
 import type { Subprocess } from "bun";
-import { loadConfig } from "../../src/config/load.ts";
 import type { Engine } from "../../src/research/types.ts";
 import type { LeaseTimings } from "../../src/runs/instances/instance-lease.ts";
-import { type RunningServer, startServer } from "../../src/server/server.ts";
+import type { RunningServer } from "../../src/server/server.ts";
 import { openStore } from "../../src/store/open.ts";
-import { openSqliteStore } from "../../src/store/sqlite/open.ts";
 import { createLogger } from "../../src/util/logger.ts";
 import { processLog } from "../helpers/process-log.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
+import { startTestServer, testConfig } from "../helpers/server.ts";
 
 /**
  * Servers on one SQLite file with short leases, in this process or in a child process that a
@@ -26,14 +25,13 @@ export interface LeasedServer extends RunningServer {
 }
 
 export function startLeased(engine: Engine, path: string, lease: LeaseTimings = LIVE): LeasedServer {
-  const config = loadConfig({ PORT: "0", DATABASE_PATH: path, LOG_LEVEL: "warn" }, "/nonexistent");
-  const store = openSqliteStore(path);
   const logs: string[] = [];
   const logger = createLogger("warn", (line) => {
     logs.push(line);
   });
-  const s = startServer({ config, engine, store, logger, lease });
-  return Object.assign(s, { sql: store.raw, logs });
+  return Object.assign(startTestServer({ engine, env: { DATABASE_PATH: path, LOG_LEVEL: "warn" }, logger, lease }), {
+    logs,
+  });
 }
 
 /** A server in a child process whose runs never end on their own: only a kill stops it. */
@@ -54,11 +52,14 @@ export async function spawnLeased(
 if (import.meta.main) {
   // A postgres:// "path" is a database URL: the same server on PostgreSQL.
   const [path, heartbeatMs, leaseMs] = process.argv.slice(2);
-  const where = path!.startsWith("postgres://") ? { DATABASE_URL: path! } : { DATABASE_PATH: path! };
-  const config = loadConfig({ PORT: "0", ...where, LOG_LEVEL: "info" }, "/nonexistent");
-  startServer({
-    config,
-    store: await openStore(config),
+  const where: Record<string, string> = path!.startsWith("postgres://")
+    ? { DATABASE_URL: path! }
+    : { DATABASE_PATH: path! };
+  const env: Record<string, string> = { ...where, LOG_LEVEL: "info" };
+  startTestServer({
+    env,
+    store: await openStore(testConfig(env)),
+    logger: createLogger("info"),
     engine: scriptedEngine({ hang: true }),
     lease: { heartbeatMs: Number(heartbeatMs), leaseMs: Number(leaseMs) },
   });

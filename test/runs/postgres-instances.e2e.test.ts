@@ -1,12 +1,11 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { loadConfig } from "../../src/config/load.ts";
 import type { Engine } from "../../src/research/types.ts";
-import { type RunningServer, startServer } from "../../src/server/server.ts";
+import type { RunningServer } from "../../src/server/server.ts";
 import { openPostgresStore, type PostgresStore } from "../../src/store/postgres/open.ts";
 import { createLogger } from "../../src/util/logger.ts";
 import { freshDatabase, postgresTests } from "../helpers/postgres.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
-import { Client, keyedClient, query } from "../helpers/server.ts";
+import { Client, keyedClient, query, startTestServer } from "../helpers/server.ts";
 import { answerOf, readSse } from "../helpers/sse.ts";
 import { useLongTimeout } from "../setup.ts";
 import { followedOnTheOtherInstance } from "./follow-elsewhere.ts";
@@ -22,9 +21,13 @@ afterAll(async () => {
 });
 
 async function start(engine: Engine, url: string, env: Record<string, string> = {}): Promise<RunningServer> {
-  const config = loadConfig({ PORT: "0", DATABASE_URL: url, LOG_LEVEL: "warn", ...env }, "/nonexistent");
-  const store = await openPostgresStore(url, { max: 4 });
-  const s = startServer({ config, engine, store, logger: createLogger("silent"), lease: LIVE });
+  const s = startTestServer({
+    env: { DATABASE_URL: url, LOG_LEVEL: "warn", ...env },
+    engine,
+    store: await openPostgresStore(url, { max: 4 }),
+    logger: createLogger("silent"),
+    lease: LIVE,
+  });
   servers.push(s);
   return s;
 }

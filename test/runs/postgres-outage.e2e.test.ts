@@ -1,16 +1,15 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { createServer, type Socket } from "node:net";
 import { SQL } from "bun";
-import { loadConfig } from "../../src/config/load.ts";
 import type { Engine, EngineResult } from "../../src/research/types.ts";
 import type { LeaseTimings } from "../../src/runs/instances/instance-lease.ts";
-import { type RunningServer, startServer } from "../../src/server/server.ts";
+import type { RunningServer } from "../../src/server/server.ts";
 import { openPostgresStore } from "../../src/store/postgres/open.ts";
 import { createLogger } from "../../src/util/logger.ts";
 import { freshDatabase, postgresTests } from "../helpers/postgres.ts";
 import { type RestartablePostgres, restartablePostgres } from "../helpers/postgres-restartable.ts";
 import { sampleSource, scriptedEngine } from "../helpers/scripted-engine.ts";
-import { keyedClient, query } from "../helpers/server.ts";
+import { keyedClient, query, startTestServer } from "../helpers/server.ts";
 import { answerOf, readSse } from "../helpers/sse.ts";
 import { useLongTimeout } from "../setup.ts";
 import { DYING, LIVE } from "./leased-server.ts";
@@ -33,9 +32,13 @@ afterAll(async () => {
 });
 
 async function start(engine: Engine, url: string, lease: LeaseTimings = LIVE): Promise<RunningServer> {
-  const config = loadConfig({ PORT: "0", DATABASE_URL: url, LOG_LEVEL: "warn" }, "/nonexistent");
-  const store = await openPostgresStore(url, { max: 4 });
-  const s = startServer({ config, engine, store, logger: createLogger("silent"), lease });
+  const s = startTestServer({
+    env: { DATABASE_URL: url, LOG_LEVEL: "warn" },
+    engine,
+    store: await openPostgresStore(url, { max: 4 }),
+    logger: createLogger("silent"),
+    lease,
+  });
   servers.push(s);
   return s;
 }

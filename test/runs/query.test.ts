@@ -9,7 +9,7 @@ useLongTimeout();
 
 let srv: TestServer;
 let key: string;
-useKeyedServer(scriptedEngine(), { PLAN_RUNS_FREE: "1000" }, (s) => {
+useKeyedServer({ engine: scriptedEngine(), env: { PLAN_RUNS_FREE: "1000" } }, (s) => {
   ({ srv, key } = s);
 });
 
@@ -69,8 +69,11 @@ describe("POST /api/query", () => {
   });
 
   test("50 concurrent calls with 3 runs left → exactly 3 accepted, 47 × 429 quota_exceeded", async () => {
-    const s = startTestServer(scriptedEngine({ delayMs: 50 }), {
-      DATABASE_PATH: `/tmp/rq-quota-${crypto.randomUUID()}.db`,
+    const s = startTestServer({
+      engine: scriptedEngine({ delayMs: 50 }),
+      env: {
+        DATABASE_PATH: `/tmp/rq-quota-${crypto.randomUUID()}.db`,
+      },
     });
     try {
       const c = new Client(s.url);
@@ -98,7 +101,7 @@ describe("POST /api/query", () => {
   });
 
   test("a run that fails still counts and returns 200 with status error", async () => {
-    const s = startTestServer(scriptedEngine({ failWith: "search_failed" }));
+    const s = startTestServer({ engine: scriptedEngine({ failWith: "search_failed" }) });
     try {
       const c = new Client(s.url);
       await c.signup();
@@ -125,7 +128,7 @@ describe("POST /api/query", () => {
   });
 
   test("an unexpected engine exception becomes internal_error without leaking its text", async () => {
-    const s = startTestServer(scriptedEngine({ throwRaw: true }));
+    const s = startTestServer({ engine: scriptedEngine({ throwRaw: true }) });
     try {
       const c = new Client(s.url);
       await c.signup();
@@ -142,7 +145,7 @@ describe("POST /api/query", () => {
   test("accepted runs, and only they, are exempt from the server's idle timeout", async () => {
     // Bun cuts a silent connection only on a 4 s tick, so a real wait would cost seconds per
     // test: the routes are driven with a server double that records what they ask of Bun.
-    const s = startTestServer(scriptedEngine(), { DEFAULT_PLAN: "pro" });
+    const s = startTestServer({ engine: scriptedEngine(), env: { DEFAULT_PLAN: "pro" } });
     try {
       const c = new Client(s.url);
       await c.signup();
@@ -191,7 +194,7 @@ describe("POST /api/query", () => {
 
   test("RUN_TIMEOUT_MS ends a stuck run with run_timeout and aborts the engine", async () => {
     const eng = scriptedEngine({ hang: true });
-    const s = startTestServer(eng, { RUN_TIMEOUT_MS: "200" });
+    const s = startTestServer({ engine: eng, env: { RUN_TIMEOUT_MS: "200" } });
     try {
       const c = new Client(s.url);
       await c.signup();

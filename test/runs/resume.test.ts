@@ -34,7 +34,7 @@ describe("resumable streams (Last-Event-ID)", () => {
   test("every event has <request_id>:<n> from 1; the stream starts with a retry hint; keep-alives are lone comment lines", async () => {
     // The run's answer waits until a keep-alive has arrived: an event, not a race of timers.
     const heard = Promise.withResolvers<void>();
-    const s = startTestServer(scriptedEngine({ gate: heard.promise }), {}, 20);
+    const s = startTestServer({ engine: scriptedEngine({ gate: heard.promise }), keepAliveMs: 20 });
     try {
       const { key } = await keyedClient(s.url);
       const res = await query(s.url, key, { query: "q" }, {}, "/api/query/stream");
@@ -60,7 +60,7 @@ describe("resumable streams (Last-Event-ID)", () => {
   test("a dropped stream resumes from memory while the run lives: the rest, then live, nothing charged", async () => {
     const gate = Promise.withResolvers<void>();
     const eng = scriptedEngine({ gate: gate.promise, deltas: ["one ", "two ", "three [S1]."], deltaMs: 20 });
-    const s = startTestServer(eng);
+    const s = startTestServer({ engine: eng });
     try {
       const { c, key } = await keyedClient(s.url);
       const first = await readEvents(await query(s.url, key, { query: "q" }, {}, "/api/query/stream"), 2);
@@ -83,7 +83,7 @@ describe("resumable streams (Last-Event-ID)", () => {
   });
 
   test("after the run ends the stored timeline replays the same events and ids, answer deltas included; after final, 204", async () => {
-    const s = startTestServer(scriptedEngine({ deltas: ["a ", "b ", "c [S1]."] }));
+    const s = startTestServer({ engine: scriptedEngine({ deltas: ["a ", "b ", "c [S1]."] }) });
     try {
       const { c, key } = await keyedClient(s.url);
       const live = await readEvents(await query(s.url, key, { query: "q" }, {}, "/api/query/stream"));
@@ -104,7 +104,7 @@ describe("resumable streams (Last-Event-ID)", () => {
 
   test("a Last-Event-ID of another account's run, of no run, or malformed is refused; nothing starts or is charged", async () => {
     const eng = scriptedEngine();
-    const s = startTestServer(eng);
+    const s = startTestServer({ engine: eng });
     try {
       const { key: keyA } = await keyedClient(s.url);
       const { c: b, key: keyB } = await keyedClient(s.url);
@@ -129,7 +129,7 @@ describe("resumable streams (Last-Event-ID)", () => {
   });
 
   test("a key refusal's stream tells reconnecting clients to wait an hour", async () => {
-    const s = startTestServer(scriptedEngine());
+    const s = startTestServer({ engine: scriptedEngine() });
     try {
       const res = await query(s.url, "rq-nope", { query: "q" }, {}, "/api/query/stream");
       const { events, retry } = await readEvents(res);

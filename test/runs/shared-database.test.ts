@@ -12,7 +12,7 @@ describe("two servers on one SQLite file", () => {
     const servers: TestServer[] = [];
     try {
       await followedOnTheOtherInstance(async (engine) => {
-        servers.push(startTestServer(engine, { DATABASE_PATH: path }));
+        servers.push(startTestServer({ engine, env: { DATABASE_PATH: path } }));
         return servers.at(-1)!;
       });
       expect(servers[0]!.sql.query("SELECT COUNT(*) AS n FROM runs").get()).toEqual({ n: 1 });

@@ -19,7 +19,7 @@ const FULL = DELTAS.join("");
 
 async function setUp(script: Script, keepAliveMs?: number) {
   const eng = scriptedEngine({ deltas: DELTAS, deltaMs: 80, ...script });
-  const srv = startTestServer(eng, {}, keepAliveMs);
+  const srv = startTestServer({ engine: eng, keepAliveMs });
   const proxy = await cuttingProxy(srv.url);
   const { c, key } = await keyedClient(srv.url);
   const used = () => c.used();

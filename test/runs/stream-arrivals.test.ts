@@ -1,10 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { loadConfig } from "../../src/config/load.ts";
-import { type RunningServer, startServer } from "../../src/server/server.ts";
-import { openSqliteStore } from "../../src/store/sqlite/open.ts";
+import type { RunningServer } from "../../src/server/server.ts";
 import { createLogger } from "../../src/util/logger.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
-import { keyedClient, query } from "../helpers/server.ts";
+import { keyedClient, query, startTestServer } from "../helpers/server.ts";
 import { readSse } from "../helpers/sse.ts";
 
 /**
@@ -16,11 +14,9 @@ import { readSse } from "../helpers/sse.ts";
  */
 
 let arrivals = 0;
-const config = loadConfig({ PORT: "0", DATABASE_PATH: ":memory:", PLAN_RUNS_FREE: "1" }, "/nonexistent");
-const server: RunningServer = startServer({
-  config,
+const server: RunningServer = startTestServer({
   engine: scriptedEngine(),
-  store: openSqliteStore(":memory:"),
+  env: { PLAN_RUNS_FREE: "1", LOG_LEVEL: "silent" },
   logger: createLogger("silent"),
   arrivals: {
     arrived: () => {

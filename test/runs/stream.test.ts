@@ -9,7 +9,7 @@ useLongTimeout();
 
 let srv: TestServer;
 let key: string;
-useKeyedServer(scriptedEngine(), { PLAN_RUNS_FREE: "1000" }, (s) => {
+useKeyedServer({ engine: scriptedEngine(), env: { PLAN_RUNS_FREE: "1000" } }, (s) => {
   ({ srv, key } = s);
 });
 
@@ -49,7 +49,7 @@ describe("POST /api/query/stream", () => {
   });
 
   test("a failing run sends error then final; quota refusal on the stream is plain 429 JSON", async () => {
-    const s = startTestServer(scriptedEngine({ failWith: "no_sources" }), { PLAN_RUNS_FREE: "1" });
+    const s = startTestServer({ engine: scriptedEngine({ failWith: "no_sources" }), env: { PLAN_RUNS_FREE: "1" } });
     try {
       const c = new Client(s.url);
       await c.signup();
@@ -70,7 +70,7 @@ describe("POST /api/query/stream", () => {
     // The run stays quiet until the client has heard two keep-alives (an event, not a count of
     // timer ticks within a fixed delay, which a stalled loop would miss).
     const heard = Promise.withResolvers<void>();
-    const s = startTestServer(scriptedEngine({ gate: heard.promise }), {}, 100);
+    const s = startTestServer({ engine: scriptedEngine({ gate: heard.promise }), keepAliveMs: 100 });
     try {
       const c = new Client(s.url);
       await c.signup();
@@ -91,7 +91,7 @@ describe("POST /api/query/stream", () => {
 
   test("a run whose stream was closed at the first event completes; its timeline holds the answer", async () => {
     const eng = scriptedEngine({ delayMs: 200 });
-    const s = startTestServer(eng);
+    const s = startTestServer({ engine: eng });
     try {
       const { c, key } = await keyedClient(s.url);
       const res = await query(s.url, key, { query: "q" }, {}, "/api/query/stream");

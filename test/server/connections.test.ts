@@ -25,7 +25,7 @@ function silentAfter(port: number, request: string): Promise<{ sock: Socket; clo
 test("connections whose call was refused are closed by the idle timeout, and /healthz stays reachable", async () => {
   // 1,100 such connections made /healthz time out: the run routes lifted the idle timeout
   // for every request, before the key or the body was looked at.
-  const s = startTestServer(scriptedEngine(), {}, undefined, 1);
+  const s = startTestServer({ engine: scriptedEngine(), idleTimeoutSec: 1 });
   try {
     const body = '{"query":"q"}';
     const conns = await Promise.all(

@@ -92,7 +92,7 @@ describe("usage and run timelines", () => {
     void query(a.url, k, { query: "q" }).catch(() => {});
     await hung.started; // accepted and recorded as running
     // Simulate a crash: the row stays "running", no graceful finish, and A's lease has expired
-    // (a live instance's runs are never marked: test/runs/instance-lease.e2e.test.ts).
+    // (a live instance's runs are never marked: test/runs/instances/instance-lease.e2e.test.ts).
     a.sql.run("UPDATE instances SET expires_at = '2000-01-01T00:00:00.000Z'");
     a.sql.exec("PRAGMA wal_checkpoint(FULL)");
     const b = startTestServer({ engine: scriptedEngine(), env: { DATABASE_PATH: path, PORT: "0" } });

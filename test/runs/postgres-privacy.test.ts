@@ -8,7 +8,7 @@ import { freshDatabase, postgresTests } from "../helpers/postgres.ts";
 import { Client, query, startTestServer } from "../helpers/server.ts";
 import { useLongTimeout } from "../setup.ts";
 import { BATTERY_NOTES, closedPort, FAST } from "./collections-server.ts";
-import { LIVE } from "./leased-server.ts";
+import { LIVE } from "./instances/leased-server.ts";
 import {
   type Account,
   expectNoLeak,

@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { followRemoteRun } from "../../src/mcp/remote-stream.ts";
 
+// End to end by time: the client really waits out Retry-After and its backoff (src/mcp/remote-stream.ts).
+
 const RUN = "0b7e4c1e-8a53-4a5e-9d0f-2f1d3c4b5a69";
 const envelope = (status: "ok" | "error", errors: { code: string; message: string }[] = []) => ({
   request_id: RUN,

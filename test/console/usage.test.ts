@@ -1,25 +1,30 @@
 import { describe, expect, test } from "bun:test";
+import { type InProcessServer, startInProcess } from "../helpers/in-process.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
-import { Client, query, startTestServer, type TestServer, useKeyedServer } from "../helpers/server.ts";
+import { Client, query, startTestServer, useKeyedServer } from "../helpers/server.ts";
 import { readSse } from "../helpers/sse.ts";
 import { useLongTimeout } from "../setup.ts";
 
 useLongTimeout();
 
-let srv: TestServer;
+let srv: InProcessServer;
 let key: string;
-useKeyedServer({ engine: scriptedEngine(), env: { PLAN_RUNS_FREE: "1000" } }, (s) => {
-  ({ srv, key } = s);
-});
+useKeyedServer(
+  { engine: scriptedEngine(), env: { PLAN_RUNS_FREE: "1000" } },
+  (s) => {
+    ({ srv, key } = s);
+  },
+  startInProcess,
+);
 
 describe("usage and run timelines", () => {
   test("usage lists accepted calls only; the timeline has the run's events from acceptance", async () => {
-    const c = new Client(srv.url);
+    const c = new Client(srv);
     await c.signup();
     const k = await c.createKey();
-    const env = (await (await query(srv.url, k.key, { query: "timeline please" })).json()) as { request_id: string };
-    await query(srv.url, k.key, { query: "" });
-    await (await query(srv.url, k.key, { query: "via stream" }, {}, "/api/query/stream")).text();
+    const env = (await (await query(srv, k.key, { query: "timeline please" })).json()) as { request_id: string };
+    await query(srv, k.key, { query: "" });
+    await (await query(srv, k.key, { query: "via stream" }, {}, "/api/query/stream")).text();
     const usage = (await (await c.req("GET", "/api/console/usage")).json()) as any;
     expect(usage.plan).toBe("free");
     expect(usage.totals).toEqual({ calls: 2, ok: 2, error: 0 });
@@ -56,7 +61,7 @@ describe("usage and run timelines", () => {
     expect(types).toContain("progress");
     expect(types).toContain("source");
     for (const e of run.events) expect(typeof e.at_ms).toBe("number");
-    const other = new Client(srv.url);
+    const other = new Client(srv);
     await other.signup();
     const nf = await other.req("GET", `/api/console/runs/${env.request_id}`);
     expect(nf.status).toBe(404);

@@ -39,4 +39,11 @@ describe("startInProcess", () => {
       expect(shape(jb)).toBe(shape(ja));
     }
   });
+
+  test("the request carries Host as on the wire: its own origin passes the cross-site check, another does not", async () => {
+    const c = new Client(srv);
+    await c.signup();
+    expect((await c.req("POST", "/api/console/keys", {}, { origin: srv.url })).status).toBe(201);
+    expect((await c.req("POST", "/api/console/keys", {}, { origin: "https://elsewhere.example" })).status).toBe(403);
+  });
 });

@@ -16,6 +16,11 @@ export interface InProcessServer extends TestServer {
 export function startInProcess(o: TestServerOptions = {}): InProcessServer {
   const srv = startTestServer(o);
   const handlers = createHandlers(srv.deps);
-  const send: Send = (url, init) => handlers.fetch(new Request(url, init));
+  const send: Send = (url, init) => {
+    const request = new Request(url, init);
+    // Every HTTP/1.1 request carries Host (the cross-site check compares Origin with it); fetch adds it on the wire.
+    if (!request.headers.has("host")) request.headers.set("host", new URL(url).host);
+    return handlers.fetch(request);
+  };
   return Object.assign(srv, { fetch: send });
 }

@@ -70,7 +70,8 @@ export function startTestServer(o: TestServerOptions = {}): TestServer {
 export type Send = (url: string, init?: RequestInit) => Promise<Response>;
 /** Where a test's requests go: a URL over the network, or a server with its own `fetch` (test/helpers/in-process.ts). */
 export type Target = string | { url: string; fetch: Send };
-const sendTo = (t: Target): [string, Send] => (typeof t === "string" ? [t, fetch] : [t.url, t.fetch]);
+/** The base URL of a target and how to send to it. */
+export const sendTo = (t: Target): [string, Send] => (typeof t === "string" ? [t, fetch] : [t.url, t.fetch]);
 
 /** A browser-like client with a cookie jar of one cookie. */
 export class Client {
@@ -138,15 +139,16 @@ export function query(
   });
 }
 
-/** The test file's server with one signed-up account and its key, made before its tests and stopped after. */
-export function useKeyedServer(
+/** The test file's server (startTestServer, or `start`: startInProcess) with one signed-up account and its key, made before its tests and stopped after. */
+export function useKeyedServer<S extends TestServer & Partial<{ fetch: Send }>>(
   o: TestServerOptions,
-  set: (s: { srv: TestServer; key: string; owner: Client }) => void,
+  set: (s: { srv: S; key: string; owner: Client }) => void,
+  start: (o: TestServerOptions) => S = startTestServer as (o: TestServerOptions) => S,
 ): void {
-  let srv: TestServer | undefined;
+  let srv: S | undefined;
   beforeAll(async () => {
-    srv = startTestServer(o);
-    const owner = new Client(srv.url);
+    srv = start(o);
+    const owner = new Client(srv.fetch ? { url: srv.url, fetch: srv.fetch } : srv.url);
     await owner.signup();
     set({ srv, key: (await owner.createKey()).key, owner });
   });

@@ -1,3 +1,5 @@
+import { sendTo, type Target } from "../helpers/server.ts";
+
 /** What the sign-in tests look at in one answer. */
 export interface AuthAnswer {
   status: number;
@@ -19,12 +21,13 @@ export const cookieNamed = (a: AuthAnswer, name: string) => a.cookies.find((c) =
 
 /** POST a JSON body (or a raw one with its own content-type) to one of /api/v1/auth/*. */
 export async function authPost(
-  base: string,
+  target: Target,
   path: "signup" | "login" | "logout" | "confirm" | "confirm/resend",
   body: unknown,
   headers: Record<string, string> = {},
 ): Promise<AuthAnswer> {
-  const res = await fetch(`${base}/api/v1/auth/${path}`, {
+  const [base, send] = sendTo(target);
+  const res = await send(`${base}/api/v1/auth/${path}`, {
     method: "POST",
     headers: { "content-type": "application/json", ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),
@@ -45,12 +48,12 @@ export async function authPost(
 }
 
 /** Sign-up (a JSON body) from the forwarded address `from` (when the server trusts loopback). */
-export const signupFrom = (base: string, email: string, from?: string, extra: Record<string, string> = {}) =>
+export const signupFrom = (base: Target, email: string, from?: string, extra: Record<string, string> = {}) =>
   authPost(base, "signup", { email, password: PASSWORD }, from ? { "x-forwarded-for": from, ...extra } : extra);
 
 /** Sign-in from the forwarded address `from`, with optional extra headers (a Cookie). */
 export const loginFrom = (
-  base: string,
+  base: Target,
   email: string,
   password: string,
   from?: string,

@@ -3,16 +3,16 @@ import { createAccount, setPlan } from "../../src/auth/accounts.ts";
 import { accountForIdentity } from "../../src/auth/oidc/link-account.ts";
 import { AppError } from "../../src/contract/errors.ts";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";
+import { type InProcessServer, startInProcess } from "../helpers/in-process.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { useLongTimeout } from "../setup.ts";
 import { loginFrom, PASSWORD, signupFrom } from "./auth-calls.ts";
 
 useLongTimeout();
 
-let srv: TestServer;
+let srv: InProcessServer;
 beforeAll(() => {
-  srv = startTestServer(scriptedEngine(), { SIGNUP_PER_HOUR: "1000" });
+  srv = startInProcess({ engine: scriptedEngine(), env: { SIGNUP_PER_HOUR: "1000" } });
 });
 afterAll(() => srv.stop(100));
 
@@ -31,15 +31,15 @@ describe("one address, one account", () => {
     const t = tag();
     const nfc = `jos\u00e9.${t}@example.com`;
     const nfd = `jose\u0301.${t}@example.com`;
-    expect((await signupFrom(srv.url, nfc)).status).toBe(201);
-    const again = await signupFrom(srv.url, nfd.toUpperCase());
+    expect((await signupFrom(srv, nfc)).status).toBe(201);
+    const again = await signupFrom(srv, nfd.toUpperCase());
     expect([again.status, again.code]).toEqual([409, "email_taken"]);
-    expect((await loginFrom(srv.url, nfd, PASSWORD)).status).toBe(200);
+    expect((await loginFrom(srv, nfd, PASSWORD)).status).toBe(200);
   });
 
   test("invisible and look-alike characters are refused at sign-up (400 invalid_request)", async () => {
     const t = tag();
-    expect((await signupFrom(srv.url, `zw.${t}@example.com`)).status).toBe(201);
+    expect((await signupFrom(srv, `zw.${t}@example.com`)).status).toBe(201);
     for (const fake of [
       `z\u200bw.${t}@example.com`, // zero-width space
       `zw.${t}\u2060@example.com`, // word joiner
@@ -48,7 +48,7 @@ describe("one address, one account", () => {
       `zw\u3164.${t}@example.com`, // Hangul filler
       `\uff5aw.${t}@example.com`, // full-width z
     ]) {
-      const a = await signupFrom(srv.url, fake);
+      const a = await signupFrom(srv, fake);
       expect([fake, a.status, a.code]).toEqual([fake, 400, "invalid_request"]);
     }
     const count = srv.sql.query("SELECT COUNT(*) AS n FROM accounts WHERE email LIKE ?").get(`%${t}%`) as { n: number };
@@ -57,8 +57,8 @@ describe("one address, one account", () => {
 
   test("sign-in with an invisible character typed in finds the plain account", async () => {
     const email = `plain.${tag()}@example.com`;
-    await signupFrom(srv.url, email);
-    expect((await loginFrom(srv.url, email.replace("@", "\u200b@"), PASSWORD)).status).toBe(200);
+    await signupFrom(srv, email);
+    expect((await loginFrom(srv, email.replace("@", "\u200b@"), PASSWORD)).status).toBe(200);
   });
 
   test("an account stored before normalisation (NFD, as typed) still signs in as typed", async () => {
@@ -68,7 +68,7 @@ describe("one address, one account", () => {
     srv.sql
       .query("INSERT INTO accounts (id, email, password_hash, plan, created_at) VALUES (?, ?, ?, 'free', ?)")
       .run(crypto.randomUUID(), nfd, hash, new Date().toISOString());
-    expect((await loginFrom(srv.url, nfd, PASSWORD)).status).toBe(200);
+    expect((await loginFrom(srv, nfd, PASSWORD)).status).toBe(200);
     expect((await setPlan(srv.deps.store, nfd, "pro")).email).toBe(nfd);
   });
 

@@ -1,15 +1,19 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { type InProcessServer, startInProcess } from "../helpers/in-process.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
-import { Client, query, startTestServer, type TestServer } from "../helpers/server.ts";
+import { Client, query } from "../helpers/server.ts";
 import { useLongTimeout } from "../setup.ts";
 import { authPost, freshEmail, PASSWORD, signupFrom } from "./auth-calls.ts";
 
 useLongTimeout();
 
-let srv: TestServer, pub: TestServer;
+let srv: InProcessServer, pub: InProcessServer;
 beforeAll(() => {
-  srv = startTestServer(scriptedEngine(), { SIGNUP_PER_HOUR: "1000" });
-  pub = startTestServer(scriptedEngine(), { SIGNUP_PER_HOUR: "1000", PUBLIC_URL: "https://rq.example.com" });
+  srv = startInProcess({ engine: scriptedEngine(), env: { SIGNUP_PER_HOUR: "1000" } });
+  pub = startInProcess({
+    engine: scriptedEngine(),
+    env: { SIGNUP_PER_HOUR: "1000", PUBLIC_URL: "https://rq.example.com" },
+  });
 });
 afterAll(() => Promise.all([srv.stop(100), pub.stop(100)]));
 
@@ -22,7 +26,7 @@ async function codeOf(res: Response): Promise<[number, string | undefined]> {
 
 describe("login CSRF on browsers without Sec-Fetch-Site", () => {
   test("a foreign or null Origin is refused on every cookie write: sign-up, sign-in, sign-out, Console, research", async () => {
-    const c = new Client(srv.url);
+    const c = new Client(srv);
     const { email } = await c.signup();
     const k = await c.createKey();
     for (const origin of FOREIGN) {
@@ -52,17 +56,17 @@ describe("login CSRF on browsers without Sec-Fetch-Site", () => {
   });
 
   test("our own origin passes: the Host's without PUBLIC_URL, PUBLIC_URL's with it", async () => {
-    expect((await signupFrom(srv.url, freshEmail(), undefined, { origin: srv.url })).status).toBe(201);
-    const viaPublic = await signupFrom(pub.url, freshEmail(), undefined, { origin: "https://rq.example.com" });
+    expect((await signupFrom(srv, freshEmail(), undefined, { origin: srv.url })).status).toBe(201);
+    const viaPublic = await signupFrom(pub, freshEmail(), undefined, { origin: "https://rq.example.com" });
     expect(viaPublic.status).toBe(201);
     // With PUBLIC_URL set, the address the server happens to be reached by is not our origin.
-    const viaHost = await signupFrom(pub.url, freshEmail(), undefined, { origin: pub.url });
+    const viaHost = await signupFrom(pub, freshEmail(), undefined, { origin: pub.url });
     expect([viaHost.status, viaHost.code]).toEqual([403, "CROSS_SITE_REQUEST"]);
   });
 
   test("sign-up and sign-in take JSON only: form posts are 400 invalid_request and sign no one in", async () => {
     const email = freshEmail();
-    await signupFrom(srv.url, email);
+    await signupFrom(srv, email);
     const form = new URLSearchParams({ email, password: PASSWORD }).toString();
     const plain = JSON.stringify({ email, password: PASSWORD });
     const multipart = new FormData();
@@ -75,19 +79,19 @@ describe("login CSRF on browsers without Sec-Fetch-Site", () => {
         ["", plain],
       ];
       for (const [ct, body] of bodies) {
-        const a = await authPost(srv.url, path, body, { "content-type": ct });
+        const a = await authPost(srv, path, body, { "content-type": ct });
         expect([path, ct, a.status, a.code, a.cookies]).toEqual([path, ct, 400, "invalid_request", []]);
       }
-      const res = await fetch(`${srv.url}/api/v1/auth/${path}`, { method: "POST", body: multipart });
+      const res = await srv.fetch(`${srv.url}/api/v1/auth/${path}`, { method: "POST", body: multipart });
       expect([path, "multipart", res.status, res.headers.get("set-cookie")]).toEqual([path, "multipart", 400, null]);
     }
   });
 
   test("the CORS-open query endpoints still take any origin with a key", async () => {
-    const c = new Client(srv.url);
+    const c = new Client(srv);
     await c.signup();
     const { key } = await c.createKey();
-    const res = await query(srv.url, key, { query: "q" }, { origin: "null" });
+    const res = await query(srv, key, { query: "q" }, { origin: "null" });
     expect(res.status).toBe(200);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
   });

@@ -9,8 +9,8 @@ useLongTimeout();
 // Behind the nginx of README "Deployment": every request comes from 127.0.0.1, with or without TRUST_PROXY.
 let proxied: TestServer, unproxied: TestServer;
 beforeAll(() => {
-  proxied = startTestServer(scriptedEngine(), { TRUST_PROXY: "127.0.0.1", SIGNUP_PER_HOUR: "1000" });
-  unproxied = startTestServer(scriptedEngine(), { SIGNUP_PER_HOUR: "1000" });
+  proxied = startTestServer({ engine: scriptedEngine(), env: { TRUST_PROXY: "127.0.0.1", SIGNUP_PER_HOUR: "1000" } });
+  unproxied = startTestServer({ engine: scriptedEngine(), env: { SIGNUP_PER_HOUR: "1000" } });
 });
 afterAll(() => Promise.all([proxied.stop(100), unproxied.stop(100)]));
 
@@ -85,7 +85,7 @@ describe("sign-in throttling per client and per account", () => {
   });
 
   test("40 simultaneous guesses on one account: at most the five free ones are checked", async () => {
-    const srv = startTestServer(scriptedEngine());
+    const srv = startTestServer({ engine: scriptedEngine() });
     try {
       const user = freshEmail();
       await signupFrom(srv.url, user);

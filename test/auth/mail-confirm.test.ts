@@ -21,9 +21,12 @@ beforeAll(() => {
   [sink, refusing, dropping] = [startSmtpSink(), startSmtpSink("refuse"), startSmtpSink("drop")];
   // The link lands on PUBLIC_URL, whatever address the sign-up came through.
   const base = freshBase();
-  srv = startTestServer(scriptedEngine(), { ...mailEnv(sink), PORT: portOf(base), PUBLIC_URL: `${base}/` });
-  refusingSrv = startTestServer(scriptedEngine(), mailEnv(refusing));
-  droppingSrv = startTestServer(scriptedEngine(), mailEnv(dropping));
+  srv = startTestServer({
+    engine: scriptedEngine(),
+    env: { ...mailEnv(sink), PORT: portOf(base), PUBLIC_URL: `${base}/` },
+  });
+  refusingSrv = startTestServer({ engine: scriptedEngine(), env: mailEnv(refusing) });
+  droppingSrv = startTestServer({ engine: scriptedEngine(), env: mailEnv(dropping) });
 });
 afterAll(async () => {
   await Promise.all([srv.stop(100), refusingSrv.stop(100), droppingSrv.stop(100)]);

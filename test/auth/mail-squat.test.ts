@@ -19,16 +19,19 @@ let sink: SmtpSink, idp: OidcFixture, srv: TestServer;
 beforeAll(async () => {
   sink = startSmtpSink();
   idp = await startOidcProvider([callbackOf(BASE)]);
-  srv = startTestServer(scriptedEngine(), {
-    PORT: portOf(BASE),
-    PUBLIC_URL: `${BASE}/`,
-    SMTP_URL: sink.url,
-    MAIL_FROM: "rq@mail.test",
-    SIGNUP_DOMAINS: "corp.test",
-    SIGNUP_PER_HOUR: "100",
-    OIDC_ISSUER: idp.issuer,
-    OIDC_CLIENT_ID: idp.clientId,
-    OIDC_CLIENT_SECRET: idp.clientSecret,
+  srv = startTestServer({
+    engine: scriptedEngine(),
+    env: {
+      PORT: portOf(BASE),
+      PUBLIC_URL: `${BASE}/`,
+      SMTP_URL: sink.url,
+      MAIL_FROM: "rq@mail.test",
+      SIGNUP_DOMAINS: "corp.test",
+      SIGNUP_PER_HOUR: "100",
+      OIDC_ISSUER: idp.issuer,
+      OIDC_CLIENT_ID: idp.clientId,
+      OIDC_CLIENT_SECRET: idp.clientSecret,
+    },
   });
 });
 afterAll(async () => {

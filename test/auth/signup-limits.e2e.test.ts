@@ -9,9 +9,9 @@ useLongTimeout();
 
 let rated: TestServer, closed: TestServer, domains: TestServer;
 beforeAll(() => {
-  rated = startTestServer(scriptedEngine(), { TRUST_PROXY: "127.0.0.1", SIGNUP_PER_HOUR: "3" });
-  closed = startTestServer(scriptedEngine(), { SIGNUP: "closed" });
-  domains = startTestServer(scriptedEngine(), { SIGNUP_DOMAINS: "acme.test, @Bücher.test" });
+  rated = startTestServer({ engine: scriptedEngine(), env: { TRUST_PROXY: "127.0.0.1", SIGNUP_PER_HOUR: "3" } });
+  closed = startTestServer({ engine: scriptedEngine(), env: { SIGNUP: "closed" } });
+  domains = startTestServer({ engine: scriptedEngine(), env: { SIGNUP_DOMAINS: "acme.test, @Bücher.test" } });
 });
 afterAll(() => Promise.all([rated.stop(100), closed.stop(100), domains.stop(100)]));
 
@@ -38,7 +38,7 @@ describe("sign-up per client", () => {
   });
 
   test("a flood of sign-ups from many clients: the ones beyond a short queue are refused at once, sign-in still works", async () => {
-    const srv = startTestServer(scriptedEngine(), { TRUST_PROXY: "127.0.0.1" });
+    const srv = startTestServer({ engine: scriptedEngine(), env: { TRUST_PROXY: "127.0.0.1" } });
     try {
       const user = freshEmail();
       expect((await signupFrom(srv.url, user, "198.51.100.1")).status).toBe(201);

@@ -10,9 +10,12 @@ useLongTimeout();
 // client the server saw is observable from outside.
 let trusting: TestServer, chain: TestServer, untrusting: TestServer;
 beforeAll(() => {
-  trusting = startTestServer(scriptedEngine(), { TRUST_PROXY: "127.0.0.1", SIGNUP_PER_HOUR: "1" });
-  chain = startTestServer(scriptedEngine(), { TRUST_PROXY: "loopback, 10.0.0.0/8", SIGNUP_PER_HOUR: "1" });
-  untrusting = startTestServer(scriptedEngine(), { SIGNUP_PER_HOUR: "1" });
+  trusting = startTestServer({ engine: scriptedEngine(), env: { TRUST_PROXY: "127.0.0.1", SIGNUP_PER_HOUR: "1" } });
+  chain = startTestServer({
+    engine: scriptedEngine(),
+    env: { TRUST_PROXY: "loopback, 10.0.0.0/8", SIGNUP_PER_HOUR: "1" },
+  });
+  untrusting = startTestServer({ engine: scriptedEngine(), env: { SIGNUP_PER_HOUR: "1" } });
 });
 afterAll(() => Promise.all([trusting.stop(100), chain.stop(100), untrusting.stop(100)]));
 

@@ -16,7 +16,7 @@ async function timedLogin(base: string, email: string): Promise<[number, number]
 }
 
 async function round(manyClients: boolean) {
-  const srv = startTestServer(scriptedEngine(), { TRUST_PROXY: "127.0.0.1", LOG_LEVEL: "silent" });
+  const srv = startTestServer({ engine: scriptedEngine(), env: { TRUST_PROXY: "127.0.0.1", LOG_LEVEL: "silent" } });
   try {
     const user = freshEmail();
     await signupFrom(srv.url, user, "198.51.100.1");

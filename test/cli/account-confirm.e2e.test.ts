@@ -21,13 +21,16 @@ const BASE = freshBase();
 let idp: OidcFixture, srv: TestServer;
 beforeAll(async () => {
   idp = await startOidcProvider([callbackOf(BASE)]);
-  srv = startTestServer(scriptedEngine(), {
-    ...env,
-    PORT: portOf(BASE),
-    OIDC_ISSUER: idp.issuer,
-    OIDC_CLIENT_ID: idp.clientId,
-    OIDC_CLIENT_SECRET: idp.clientSecret,
-    SIGNUP_PER_HOUR: "100",
+  srv = startTestServer({
+    engine: scriptedEngine(),
+    env: {
+      ...env,
+      PORT: portOf(BASE),
+      OIDC_ISSUER: idp.issuer,
+      OIDC_CLIENT_ID: idp.clientId,
+      OIDC_CLIENT_SECRET: idp.clientSecret,
+      SIGNUP_PER_HOUR: "100",
+    },
   });
 });
 afterAll(async () => {

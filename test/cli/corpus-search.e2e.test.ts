@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { createAccount } from "../../src/auth/accounts.ts";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";
 import type { CollectionSummary } from "../../src/store/types.ts";
-import { putDocs, textDoc } from "../corpus/search-helpers.ts";
+import { putDocs, textDoc } from "../corpus/search/search-helpers.ts";
 import { cli } from "./run-cli.ts";
 
 // The import command is another piece of work: documents go in through the store directly.

@@ -13,7 +13,7 @@ useLongTimeout();
 const env = { DATABASE_PATH: join(mkdtempSync(join(tmpdir(), "rq-keys-")), "rq.db") };
 let srv: TestServer;
 beforeAll(() => {
-  srv = startTestServer(scriptedEngine(), env);
+  srv = startTestServer({ engine: scriptedEngine(), env });
 });
 afterAll(() => srv.stop());
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { importPaths } from "../../src/corpus/import/import-paths.ts";
 import type { Store } from "../../src/store/types.ts";
-import { Client } from "../helpers/server.ts";
+import { Client, type Target } from "../helpers/server.ts";
 
 /** An account of the test server, signed in: its client, email and id. */
 export interface Member {
@@ -13,7 +13,7 @@ export interface Member {
 }
 
 /** A new account on `url`, signed in. */
-export async function member(url: string, tag = "m"): Promise<Member> {
+export async function member(url: Target, tag = "m"): Promise<Member> {
   const c = new Client(url);
   const { email, account } = await c.signup(`${tag}${crypto.randomUUID().slice(0, 8)}@example.com`);
   return { c, email, id: account.id };

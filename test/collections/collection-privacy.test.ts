@@ -1,19 +1,19 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { type InProcessServer, startInProcess } from "../helpers/in-process.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { useLongTimeout } from "../setup.ts";
 import { at, call, codeOf, fill, HANDBOOK, HR_NOTES, type Member, member } from "./collection-calls.ts";
 import { expectPrivateToOthers, expectSharedReadOnly } from "./privacy-checks.ts";
 
 useLongTimeout();
 
-let srv: TestServer;
+let srv: InProcessServer;
 let a: Member;
 let b: Member;
 let c: Member;
 beforeAll(async () => {
-  srv = startTestServer(scriptedEngine(), { SIGNUP_PER_HOUR: "50" });
-  [a, b, c] = await Promise.all([member(srv.url, "a"), member(srv.url, "b"), member(srv.url, "c")]);
+  srv = startInProcess({ engine: scriptedEngine(), env: { SIGNUP_PER_HOUR: "50" } });
+  [a, b, c] = await Promise.all([member(srv, "a"), member(srv, "b"), member(srv, "c")]);
   await call(a, "POST", "/api/console/collections", { name: "hr" });
   await call(a, "POST", "/api/console/collections", { name: "handbook", visibility: "shared" });
   await fill(srv.deps.store, a.id, "hr", HR_NOTES);

@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { loadConfig } from "../../src/config/load.ts";
-import { type RunningServer, startServer } from "../../src/server/server.ts";
+import type { RunningServer } from "../../src/server/server.ts";
 import { openPostgresStore } from "../../src/store/postgres/open.ts";
 import { createLogger } from "../../src/util/logger.ts";
 import { freshDatabase, postgresTests } from "../helpers/postgres.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
+import { startTestServer } from "../helpers/server.ts";
 import { useLongTimeout } from "../setup.ts";
 import { at, call, codeOf, elsewhere, fill, HANDBOOK, HR_NOTES, member } from "./collection-calls.ts";
 import { expectPrivateToOthers, expectSharedReadOnly } from "./privacy-checks.ts";
@@ -20,9 +20,12 @@ afterAll(async () => {
 });
 
 async function start(url: string): Promise<RunningServer> {
-  const config = loadConfig({ PORT: "0", DATABASE_URL: url, LOG_LEVEL: "warn", SIGNUP_PER_HOUR: "50" }, "/nonexistent");
-  const store = await openPostgresStore(url, { max: 4 });
-  const s = startServer({ config, engine: scriptedEngine(), store, logger: createLogger("silent") });
+  const s = startTestServer({
+    env: { DATABASE_URL: url, LOG_LEVEL: "warn", SIGNUP_PER_HOUR: "50" },
+    engine: scriptedEngine(),
+    store: await openPostgresStore(url, { max: 4 }),
+    logger: createLogger("silent"),
+  });
   servers.push(s);
   return s;
 }

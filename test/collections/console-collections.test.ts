@@ -1,17 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { conforms } from "../helpers/documented-answer.ts";
+import { type InProcessServer, startInProcess } from "../helpers/in-process.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
-import { Client, startTestServer, type TestServer } from "../helpers/server.ts";
+import { Client } from "../helpers/server.ts";
 import { useLongTimeout } from "../setup.ts";
 import { at, call, codeOf, fill, HR_NOTES, type Member, member } from "./collection-calls.ts";
 
 useLongTimeout();
 
-let srv: TestServer;
+let srv: InProcessServer;
 let a: Member;
 beforeAll(async () => {
-  srv = startTestServer(scriptedEngine(), { SIGNUP_PER_HOUR: "50" });
-  a = await member(srv.url, "a");
+  srv = startInProcess({ engine: scriptedEngine(), env: { SIGNUP_PER_HOUR: "50" } });
+  a = await member(srv, "a");
 });
 afterAll(() => srv?.stop(100));
 
@@ -146,7 +147,7 @@ describe("refusals before anything else", () => {
     ["DELETE", at("hr", "hiring.md")],
   ];
   test("without a session every route is 401 unauthorized", async () => {
-    const anon = new Client(srv.url);
+    const anon = new Client(srv);
     for (const [method, path] of routes) {
       const r = await call(anon, method, path, method === "POST" || method === "PATCH" ? { name: "x" } : undefined);
       expect([method, path, r.status, codeOf(r)]).toEqual([method, path, 401, "unauthorized"]);

@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { conforms } from "../helpers/documented-answer.ts";
+import { type InProcessServer, startInProcess } from "../helpers/in-process.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { useLongTimeout } from "../setup.ts";
 import { at, call, codeOf, fill, HR_NOTES, type Member, member } from "./collection-calls.ts";
 
 useLongTimeout();
 
-let srv: TestServer;
+let srv: InProcessServer;
 let a: Member;
 beforeAll(async () => {
-  srv = startTestServer(scriptedEngine(), { SIGNUP_PER_HOUR: "50" });
-  a = await member(srv.url, "a");
+  srv = startInProcess({ engine: scriptedEngine(), env: { SIGNUP_PER_HOUR: "50" } });
+  a = await member(srv, "a");
   await call(a, "POST", "/api/console/collections", { name: "hr" });
   await fill(srv.deps.store, a.id, "hr", HR_NOTES);
 });

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { DOCUMENT_LIST_PAGE } from "../../src/contract/collections.ts";
 import type { CorpusDocumentInput } from "../../src/store/types.ts";
 import { conforms } from "../helpers/documented-answer.ts";
+import { type InProcessServer, startInProcess } from "../helpers/in-process.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { useLongTimeout } from "../setup.ts";
 import { at, call, type Member, member } from "./collection-calls.ts";
 
@@ -29,11 +29,11 @@ const doc = (id: string): CorpusDocumentInput => ({
   passages: [`the text of ${id}`],
 });
 
-let srv: TestServer;
+let srv: InProcessServer;
 let a: Member;
 beforeAll(async () => {
-  srv = startTestServer(scriptedEngine());
-  a = await member(srv.url, "a");
+  srv = startInProcess({ engine: scriptedEngine() });
+  a = await member(srv, "a");
   await call(a, "POST", "/api/console/collections", { name: "big" });
   const c = (await srv.deps.store.corpus.findCollection(a.id, "big"))!;
   await srv.deps.store.corpus.put(

@@ -11,7 +11,7 @@ import { sharedCollection } from "../corpus/collections-helpers.ts";
 import { query } from "../helpers/server.ts";
 import { useLongTimeout } from "../setup.ts";
 import { call, type Member, member } from "./collection-calls.ts";
-import { docOf, settled, startUploadServer, upload } from "./upload-calls.ts";
+import { docOf, settled, startUploadServer, upload } from "./uploads/upload-calls.ts";
 
 useLongTimeout();
 

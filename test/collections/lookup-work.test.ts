@@ -1,8 +1,8 @@
 import { Database, type Statement } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { CorpusDocumentInput } from "../../src/store/types.ts";
+import { type InProcessServer, startInProcess } from "../helpers/in-process.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { useLongTimeout } from "../setup.ts";
 import { at, call, type Member, member } from "./collection-calls.ts";
 
@@ -57,7 +57,7 @@ const BIG = ["corpus_documents", "corpus_passages"];
  * named doc_ids (a page's, or a range from ?from= under its LIMIT) or one document's passages:
  * a count or sum over the whole collection.
  */
-function wholeCollectionReads(srv: TestServer, sql: string): string[] {
+function wholeCollectionReads(srv: InProcessServer, sql: string): string[] {
   const aliases = new Set(BIG);
   for (const m of sql.matchAll(/\b(corpus_documents|corpus_passages)\s+(?:AS\s+)?(\w+)/gi)) aliases.add(m[2]!);
   const plan = srv.sql.query(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[];
@@ -82,13 +82,13 @@ const doc = (id: string): CorpusDocumentInput => ({
   passages: [`the text of ${id}`],
 });
 
-let srv: TestServer;
+let srv: InProcessServer;
 let owner: Member;
 let reader: Member;
 beforeAll(async () => {
-  srv = startTestServer(scriptedEngine());
-  owner = await member(srv.url, "owner");
-  reader = await member(srv.url, "reader");
+  srv = startInProcess({ engine: scriptedEngine() });
+  owner = await member(srv, "owner");
+  reader = await member(srv, "reader");
   await call(owner, "POST", "/api/console/collections", { name: "big", visibility: "shared" });
   const c = (await srv.deps.store.corpus.findCollection(owner.id, "big"))!;
   await srv.deps.store.corpus.put(

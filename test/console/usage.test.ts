@@ -1,25 +1,30 @@
 import { describe, expect, test } from "bun:test";
+import { type InProcessServer, startInProcess } from "../helpers/in-process.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
-import { Client, query, startTestServer, type TestServer, useKeyedServer } from "../helpers/server.ts";
+import { Client, query, startTestServer, useKeyedServer } from "../helpers/server.ts";
 import { readSse } from "../helpers/sse.ts";
 import { useLongTimeout } from "../setup.ts";
 
 useLongTimeout();
 
-let srv: TestServer;
+let srv: InProcessServer;
 let key: string;
-useKeyedServer(scriptedEngine(), { PLAN_RUNS_FREE: "1000" }, (s) => {
-  ({ srv, key } = s);
-});
+useKeyedServer(
+  { engine: scriptedEngine(), env: { PLAN_RUNS_FREE: "1000" } },
+  (s) => {
+    ({ srv, key } = s);
+  },
+  startInProcess,
+);
 
 describe("usage and run timelines", () => {
   test("usage lists accepted calls only; the timeline has the run's events from acceptance", async () => {
-    const c = new Client(srv.url);
+    const c = new Client(srv);
     await c.signup();
     const k = await c.createKey();
-    const env = (await (await query(srv.url, k.key, { query: "timeline please" })).json()) as { request_id: string };
-    await query(srv.url, k.key, { query: "" });
-    await (await query(srv.url, k.key, { query: "via stream" }, {}, "/api/query/stream")).text();
+    const env = (await (await query(srv, k.key, { query: "timeline please" })).json()) as { request_id: string };
+    await query(srv, k.key, { query: "" });
+    await (await query(srv, k.key, { query: "via stream" }, {}, "/api/query/stream")).text();
     const usage = (await (await c.req("GET", "/api/console/usage")).json()) as any;
     expect(usage.plan).toBe("free");
     expect(usage.totals).toEqual({ calls: 2, ok: 2, error: 0 });
@@ -56,7 +61,7 @@ describe("usage and run timelines", () => {
     expect(types).toContain("progress");
     expect(types).toContain("source");
     for (const e of run.events) expect(typeof e.at_ms).toBe("number");
-    const other = new Client(srv.url);
+    const other = new Client(srv);
     await other.signup();
     const nf = await other.req("GET", `/api/console/runs/${env.request_id}`);
     expect(nf.status).toBe(404);
@@ -64,7 +69,7 @@ describe("usage and run timelines", () => {
   });
 
   test("the web client's runs share the allowance and are recorded with origin app", async () => {
-    const s = startTestServer(scriptedEngine(), { PLAN_RUNS_FREE: "2" });
+    const s = startTestServer({ engine: scriptedEngine(), env: { PLAN_RUNS_FREE: "2" } });
     try {
       const c = new Client(s.url);
       await c.signup();
@@ -85,17 +90,17 @@ describe("usage and run timelines", () => {
   test("runs left running by a crash become interrupted at the next start", async () => {
     const path = `/tmp/rq-crash-${crypto.randomUUID()}.db`;
     const hung = scriptedEngine({ hang: true });
-    const a = startTestServer(hung, { DATABASE_PATH: path });
+    const a = startTestServer({ engine: hung, env: { DATABASE_PATH: path } });
     const c = new Client(a.url);
     await c.signup();
     const k = (await c.createKey()).key;
     void query(a.url, k, { query: "q" }).catch(() => {});
     await hung.started; // accepted and recorded as running
     // Simulate a crash: the row stays "running", no graceful finish, and A's lease has expired
-    // (a live instance's runs are never marked: test/runs/instance-lease.e2e.test.ts).
+    // (a live instance's runs are never marked: test/runs/instances/instance-lease.e2e.test.ts).
     a.sql.run("UPDATE instances SET expires_at = '2000-01-01T00:00:00.000Z'");
     a.sql.exec("PRAGMA wal_checkpoint(FULL)");
-    const b = startTestServer(scriptedEngine(), { DATABASE_PATH: path, PORT: "0" });
+    const b = startTestServer({ engine: scriptedEngine(), env: { DATABASE_PATH: path, PORT: "0" } });
     try {
       const row = b.sql.query("SELECT status, errors FROM runs").get() as { status: string; errors: string };
       expect(row.status).toBe("error");

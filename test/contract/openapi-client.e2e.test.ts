@@ -21,7 +21,7 @@ let srv: TestServer;
 let work = "";
 
 beforeAll(() => {
-  srv = startTestServer(scriptedEngine());
+  srv = startTestServer({ engine: scriptedEngine() });
 });
 afterAll(() => {
   srv?.stop(100);

@@ -46,7 +46,7 @@ let srv: TestServer;
 let work = "";
 
 beforeAll(() => {
-  srv = startTestServer(scriptedEngine());
+  srv = startTestServer({ engine: scriptedEngine() });
   work = mkdtempSync(join(tmpdir(), "rq-openapi-lint-"));
 });
 afterAll(() => {

@@ -11,7 +11,7 @@ import { startTestServer } from "../helpers/server.ts";
 // registration and the document are both fed from that one table, so a route and its
 // operation cannot say different things.
 
-const srv = startTestServer(scriptedEngine());
+const srv = startTestServer({ engine: scriptedEngine() });
 afterAll(() => srv.stop(100));
 
 const paths = apiPaths();

@@ -52,7 +52,7 @@ let srv: TestServer;
 let user: Client;
 
 beforeAll(() => {
-  srv = startTestServer(engine, { PLAN_RUNS_FREE: String(RUNS) });
+  srv = startTestServer({ engine, env: { PLAN_RUNS_FREE: String(RUNS) } });
   user = new Client(srv.url);
 });
 afterAll(() => srv?.stop(100));

@@ -1,19 +1,20 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { type InProcessServer, startInProcess } from "../helpers/in-process.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
-import { Client, startTestServer, type TestServer } from "../helpers/server.ts";
+import { Client } from "../helpers/server.ts";
 import { useLongTimeout } from "../setup.ts";
 
 useLongTimeout();
 
 /** Keys per account are capped: uncapped, one account made 9,634 keys in 2 s. */
-let srv: TestServer;
+let srv: InProcessServer;
 beforeAll(() => {
-  srv = startTestServer(scriptedEngine(), { KEYS_PER_ACCOUNT: "5" });
+  srv = startInProcess({ engine: scriptedEngine(), env: { KEYS_PER_ACCOUNT: "5" } });
 });
 afterAll(() => srv?.stop(100));
 
 test("40 creations at once: exactly KEYS_PER_ACCOUNT succeed, the rest 409 key_limit_reached; a revoked key makes room", async () => {
-  const c = new Client(srv.url);
+  const c = new Client(srv);
   await c.signup();
   const answers = await Promise.all(Array.from({ length: 40 }, () => c.req("POST", "/api/console/keys", {})));
   const statuses = answers.map((r) => r.status);
@@ -27,7 +28,7 @@ test("40 creations at once: exactly KEYS_PER_ACCOUNT succeed, the rest 409 key_l
   expect((await c.req("POST", "/api/console/keys", {})).status).toBe(201);
   expect((await c.req("POST", "/api/console/keys", {})).status).toBe(409);
   // Another account has its own allowance of keys.
-  const other = new Client(srv.url);
+  const other = new Client(srv);
   await other.signup();
   expect((await other.req("POST", "/api/console/keys", {})).status).toBe(201);
 });

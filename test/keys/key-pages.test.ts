@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { conforms } from "../helpers/documented-answer.ts";
+import { type InProcessServer, startInProcess } from "../helpers/in-process.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
-import { Client, startTestServer, type TestServer } from "../helpers/server.ts";
+import { Client } from "../helpers/server.ts";
 import { useLongTimeout } from "../setup.ts";
 
 useLongTimeout();
@@ -16,11 +17,11 @@ const KEYS = "/api/console/keys";
 // The page the OpenAPI document states (KEY_LIST_PAGE in src/contract/console.ts).
 const KEY_LIST_PAGE = 100;
 const MADE = 2 * KEY_LIST_PAGE + 30;
-let srv: TestServer;
+let srv: InProcessServer;
 let c: Client;
 beforeAll(async () => {
-  srv = startTestServer(scriptedEngine(), { KEYS_PER_ACCOUNT: "10" });
-  c = new Client(srv.url);
+  srv = startInProcess({ engine: scriptedEngine(), env: { KEYS_PER_ACCOUNT: "10" } });
+  c = new Client(srv);
   await c.signup();
   // Create and revoke in turn, under the cap all along.
   for (let i = 0; i < MADE; i++) {
@@ -58,7 +59,7 @@ test("a page from a key starts at it; a key not the caller's gives an empty page
   const fifth = first.keys[4]!;
   const from: Page = (await (await c.req("GET", `${KEYS}?from=${fifth.id}`)).json()) as Page;
   expect(from.keys[0]!.id).toBe(fifth.id);
-  const other = new Client(srv.url);
+  const other = new Client(srv);
   await other.signup();
   expect(await (await other.req("GET", `${KEYS}?from=${fifth.id}`)).json()).toEqual({ keys: [], next: null });
   expect(await (await other.req("GET", KEYS)).json()).toEqual({ keys: [], next: null });

@@ -1,19 +1,20 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { type InProcessServer, startInProcess } from "../helpers/in-process.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
-import { Client, query, startTestServer, type TestServer } from "../helpers/server.ts";
+import { Client, query } from "../helpers/server.ts";
 import { useLongTimeout } from "../setup.ts";
 
 useLongTimeout();
 
-let srv: TestServer;
+let srv: InProcessServer;
 beforeAll(() => {
-  srv = startTestServer(scriptedEngine(), { PLAN_RUNS_FREE: "100" });
+  srv = startInProcess({ engine: scriptedEngine(), env: { PLAN_RUNS_FREE: "100" } });
 });
 afterAll(() => srv.stop(100));
 
 describe("API keys in the Console", () => {
   test("create returns the full key once: rq- + 32 base64url chars; list never shows it", async () => {
-    const c = new Client(srv.url);
+    const c = new Client(srv);
     await c.signup();
     const res = await c.req("POST", "/api/console/keys", { name: "ci" });
     expect(res.status).toBe(201);
@@ -41,7 +42,7 @@ describe("API keys in the Console", () => {
   });
 
   test("create without a body, list newest first, name over 100 chars refused", async () => {
-    const c = new Client(srv.url);
+    const c = new Client(srv);
     await c.signup();
     const a = await c.createKey();
     const b = await c.createKey("second");
@@ -50,7 +51,7 @@ describe("API keys in the Console", () => {
     };
     expect(list.keys.map((k) => k.id)).toEqual([b.id, a.id]);
     expect(list.keys[1]!.name).toBeNull();
-    const bare = await fetch(srv.url + "/api/console/keys", { method: "POST", headers: { cookie: c.cookie! } });
+    const bare = await srv.fetch(srv.url + "/api/console/keys", { method: "POST", headers: { cookie: c.cookie! } });
     expect(bare.status).toBe(201);
     const long = await c.req("POST", "/api/console/keys", { name: "x".repeat(101) });
     expect(long.status).toBe(400);
@@ -58,20 +59,20 @@ describe("API keys in the Console", () => {
   });
 
   test("revoke: takes effect on the very next call, idempotent, 404 for another account's key", async () => {
-    const c = new Client(srv.url);
+    const c = new Client(srv);
     await c.signup();
     const k = await c.createKey();
-    expect((await query(srv.url, k.key, { query: "first" })).status).toBe(200);
+    expect((await query(srv, k.key, { query: "first" })).status).toBe(200);
     const del = await c.req("DELETE", `/api/console/keys/${k.id}`);
     expect(del.status).toBe(200);
     const rec = (await del.json()) as Record<string, string>;
     expect(rec).toEqual({ id: k.id, status: "revoked", revoked_at: expect.any(String) });
-    const after = await query(srv.url, k.key, { query: "second" });
+    const after = await query(srv, k.key, { query: "second" });
     expect(after.status).toBe(403);
     expect(((await after.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe("key_inactive");
     const again = await c.req("DELETE", `/api/console/keys/${k.id}`);
     expect(await again.json()).toEqual(rec);
-    const other = new Client(srv.url);
+    const other = new Client(srv);
     await other.signup();
     const o = await other.req("DELETE", `/api/console/keys/${k.id}`);
     expect(o.status).toBe(404);
@@ -80,10 +81,10 @@ describe("API keys in the Console", () => {
   });
 
   test("last_used_at is set by a call", async () => {
-    const c = new Client(srv.url);
+    const c = new Client(srv);
     await c.signup();
     const k = await c.createKey();
-    await query(srv.url, k.key, { query: "q" });
+    await query(srv, k.key, { query: "q" });
     const list = (await (await c.req("GET", "/api/console/keys")).json()) as {
       keys: { last_used_at: string | null }[];
     };
@@ -91,19 +92,19 @@ describe("API keys in the Console", () => {
   });
 
   test("an API key is not a credential on /api/console/*", async () => {
-    const c = new Client(srv.url);
+    const c = new Client(srv);
     await c.signup();
     const k = await c.createKey();
     for (const h of [{ authorization: `Bearer ${k.key}` }, { "x-api-key": k.key }] as Record<string, string>[]) {
-      const res = await fetch(srv.url + "/api/console/keys", { headers: h });
+      const res = await srv.fetch(srv.url + "/api/console/keys", { headers: h });
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({ errors: [{ code: "unauthorized", message: expect.any(String) }] });
     }
-    expect((await fetch(srv.url + "/api/console/usage")).status).toBe(401);
+    expect((await srv.fetch(srv.url + "/api/console/usage")).status).toBe(401);
   });
 
   test("cross-site cookie writes are refused with 403 CROSS_SITE_REQUEST; same write same-site passes", async () => {
-    const c = new Client(srv.url);
+    const c = new Client(srv);
     await c.signup();
     const k = await c.createKey();
     const cross = await c.req("POST", "/api/console/keys", { name: "evil" }, { "sec-fetch-site": "cross-site" });
@@ -119,19 +120,19 @@ describe("API keys in the Console", () => {
     );
     expect((await c.req("POST", "/api/console/keys", { name: "ok2" })).status).toBe(201);
     // Checked before anything else: even an unauthenticated cookie write is refused as cross-site.
-    const anon = await fetch(srv.url + "/api/v1/auth/logout", {
+    const anon = await srv.fetch(srv.url + "/api/v1/auth/logout", {
       method: "POST",
       headers: { cookie: "auth_token=x", "sec-fetch-site": "cross-site" },
     });
     expect(anon.status).toBe(403);
-    const noCookie = await fetch(srv.url + "/api/console/keys", {
+    const noCookie = await srv.fetch(srv.url + "/api/console/keys", {
       method: "POST",
       headers: { "sec-fetch-site": "cross-site" },
     });
     expect(noCookie.status).toBe(403);
     // Reads are not writes; the CORS-open query endpoints take cross-site calls with a key.
     expect((await c.req("GET", "/api/console/keys", undefined, { "sec-fetch-site": "cross-site" })).status).toBe(200);
-    const q = await fetch(srv.url + "/api/query", {
+    const q = await srv.fetch(srv.url + "/api/query", {
       method: "POST",
       headers: {
         authorization: `Bearer ${k.key}`,
@@ -147,24 +148,21 @@ describe("API keys in the Console", () => {
 
 describe("credentials on the query endpoints", () => {
   test("missing, wrong prefix, unknown, revoked; Bearer wins over X-Api-Key; a cookie is no credential", async () => {
-    const c = new Client(srv.url);
+    const c = new Client(srv);
     await c.signup();
     const k = await c.createKey();
     const code = async (r: Response) => [
       r.status,
       ((await r.json()) as { errors: { code: string }[] }).errors[0]?.code,
     ];
-    expect(await code(await query(srv.url, null, { query: "q" }))).toEqual([401, "missing_api_key"]);
-    expect(await code(await query(srv.url, "sk-" + k.key.slice(3), { query: "q" }))).toEqual([401, "invalid_api_key"]);
-    expect(await code(await query(srv.url, "rq-" + "A".repeat(32), { query: "q" }))).toEqual([401, "invalid_api_key"]);
-    expect(await code(await query(srv.url, null, { query: "q" }, { "x-api-key": k.key }))).toEqual([200, undefined]);
-    expect(await code(await query(srv.url, "rq-" + "B".repeat(32), { query: "q" }, { "x-api-key": k.key }))).toEqual([
+    expect(await code(await query(srv, null, { query: "q" }))).toEqual([401, "missing_api_key"]);
+    expect(await code(await query(srv, "sk-" + k.key.slice(3), { query: "q" }))).toEqual([401, "invalid_api_key"]);
+    expect(await code(await query(srv, "rq-" + "A".repeat(32), { query: "q" }))).toEqual([401, "invalid_api_key"]);
+    expect(await code(await query(srv, null, { query: "q" }, { "x-api-key": k.key }))).toEqual([200, undefined]);
+    expect(await code(await query(srv, "rq-" + "B".repeat(32), { query: "q" }, { "x-api-key": k.key }))).toEqual([
       401,
       "invalid_api_key",
     ]);
-    expect(await code(await query(srv.url, null, { query: "q" }, { cookie: c.cookie! }))).toEqual([
-      401,
-      "missing_api_key",
-    ]);
+    expect(await code(await query(srv, null, { query: "q" }, { cookie: c.cookie! }))).toEqual([401, "missing_api_key"]);
   });
 });

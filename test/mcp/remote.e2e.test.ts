@@ -32,7 +32,7 @@ afterAll(async () => {
  */
 async function heldRunBehindProxy() {
   const gate = Promise.withResolvers<void>();
-  const srv = startTestServer(scriptedEngine({ gate: gate.promise }), { PLAN_RUNS_FREE: "10" });
+  const srv = startTestServer({ engine: scriptedEngine({ gate: gate.promise }), env: { PLAN_RUNS_FREE: "10" } });
   const proxy = await cuttingProxy(srv.url);
   const { c, key: k } = await keyedClient(srv.url);
   const mcp = await mcpSession(["--server", proxy.url], { RQ_API_KEY: k });

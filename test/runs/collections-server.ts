@@ -1,13 +1,12 @@
-import { loadConfig } from "../../src/config/load.ts";
 import { buildEngine } from "../../src/research/build-engine.ts";
 import type { TimingsOverride } from "../../src/research/engine/timings.ts";
-import { type RunningServer, startServer } from "../../src/server/server.ts";
+import type { RunningServer } from "../../src/server/server.ts";
 import { openSqliteStore, type SqliteStore } from "../../src/store/sqlite/open.ts";
 import type { CorpusDocumentInput } from "../../src/store/types.ts";
 import { splitPassages } from "../../src/text/passages.ts";
 import { createLogger } from "../../src/util/logger.ts";
 import { putInto } from "../corpus/collections-helpers.ts";
-import { keyedClient } from "../helpers/server.ts";
+import { keyedClient, startTestServer } from "../helpers/server.ts";
 
 /** A document for a collection, as the importer would keep it. */
 export interface NoteDoc {
@@ -92,22 +91,19 @@ export interface CollectionsServer {
  * port unless `env` sets SEARXNG_URL.
  */
 export async function startCollectionsServer(env: Record<string, string> = {}): Promise<CollectionsServer> {
-  const config = loadConfig(
-    {
-      PORT: "0",
-      DATABASE_PATH: ":memory:",
+  const store = openSqliteStore(":memory:");
+  const srv = startTestServer({
+    env: {
       PLAN_RUNS_FREE: "100",
       ACADEMIC_PROVIDERS: "none",
       SEARXNG_URL: `http://127.0.0.1:${closedPort()}`,
       LOG_LEVEL: "silent",
       ...env,
     },
-    "/nonexistent",
-  );
-  const logger = createLogger("silent");
-  const store = openSqliteStore(":memory:");
-  const engine = buildEngine(config, logger, undefined, FAST, store);
-  const srv = startServer({ config, engine, store, logger });
+    store,
+    logger: createLogger("silent"),
+    engine: (config, logger) => buildEngine(config, logger, undefined, FAST, store),
+  });
   const { key } = await keyedClient(srv.url);
   return { srv, store, key, stop: () => srv.stop(100) };
 }

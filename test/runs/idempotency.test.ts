@@ -14,20 +14,27 @@ interface Env {
 }
 
 describe("Idempotency-Key", () => {
-  test("a JSON client that gave up after 1 s retries with its key and gets the finished envelope; one run charged", async () => {
-    const eng = scriptedEngine({ delayMs: 1500 });
-    const s = startTestServer(eng);
+  test("a JSON client that gave up while its run ran retries with its key and gets the finished envelope; one run charged", async () => {
+    // The run is held until the retry is on its way: the client gives up on an event, not a timer.
+    const gate = Promise.withResolvers<void>();
+    const eng = scriptedEngine({ gate: gate.promise });
+    const s = startTestServer({ engine: eng });
     try {
       const { c, key } = await keyedClient(s.url);
       const h = { authorization: `Bearer ${key}`, "content-type": "application/json", "idempotency-key": "job-1" };
-      const gaveUp = await fetch(`${s.url}/api/query`, {
+      const giveUp = new AbortController();
+      const first = fetch(`${s.url}/api/query`, {
         method: "POST",
         headers: h,
         body: JSON.stringify({ query: "q" }),
-        signal: AbortSignal.timeout(1000),
+        signal: giveUp.signal,
       }).catch((e: Error) => e);
-      expect(gaveUp).toBeInstanceOf(Error);
-      const res = await query(s.url, key, { query: "q" }, { "idempotency-key": "job-1" });
+      await eng.started; // the run is under way
+      giveUp.abort();
+      expect(await first).toBeInstanceOf(Error);
+      const retried = query(s.url, key, { query: "q" }, { "idempotency-key": "job-1" });
+      gate.resolve();
+      const res = await retried;
       expect(res.status).toBe(200);
       expect(res.headers.get("idempotent-replayed")).toBe("true");
       const env = (await res.json()) as Env;
@@ -46,7 +53,7 @@ describe("Idempotency-Key", () => {
 
   test("50 concurrent retries of one key start exactly one run, and all get it", async () => {
     const eng = scriptedEngine({ delayMs: 100 });
-    const s = startTestServer(eng, { PLAN_RUNS_FREE: "1000" });
+    const s = startTestServer({ engine: eng, env: { PLAN_RUNS_FREE: "1000" } });
     try {
       const { c, key } = await keyedClient(s.url);
       const answers = await Promise.all(
@@ -75,7 +82,7 @@ describe("Idempotency-Key", () => {
 
   test("the same key with another question is 422 idempotency_key_reused; nothing starts or is charged", async () => {
     const eng = scriptedEngine();
-    const s = startTestServer(eng);
+    const s = startTestServer({ engine: eng });
     try {
       const { c, key } = await keyedClient(s.url);
       await (await query(s.url, key, { query: "first" }, { "idempotency-key": "k" })).json();
@@ -93,7 +100,7 @@ describe("Idempotency-Key", () => {
 
   test("a stream with the key of a finished JSON run replays it whole; keys are per account", async () => {
     const eng = scriptedEngine();
-    const s = startTestServer(eng);
+    const s = startTestServer({ engine: eng });
     try {
       const a = await keyedClient(s.url);
       const b = await keyedClient(s.url);
@@ -114,7 +121,7 @@ describe("Idempotency-Key", () => {
   });
 
   test("with the allowance used up the key still answers with its run; a new key is 429", async () => {
-    const s = startTestServer(scriptedEngine(), { PLAN_RUNS_FREE: "1" });
+    const s = startTestServer({ engine: scriptedEngine(), env: { PLAN_RUNS_FREE: "1" } });
     try {
       const { c, key } = await keyedClient(s.url);
       const env = (await (await query(s.url, key, { query: "q" }, { "idempotency-key": "one" })).json()) as Env;
@@ -130,7 +137,7 @@ describe("Idempotency-Key", () => {
 
   test("after 24 hours a key is free again; a malformed key is 400", async () => {
     const eng = scriptedEngine();
-    const s = startTestServer(eng);
+    const s = startTestServer({ engine: eng });
     try {
       const { key } = await keyedClient(s.url);
       const first = (await (await query(s.url, key, { query: "q" }, { "idempotency-key": "day" })).json()) as Env;

@@ -1,15 +1,14 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { loadConfig } from "../../src/config/load.ts";
 import { buildEngine } from "../../src/research/build-engine.ts";
 import { withheldSource } from "../../src/runs/withhold/withhold.ts";
-import { type RunningServer, startServer } from "../../src/server/server.ts";
+import type { RunningServer } from "../../src/server/server.ts";
 import { openPostgresStore } from "../../src/store/postgres/open.ts";
 import { createLogger } from "../../src/util/logger.ts";
 import { freshDatabase, postgresTests } from "../helpers/postgres.ts";
-import { Client, query } from "../helpers/server.ts";
+import { Client, query, startTestServer } from "../helpers/server.ts";
 import { useLongTimeout } from "../setup.ts";
 import { BATTERY_NOTES, closedPort, FAST } from "./collections-server.ts";
-import { LIVE } from "./leased-server.ts";
+import { LIVE } from "./instances/leased-server.ts";
 import {
   type Account,
   expectNoLeak,
@@ -35,9 +34,8 @@ afterAll(async () => {
 
 /** An instance with the real engine (extractive writer, the collections only) on the database at `url`. */
 async function instance(url: string): Promise<RunningServer> {
-  const config = loadConfig(
-    {
-      PORT: "0",
+  const s = startTestServer({
+    env: {
       DATABASE_URL: url,
       PLAN_RUNS_FREE: "100",
       ACADEMIC_PROVIDERS: "none",
@@ -45,16 +43,10 @@ async function instance(url: string): Promise<RunningServer> {
       LOCAL_SEARCH: "only",
       LOG_LEVEL: "silent",
     },
-    "/nonexistent",
-  );
-  const logger = createLogger("silent");
-  const store = await openPostgresStore(url, { max: 4 });
-  const s = startServer({
-    config,
-    store,
-    logger,
+    store: await openPostgresStore(url, { max: 4 }),
+    logger: createLogger("silent"),
     lease: LIVE,
-    engine: buildEngine(config, logger, undefined, FAST, store),
+    engine: (config, logger, store) => buildEngine(config, logger, undefined, FAST, store),
   });
   servers.push(s);
   return s;

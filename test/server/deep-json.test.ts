@@ -10,7 +10,7 @@ const deep = (levels: number) => "[".repeat(levels) + "]".repeat(levels);
 
 let s: TestServer, c: Client, key: string;
 beforeAll(async () => {
-  s = startTestServer(scriptedEngine(), { SIGNUP_PER_HOUR: "1000", PLAN_RUNS_FREE: "100" });
+  s = startTestServer({ engine: scriptedEngine(), env: { SIGNUP_PER_HOUR: "1000", PLAN_RUNS_FREE: "100" } });
   ({ c, key } = await keyedClient(s.url));
 });
 afterAll(() => s.stop(100));

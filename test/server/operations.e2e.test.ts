@@ -10,7 +10,7 @@ useLongTimeout();
 
 let srv: TestServer;
 let key: string;
-useKeyedServer(scriptedEngine(), { PLAN_RUNS_FREE: "1000" }, (s) => {
+useKeyedServer({ engine: scriptedEngine(), env: { PLAN_RUNS_FREE: "1000" } }, (s) => {
   ({ srv, key } = s);
 });
 
@@ -98,7 +98,7 @@ describe("operations under real use", () => {
 
   test("each run's end is logged with its outcome, code, whole-run latency and writer", async () => {
     // A run failing llm_failed was logged only as an HTTP 200 whose latency was the time to headers.
-    const s = startTestServer(scriptedEngine({ failWith: "llm_failed", delayMs: 50 }));
+    const s = startTestServer({ engine: scriptedEngine({ failWith: "llm_failed", delayMs: 50 }) });
     try {
       const { key: k } = await keyedClient(s.url);
       const res = await query(s.url, k, { query: "log me" }, {}, "/api/query/stream");

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
 import { MAX_BODY_BYTES } from "../../src/contract/query.ts";
-import { type RunningServer, startServer } from "../../src/server/server.ts";
-import { openSqliteStore } from "../../src/store/sqlite/open.ts";
+import type { RunningServer } from "../../src/server/server.ts";
 import { expectEnvelope } from "../helpers/expect-envelope.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
 import { type Client, keyedClient, startTestServer, type TestServer } from "../helpers/server.ts";
@@ -25,7 +24,7 @@ const chunked = () =>
 
 let s: TestServer, c: Client, key: string;
 beforeAll(async () => {
-  s = startTestServer(scriptedEngine());
+  s = startTestServer({ engine: scriptedEngine() });
   ({ c, key } = await keyedClient(s.url));
 });
 afterAll(() => s.stop(100));
@@ -112,14 +111,7 @@ describe("bodies the Console must refuse", () => {
 describe("a body that takes too long", () => {
   let slow: RunningServer;
   beforeAll(() => {
-    const cfg = { ...s.deps.config, PORT: 0 };
-    slow = startServer({
-      config: cfg,
-      store: openSqliteStore(":memory:"),
-      engine: scriptedEngine(),
-      bodyTimeoutMs: 300,
-      logger: s.deps.logger,
-    });
+    slow = startTestServer({ engine: scriptedEngine(), bodyTimeoutMs: 300, logger: s.deps.logger });
   });
   afterAll(() => slow.stop(100));
 

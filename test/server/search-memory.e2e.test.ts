@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";
-import { textDoc } from "../corpus/search-helpers.ts";
+import { textDoc } from "../corpus/search/search-helpers.ts";
 import { processLog } from "../helpers/process-log.ts";
 import { Client, keyedClient, query } from "../helpers/server.ts";
 import { useLongTimeout } from "../setup.ts";

@@ -2,17 +2,15 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig } from "../../src/config/load.ts";
 import { importPaths } from "../../src/corpus/import/import-paths.ts";
 import { buildEngine } from "../../src/research/build-engine.ts";
 import type { DeadlineTimer } from "../../src/runs/execute.ts";
-import { startServer } from "../../src/server/server.ts";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";
 import { createLogger } from "../../src/util/logger.ts";
 import { syntheticDocs } from "../bench/synthetic-corpus.ts";
 import { sharedCollection } from "../corpus/collections-helpers.ts";
 import { processLog } from "../helpers/process-log.ts";
-import { keyedClient, query } from "../helpers/server.ts";
+import { keyedClient, query, startTestServer } from "../helpers/server.ts";
 import { readSse } from "../helpers/sse.ts";
 import { useLongTimeout } from "../setup.ts";
 
@@ -96,30 +94,22 @@ describe("a long question of common words over a big collection", () => {
 
 describe("a run whose search is slow", () => {
   test("ends by its deadline as run_timeout while the search runs, and the next run searches again", async () => {
-    const config = loadConfig(
-      {
-        PORT: "0",
-        DATABASE_PATH: join(dir, "rq.db"),
-        DEFAULT_PLAN: "pro",
-        LOCAL_SEARCH: "only",
-        ACADEMIC_PROVIDERS: "none",
-        LOG_LEVEL: "silent",
-      },
-      "/nonexistent",
-    );
-    const logger = createLogger("silent");
-    const store = openSqliteStore(config.DATABASE_PATH);
     // The first run's deadline is passed on cue; later runs keep theirs (the default minutes).
     const deadlines: (() => void)[] = [];
     const runDeadline: DeadlineTimer = (onTimeout) => {
       deadlines.push(onTimeout);
       return () => {};
     };
-    const srv = startServer({
-      config,
-      engine: buildEngine(config, logger, undefined, undefined, store),
-      store,
-      logger,
+    const srv = startTestServer({
+      env: {
+        DATABASE_PATH: join(dir, "rq.db"),
+        DEFAULT_PLAN: "pro",
+        LOCAL_SEARCH: "only",
+        ACADEMIC_PROVIDERS: "none",
+        LOG_LEVEL: "silent",
+      },
+      logger: createLogger("silent"),
+      engine: (config, logger, store) => buildEngine(config, logger, undefined, undefined, store),
       runDeadline,
     });
     try {
@@ -146,7 +136,7 @@ describe("a run whose search is slow", () => {
       expect(next.sources.length).toBeGreaterThan(0);
     } finally {
       await srv.stop(100);
-      store.close();
+      srv.deps.store.close();
     }
   });
 });

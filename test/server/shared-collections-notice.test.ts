@@ -3,7 +3,7 @@ import { createAccount } from "../../src/auth/accounts.ts";
 import { logSharedCollections } from "../../src/server/shared-collections-notice.ts";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";
 import { createLogger } from "../../src/util/logger.ts";
-import { textDoc } from "../corpus/search-helpers.ts";
+import { textDoc } from "../corpus/search/search-helpers.ts";
 
 /** A store with an unowned shared collection of two documents, Alice's shared one and her private one. */
 async function store() {

@@ -30,7 +30,7 @@ describe("a drain loses no answer", () => {
       open = r;
     });
     const eng = scriptedEngine({ gate, deltas: ["Answer ", "text ", "[S1]."], deltaMs: 20 });
-    const s = startTestServer(eng, { DEFAULT_PLAN: "pro" });
+    const s = startTestServer({ engine: eng, env: { DEFAULT_PLAN: "pro" } });
     const { c, key } = await keyedClient(s.url);
     const json = query(s.url, key, { query: "held json" });
     const streams = Array.from({ length: 12 }, (_, i) =>

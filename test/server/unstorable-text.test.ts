@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { loadConfig } from "../../src/config/load.ts";
-import { type RunningServer, startServer } from "../../src/server/server.ts";
+import type { RunningServer } from "../../src/server/server.ts";
 import { createLogger } from "../../src/util/logger.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
-import { Client, query } from "../helpers/server.ts";
+import { Client, query, startTestServer } from "../helpers/server.ts";
 import { useLongTimeout } from "../setup.ts";
 import { type AnyStore, backends } from "../store/backends.ts";
 
@@ -30,8 +29,7 @@ for (const backend of backends) {
     let key: string;
     beforeAll(async () => {
       store = await backend.open();
-      const config = loadConfig({ PORT: "0", DATABASE_PATH: ":memory:", LOG_LEVEL: "error" }, "/nonexistent");
-      srv = startServer({ config, engine, store, logger: createLogger("error", () => {}) });
+      srv = startTestServer({ engine, store, env: { LOG_LEVEL: "error" }, logger: createLogger("error", () => {}) });
       owner = new Client(srv.url);
       await owner.signup();
       key = (await owner.createKey("k")).key;

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { putInto } from "../corpus/collections-helpers.ts";
-import { textDoc as doc } from "../corpus/search-helpers.ts";
+import { textDoc as doc } from "../corpus/search/search-helpers.ts";
 import { useLongTimeout } from "../setup.ts";
 import { type AnyStore, backends } from "./backends.ts";
 

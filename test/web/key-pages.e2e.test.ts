@@ -20,7 +20,7 @@ const name = (i: number) => `key-${String(i).padStart(3, "0")}`;
 let srv: TestServer, browser: Browser, a: AppSession;
 beforeAll(async () => {
   if (!canRun) return;
-  srv = startTestServer(scriptedEngine());
+  srv = startTestServer({ engine: scriptedEngine() });
   browser = await launchChromium();
   a = await signedUp(browser, srv.url, "keys-pages@example.com");
   const account = (await srv.deps.store.accounts.byEmail("keys-pages@example.com"))!;

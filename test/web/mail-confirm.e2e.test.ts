@@ -25,12 +25,15 @@ beforeAll(async () => {
   sink = startSmtpSink();
   // The mailed link is built from PUBLIC_URL, so the server needs its port before it starts.
   const base = freshBase();
-  srv = startTestServer(scriptedEngine(), {
-    SMTP_URL: sink.url,
-    MAIL_FROM: "rq@mail.test",
-    SIGNUP_PER_HOUR: "100",
-    PORT: portOf(base),
-    PUBLIC_URL: `${base}/`,
+  srv = startTestServer({
+    engine: scriptedEngine(),
+    env: {
+      SMTP_URL: sink.url,
+      MAIL_FROM: "rq@mail.test",
+      SIGNUP_PER_HOUR: "100",
+      PORT: portOf(base),
+      PUBLIC_URL: `${base}/`,
+    },
   });
   browser = await launchChromium();
   ctx = await browser.newContext(PHONE);

@@ -15,7 +15,7 @@ useLongTimeout();
  */
 let srv: TestServer, browser: Browser | undefined;
 beforeAll(async () => {
-  srv = startTestServer(scriptedEngine());
+  srv = startTestServer({ engine: scriptedEngine() });
   if (run) browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {

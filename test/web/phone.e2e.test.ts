@@ -20,8 +20,11 @@ let srv: TestServer, browser: Browser, ctx: BrowserContext, page: Page, seen: st
 beforeAll(async () => {
   if (!canRun) return;
   mkdirSync(SHOTS, { recursive: true });
-  srv = startTestServer(scriptedEngine({ deltas: ["Solid electrolytes crack ", `(see ${LONG_URL}) [S1].`] }), {
-    PLAN_RUNS_FREE: "10",
+  srv = startTestServer({
+    engine: scriptedEngine({ deltas: ["Solid electrolytes crack ", `(see ${LONG_URL}) [S1].`] }),
+    env: {
+      PLAN_RUNS_FREE: "10",
+    },
   });
   browser = await launchChromium();
 }, 60_000);

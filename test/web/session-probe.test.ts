@@ -7,7 +7,7 @@ useLongTimeout();
 
 let srv: TestServer;
 beforeAll(() => {
-  srv = startTestServer(scriptedEngine());
+  srv = startTestServer({ engine: scriptedEngine() });
 });
 afterAll(() => srv.stop(100));
 

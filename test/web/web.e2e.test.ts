@@ -40,7 +40,7 @@ let srv: TestServer, browser: Browser, page: Page;
 beforeAll(async () => {
   if (!run) return;
   mkdirSync(SHOTS, { recursive: true });
-  srv = startTestServer(engine, { PLAN_RUNS_FREE: "5" });
+  srv = startTestServer({ engine, env: { PLAN_RUNS_FREE: "5" } });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
 }, 60_000);
@@ -129,7 +129,7 @@ describe.if(run)("web app in Chromium", () => {
 
   test("a connection dropped mid-answer resumes the same run: the whole answer, one run used", async () => {
     const deltas = ["Solid ", "electrolytes ", "crack ", "under ", "pressure ", "[S1]."];
-    const s = startTestServer(scriptedEngine({ deltas, deltaMs: 150 }));
+    const s = startTestServer({ engine: scriptedEngine({ deltas, deltaMs: 150 }) });
     const proxy = await cuttingProxy(s.url);
     const p = await browser.newPage();
     try {

@@ -27,9 +27,12 @@ const oidcEnv = (fx: OidcFixture, base: string, extra: Record<string, string> = 
 
 beforeAll(async () => {
   idp = await startOidcProvider([callbackOf(BASE), callbackOf(DOMAINS), callbackOf(ALIAS)]);
-  srv = startTestServer(scriptedEngine(), oidcEnv(idp, BASE, { OIDC_NAME: "Acme SSO" }));
-  domainSrv = startTestServer(scriptedEngine(), oidcEnv(idp, DOMAINS, { OIDC_ALLOWED_DOMAINS: "acme.test" }));
-  aliasSrv = startTestServer(scriptedEngine(), oidcEnv(idp, ALIAS, { OIDC_ISSUER: idp.aliasIssuer }));
+  srv = startTestServer({ engine: scriptedEngine(), env: oidcEnv(idp, BASE, { OIDC_NAME: "Acme SSO" }) });
+  domainSrv = startTestServer({
+    engine: scriptedEngine(),
+    env: oidcEnv(idp, DOMAINS, { OIDC_ALLOWED_DOMAINS: "acme.test" }),
+  });
+  aliasSrv = startTestServer({ engine: scriptedEngine(), env: oidcEnv(idp, ALIAS, { OIDC_ISSUER: idp.aliasIssuer }) });
 });
 afterAll(async () => {
   await Promise.all([srv.stop(100), domainSrv.stop(100), aliasSrv.stop(100)]);
@@ -254,10 +257,13 @@ describe("OpenID Connect sign-in", () => {
   });
 
   test("an unreachable provider → oidc_failed at start, quickly", async () => {
-    const s = startTestServer(scriptedEngine(), {
-      OIDC_ISSUER: "http://127.0.0.1:9",
-      OIDC_CLIENT_ID: "x",
-      OIDC_CLIENT_SECRET: "y",
+    const s = startTestServer({
+      engine: scriptedEngine(),
+      env: {
+        OIDC_ISSUER: "http://127.0.0.1:9",
+        OIDC_CLIENT_ID: "x",
+        OIDC_CLIENT_SECRET: "y",
+      },
     });
     try {
       expect(errorOf(await fetch(`${s.url}/api/v1/auth/oidc/start`, { redirect: "manual" }))).toBe("oidc_failed");
@@ -271,8 +277,8 @@ describe("OpenID Connect sign-in", () => {
       postBase = freshBase();
     const short = await startOidcProvider([callbackOf(base)], { codeTtlSeconds: 1 });
     const post = await startOidcProvider([callbackOf(postBase)], { authMethod: "client_secret_post" });
-    const s = startTestServer(scriptedEngine(), oidcEnv(short, base));
-    const p = startTestServer(scriptedEngine(), oidcEnv(post, postBase));
+    const s = startTestServer({ engine: scriptedEngine(), env: oidcEnv(short, base) });
+    const p = startTestServer({ engine: scriptedEngine(), env: oidcEnv(post, postBase) });
     try {
       short.users.set("frank", { email: "frank@acme.test", email_verified: true });
       const b = new Browser();
@@ -298,7 +304,7 @@ describe("OpenID Connect sign-in", () => {
   });
 
   test("without OIDC configured: start and callback are 404 not_found, providers says none", async () => {
-    const s = startTestServer(scriptedEngine());
+    const s = startTestServer({ engine: scriptedEngine() });
     try {
       for (const path of ["start", "callback"]) {
         const res = await fetch(`${s.url}/api/v1/auth/oidc/${path}`, { redirect: "manual" });

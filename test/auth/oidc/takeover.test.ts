@@ -14,12 +14,15 @@ const BASE = freshBase();
 let idp: OidcFixture, srv: TestServer;
 beforeAll(async () => {
   idp = await startOidcProvider([callbackOf(BASE)]);
-  srv = startTestServer(scriptedEngine(), {
-    PORT: portOf(BASE),
-    OIDC_ISSUER: idp.issuer,
-    OIDC_CLIENT_ID: idp.clientId,
-    OIDC_CLIENT_SECRET: idp.clientSecret,
-    SIGNUP_PER_HOUR: "100",
+  srv = startTestServer({
+    engine: scriptedEngine(),
+    env: {
+      PORT: portOf(BASE),
+      OIDC_ISSUER: idp.issuer,
+      OIDC_CLIENT_ID: idp.clientId,
+      OIDC_CLIENT_SECRET: idp.clientSecret,
+      SIGNUP_PER_HOUR: "100",
+    },
   });
 });
 afterAll(async () => {

@@ -75,7 +75,7 @@ async function serve(
 ): Promise<{ s: TestServer; key: string; c: Client }> {
   const config = loadConfig({ PORT: "0", DATABASE_PATH: ":memory:", ...baseEnv(), ...env }, "/nonexistent");
   const engine = buildEngine(config, createLogger("silent"), undefined, FAST);
-  const s = startTestServer(engine, { ...baseEnv(), ...env }, undefined, undefined, runDeadline);
+  const s = startTestServer({ engine, env: { ...baseEnv(), ...env }, runDeadline });
   const c = new Client(s.url);
   await c.signup();
   return { s, key: (await c.createKey()).key, c };

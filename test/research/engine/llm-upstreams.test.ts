@@ -99,7 +99,7 @@ async function groqServer(writer: (b: ChatBody) => Reply, env: Record<string, st
       llmRetryCapMs: 20,
     },
   );
-  const s = startTestServer(engine, all);
+  const s = startTestServer({ engine, env: all });
   const { key } = await keyedClient(s.url);
   const stop = async () => {
     await s.stop(100);

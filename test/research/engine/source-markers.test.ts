@@ -72,7 +72,7 @@ async function ask(env: Record<string, string>) {
     ...env,
   };
   const config = loadConfig({ PORT: "0", DATABASE_PATH: ":memory:", ...all }, "/nonexistent");
-  const s = startTestServer(buildEngine(config, createLogger("silent")), all);
+  const s = startTestServer({ engine: buildEngine(config, createLogger("silent")), env: all });
   try {
     const c = new Client(s.url);
     await c.signup();

@@ -50,7 +50,7 @@ describe("a claim check that fails on its worker", () => {
       allowPrivate: true,
       verifier: overrun,
     });
-    const s = startTestServer(engine, env);
+    const s = startTestServer({ engine, env });
     try {
       const { key } = await keyedClient(s.url);
       const st = await readSse(

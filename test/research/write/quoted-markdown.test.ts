@@ -50,7 +50,7 @@ test("Markdown in quoted source text stays text: no live link, no formatting, th
     FETCH_ALLOW_PRIVATE: "true",
   };
   const config = loadConfig({ PORT: "0", DATABASE_PATH: ":memory:", ...all }, "/nonexistent");
-  const s = startTestServer(buildEngine(config, createLogger("silent")), all);
+  const s = startTestServer({ engine: buildEngine(config, createLogger("silent")), env: all });
   try {
     const { key } = await keyedClient(s.url);
     const env = (await (

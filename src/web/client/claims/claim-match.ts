@@ -11,7 +11,7 @@ export type { Evidence, Verification } from "../../../contract/envelope.ts";
 /**
  * Support at which a citation counts as backed: the contract's (src/contract/support.ts),
  * copied because the browser bundle takes types only from the contract;
- * test/web/claim-match.test.ts holds the two equal.
+ * test/web/client/claims/claim-match.test.ts holds the two equal.
  */
 export const SUPPORTED_AT = 0.45;
 

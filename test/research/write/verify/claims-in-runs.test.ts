@@ -129,7 +129,7 @@ async function withServer<T>(
     ...env,
   };
   const config = loadConfig({ PORT: "0", DATABASE_PATH: ":memory:", ...all }, "/nonexistent");
-  const s = startTestServer(buildEngine(config, createLogger("silent")), all);
+  const s = startTestServer({ engine: buildEngine(config, createLogger("silent")), env: all });
   try {
     const { key, c } = await keyedClient(s.url);
     return await fn(s, key, c);

@@ -76,7 +76,7 @@ test("a page of bare numbers backs no claim, and a page opening in another langu
     OPENAI_BASE_URL: chat.openaiBase,
   };
   const config = loadConfig({ PORT: "0", DATABASE_PATH: ":memory:", ...all }, "/nonexistent");
-  const s = startTestServer(buildEngine(config, createLogger("silent")), all);
+  const s = startTestServer({ engine: buildEngine(config, createLogger("silent")), env: all });
   try {
     const { key } = await keyedClient(s.url);
     const body = { query: "How many were there in 1500 and 1990, and how are Arabica coffee beans picked?" };

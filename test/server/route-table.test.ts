@@ -12,7 +12,7 @@ import { Client, startTestServer } from "../helpers/server.ts";
 // (test/contract/openapi-routes.test.ts checks the last two agree): here, the gate asks the
 // declaration, not the path, and the session is read once per request.
 
-const srv = startTestServer(scriptedEngine());
+const srv = startTestServer({ engine: scriptedEngine() });
 afterAll(() => srv.stop(100));
 
 const op = declaredRoutes()[0]!.operation;

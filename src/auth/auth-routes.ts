@@ -14,7 +14,7 @@ import {
 } from "../contract/openapi-operations.ts";
 import { ref } from "../contract/openapi-schemas.ts";
 import { clientIp, forwardedButUntrusted, limitKey } from "../http/client-ip.ts";
-import { json } from "../http/responses.ts";
+import { json, NO_STORE } from "../http/responses.ts";
 import { routes } from "../http/route.ts";
 import type { Store } from "../store/types.ts";
 import type { Logger } from "../util/logger.ts";
@@ -137,7 +137,7 @@ export const AUTH_ROUTES = routes<Account>()(
       const { token, expiresAt } = session;
       const res = json(acc, status, {
         "set-cookie": sessionCookie(token, expiresAt, secure),
-        "cache-control": "no-store",
+        ...NO_STORE,
       });
       res.headers.append("set-cookie", deviceCookie((await devices).issue(email), secure));
       return res;
@@ -186,7 +186,7 @@ export const AUTH_ROUTES = routes<Account>()(
           deps.logger.warn("confirmation_mail_failed", { error: e instanceof Error ? e.message : String(e) });
           throw e;
         }
-        return json({ status: "confirmation_sent", email: acc.email }, 202, { "cache-control": "no-store" });
+        return json({ status: "confirmation_sent", email: acc.email }, 202, NO_STORE);
       },
       login: async ({ body, request }) => {
         const email = normalizeEmail(body.email);

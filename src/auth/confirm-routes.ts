@@ -1,6 +1,7 @@
 import { ConfirmBodySchema, ResendBodySchema } from "../contract/auth.ts";
 import { AppError } from "../contract/errors.ts";
 import { BODY_TOO_LARGE, err, header, json as jsonAnswer, publicOp, retry } from "../contract/openapi-operations.ts";
+import { NO_STORE } from "../http/responses.ts";
 import type { Declaration, Handler } from "../http/route.ts";
 import type { Store } from "../store/types.ts";
 import { type Account, getAccount } from "./accounts.ts";
@@ -82,8 +83,7 @@ export const CONFIRM_DECLARED = {
 } as const satisfies Record<string, Declaration>;
 type Declared = typeof CONFIRM_DECLARED;
 
-const redirect = (location: string) =>
-  new Response(null, { status: 302, headers: { location, "cache-control": "no-store" } });
+const redirect = (location: string) => new Response(null, { status: 302, headers: { location, ...NO_STORE } });
 const INVALID =
   "This confirmation link is unknown, used or expired. If you confirmed already, sign in; else sign up again or ask for another link.";
 

@@ -1,6 +1,6 @@
 import { SessionStatusSchema } from "../contract/auth.ts";
 import { json as jsonAnswer, OPTIONAL_COOKIE, publicOp } from "../contract/openapi-operations.ts";
-import { json } from "../http/responses.ts";
+import { json, NO_STORE } from "../http/responses.ts";
 import { routes } from "../http/route.ts";
 import type { Account } from "./accounts.ts";
 
@@ -36,6 +36,6 @@ export const SESSION_ROUTES = routes<Account>()(
     },
   },
   (_deps: unknown) => ({
-    authSession: ({ account }) => json({ account }, 200, { "cache-control": "no-store" }),
+    authSession: ({ account }) => json({ account }, 200, NO_STORE),
   }),
 );

@@ -2,11 +2,11 @@ import type { Account } from "../auth/accounts.ts";
 import { CreateCollectionBodySchema, UpdateCollectionBodySchema } from "../contract/collections.ts";
 import { BODY_TOO_LARGE, err, json as jsonAnswer, sessionOp } from "../contract/openapi-operations.ts";
 import { ref } from "../contract/openapi-schemas.ts";
-import { json } from "../http/responses.ts";
+import { json, NO_STORE } from "../http/responses.ts";
 import { routes } from "../http/route.ts";
 import type { Store } from "../store/types.ts";
 import { createCollection, listCollections, removeCollection, updateCollection } from "./collection-service.ts";
-import { collectionAt, NAME_PARAM, NO_STORE, OWNER_PARAM } from "./route-params.ts";
+import { collectionAt, NAME_PARAM, OWNER_PARAM } from "./route-params.ts";
 
 // Each route's OpenAPI operation, beside it: its summary, body and answers are this one object.
 const LIST_COLLECTIONS = sessionOp("listCollections", "Collections", "The caller's collections and every shared one", {

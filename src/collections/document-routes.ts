@@ -1,7 +1,8 @@
 import type { Account } from "../auth/accounts.ts";
 import { AppError } from "../contract/errors.ts";
 import { err, json as jsonAnswer, sessionOp } from "../contract/openapi-operations.ts";
-import { json } from "../http/responses.ts";
+import { queryValue } from "../http/query-value.ts";
+import { json, NO_STORE } from "../http/responses.ts";
 import { routes } from "../http/route.ts";
 import type { Store } from "../store/types.ts";
 import { listDocuments, removeDocument } from "./document-list.ts";
@@ -13,9 +14,7 @@ import {
   FROM_DOC_PARAM,
   FROM_PARAM,
   NAME_PARAM,
-  NO_STORE,
   OWNER_PARAM,
-  queryValue,
   segment,
 } from "./route-params.ts";
 

@@ -1,5 +1,6 @@
 import { AppError } from "../contract/errors.ts";
 import { pathParam } from "../contract/openapi-operations.ts";
+import { queryValue } from "../http/query-value.ts";
 
 /**
  * What the collection routes read from a request's path and query. A path segment is
@@ -9,20 +10,11 @@ import { pathParam } from "../contract/openapi-operations.ts";
  * descriptions in the OpenAPI document are beside them.
  */
 
-export const NO_STORE = { "cache-control": "no-store" };
-
 /** A decoded path segment, or 400 invalid_request naming it. */
 export function segment(value: string | null | undefined, what: string): string {
   if (typeof value !== "string" || value === "")
     throw new AppError("invalid_request", `the ${what} in the path is not valid percent-encoding`);
   return value;
-}
-
-/** A query parameter given once, or undefined; given twice, 400 (which one was meant is unknowable). */
-export function queryValue(request: Request, name: string): string | undefined {
-  const all = new URL(request.url).searchParams.getAll(name);
-  if (all.length > 1) throw new AppError("invalid_request", `give ${name} once`);
-  return all[0];
 }
 
 /** The collection a route's path names, with the owner `?owner=EMAIL` picks (README "Collections for a team"). */

@@ -2,13 +2,11 @@ import type { Account } from "../auth/accounts.ts";
 import type { Config } from "../config/schema.ts";
 import { AppError } from "../contract/errors.ts";
 import { err, json as jsonAnswer, pathParam, sessionOp } from "../contract/openapi-operations.ts";
-import { json } from "../http/responses.ts";
+import { json, NO_STORE } from "../http/responses.ts";
 import { routes } from "../http/route.ts";
 import type { Store } from "../store/types.ts";
 import { runTimeline } from "./run-timeline.ts";
 import { usageReport } from "./usage.ts";
-
-const noStore = { "cache-control": "no-store" };
 
 // Each route's OpenAPI operation, beside it: its summary and answers are this one object.
 const GET_USAGE = sessionOp("getUsage", "Console", "Allowance, totals, calls per day, recent calls", {
@@ -34,11 +32,11 @@ export const CONSOLE_ROUTES = routes<Account>()(
     },
   },
   (deps: { config: Config; store: Store }) => ({
-    getUsage: async ({ account }) => json(await usageReport(deps.store, deps.config, account), 200, noStore),
+    getUsage: async ({ account }) => json(await usageReport(deps.store, deps.config, account), 200, NO_STORE),
     getRunTimeline: async ({ account, params }) => {
       const run = await runTimeline(deps.store, account.id, params.request_id as string);
       if (!run) throw new AppError("run_not_found", "no such run");
-      return json(run, 200, noStore);
+      return json(run, 200, NO_STORE);
     },
   }),
 );

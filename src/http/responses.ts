@@ -1,6 +1,9 @@
 import { AppError, type ErrorItem } from "../contract/errors.ts";
 
 /** JSON response with our headers. */
+/** An answer that holds the caller's own data: never kept by a cache between it and the caller. */
+export const NO_STORE: Readonly<Record<string, string>> = { "cache-control": "no-store" };
+
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,

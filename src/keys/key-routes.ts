@@ -3,22 +3,13 @@ import type { Account } from "../auth/accounts.ts";
 import { sessionToken } from "../auth/session-cookie.ts";
 import type { Config } from "../config/schema.ts";
 import { CreateKeyBodySchema } from "../contract/console.ts";
-import { AppError } from "../contract/errors.ts";
 import { BODY_TOO_LARGE, err, json as jsonAnswer, pathParam, sessionOp } from "../contract/openapi-operations.ts";
 import { ref } from "../contract/openapi-schemas.ts";
-import { json } from "../http/responses.ts";
+import { queryValue } from "../http/query-value.ts";
+import { json, NO_STORE } from "../http/responses.ts";
 import { routes } from "../http/route.ts";
 import type { Store } from "../store/types.ts";
 import { createKey, listKeyPage, revokeKey } from "./api-keys.ts";
-
-const noStore = { "cache-control": "no-store" };
-
-/** `?from=` once, or null; twice, 400 (which one was meant is unknowable). */
-function fromKey(request: Request): string | null {
-  const all = new URL(request.url).searchParams.getAll("from");
-  if (all.length > 1) throw new AppError("invalid_request", "give from once");
-  return all[0] ?? null;
-}
 
 // Each route's OpenAPI operation, beside it: its summary, body and answers are this one object.
 const LIST_KEYS = sessionOp(
@@ -82,7 +73,7 @@ export const KEY_ROUTES = routes<Account>()(
   },
   (deps: { store: Store; config: Pick<Config, "KEYS_PER_ACCOUNT"> }) => ({
     listKeys: async ({ account, request }) =>
-      json(await listKeyPage(deps.store, account.id, fromKey(request)), 200, noStore),
+      json(await listKeyPage(deps.store, account.id, queryValue(request, "from") ?? null), 200, NO_STORE),
     createKey: async ({ account, request, body }) => {
       const name = body?.name?.trim() || null;
       const {
@@ -90,9 +81,9 @@ export const KEY_ROUTES = routes<Account>()(
         revoked_at: _r,
         ...shown
       } = await createKey(deps.store, account.id, name, deps.config.KEYS_PER_ACCOUNT, sessionToken(request));
-      return json(shown, 201, noStore);
+      return json(shown, 201, NO_STORE);
     },
     revokeKey: async ({ account, params }) =>
-      json(await revokeKey(deps.store, account.id, params.key_id as string), 200, noStore),
+      json(await revokeKey(deps.store, account.id, params.key_id as string), 200, NO_STORE),
   }),
 );

@@ -6,12 +6,12 @@ import { ref } from "../../contract/openapi-schemas.ts";
 import { BODY_TIMEOUT_S } from "../../contract/query.ts";
 import type { UploadedFile } from "../../contract/uploads.ts";
 import { storageAllowanceFor, withinAllowance } from "../../corpus/storage-allowance.ts";
-import { json } from "../../http/responses.ts";
+import { json, NO_STORE } from "../../http/responses.ts";
 import { routes } from "../../http/route.ts";
 import type { Store } from "../../store/types.ts";
 import { ownCollection } from "../find-collection.ts";
 import type { ImportQueue } from "../import/import-queue.ts";
-import { collectionAt, NAME_PARAM, NO_STORE, OWNER_PARAM } from "../route-params.ts";
+import { collectionAt, NAME_PARAM, OWNER_PARAM } from "../route-params.ts";
 import { enqueueUpload } from "./enqueue-upload.ts";
 import { receiveUpload } from "./upload-intake.ts";
 

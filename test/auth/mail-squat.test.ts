@@ -5,7 +5,7 @@ import { scriptedEngine } from "../helpers/scripted-engine.ts";
 import { Client, startTestServer, type TestServer } from "../helpers/server.ts";
 import { useLongTimeout } from "../setup.ts";
 import { authPost } from "./auth-calls.ts";
-import { callbackOf, freshBase, portOf, signIn } from "./oidc/idp-browser.ts";
+import { callbackOf, freshBase, oidcEnv, signIn } from "./oidc/idp-browser.ts";
 
 useLongTimeout();
 
@@ -22,15 +22,12 @@ beforeAll(async () => {
   srv = startTestServer({
     engine: scriptedEngine(),
     env: {
-      PORT: portOf(BASE),
+      ...oidcEnv(idp, BASE),
       PUBLIC_URL: `${BASE}/`,
       SMTP_URL: sink.url,
       MAIL_FROM: "rq@mail.test",
       SIGNUP_DOMAINS: "corp.test",
       SIGNUP_PER_HOUR: "100",
-      OIDC_ISSUER: idp.issuer,
-      OIDC_CLIENT_ID: idp.clientId,
-      OIDC_CLIENT_SECRET: idp.clientSecret,
     },
   });
 });

@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createAccount } from "../../src/auth/accounts.ts";
-import { callbackOf, freshBase, portOf, signIn } from "../auth/oidc/idp-browser.ts";
+import { callbackOf, freshBase, oidcEnv, signIn } from "../auth/oidc/idp-browser.ts";
 import { type OidcFixture, startOidcProvider } from "../fixtures/oidc-provider.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
 import { Client, query, startTestServer, type TestServer } from "../helpers/server.ts";
@@ -23,14 +23,7 @@ beforeAll(async () => {
   idp = await startOidcProvider([callbackOf(BASE)]);
   srv = startTestServer({
     engine: scriptedEngine(),
-    env: {
-      ...env,
-      PORT: portOf(BASE),
-      OIDC_ISSUER: idp.issuer,
-      OIDC_CLIENT_ID: idp.clientId,
-      OIDC_CLIENT_SECRET: idp.clientSecret,
-      SIGNUP_PER_HOUR: "100",
-    },
+    env: { ...env, ...oidcEnv(idp, BASE, { SIGNUP_PER_HOUR: "100" }) },
   });
 });
 afterAll(async () => {

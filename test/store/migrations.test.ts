@@ -5,6 +5,7 @@ import { SQL } from "bun";
 import { denseBigrams } from "../../src/store/dense-bigrams.ts";
 import { pgJournalTags, pgMigrations } from "../../src/store/postgres/migrations.ts";
 import { openPostgresStore } from "../../src/store/postgres/open.ts";
+import { varints } from "../../src/store/sqlite/corpus-postings.ts";
 import { journalTags, migrations } from "../../src/store/sqlite/migrations.ts";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";
 import type { Store } from "../../src/store/types.ts";
@@ -237,17 +238,3 @@ describe("embedded PostgreSQL migrations", () => {
     await db.close();
   });
 });
-
-/** FTS5's docsize blob: SQLite's big-endian varints, one per column. */
-function varints(bytes: Uint8Array): number[] {
-  const out: number[] = [];
-  let v = 0;
-  for (const x of bytes) {
-    v = v * 128 + (x & 0x7f);
-    if (!(x & 0x80)) {
-      out.push(v);
-      v = 0;
-    }
-  }
-  return out;
-}

@@ -58,7 +58,7 @@ export function postingsWriter(db: Database) {
 }
 
 /** SQLite's big-endian varints, as FTS5 writes them in the docsize table (one per column). */
-function varints(bytes: Uint8Array): number[] {
+export function varints(bytes: Uint8Array): number[] {
   const out: number[] = [];
   let v = 0;
   for (const x of bytes) {

@@ -1,4 +1,5 @@
 import { expect } from "bun:test";
+import type { OidcFixture } from "../../fixtures/oidc-provider.ts";
 
 /*
  * A browser walking the sign-in flow of the real OpenID Provider fixture
@@ -17,6 +18,14 @@ export function freshBase(): string {
 }
 export const callbackOf = (base: string) => `${base}/api/v1/auth/oidc/callback`;
 export const portOf = (base: string) => new URL(base).port;
+/** A server's settings for sign-in by the provider `fx`, listening at `base`. */
+export const oidcEnv = (fx: OidcFixture, base: string, extra: Record<string, string> = {}) => ({
+  PORT: portOf(base),
+  OIDC_ISSUER: fx.issuer,
+  OIDC_CLIENT_ID: fx.clientId,
+  OIDC_CLIENT_SECRET: fx.clientSecret,
+  ...extra,
+});
 
 /** A browser without JavaScript: one cookie jar per origin, redirects followed by hand. */
 export class Browser {

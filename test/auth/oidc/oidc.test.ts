@@ -8,7 +8,7 @@ import {
 import { scriptedEngine } from "../../helpers/scripted-engine.ts";
 import { Client, startTestServer, type TestServer } from "../../helpers/server.ts";
 import { useLongTimeout } from "../../setup.ts";
-import { atIdp, Browser, callbackOf, errorOf, freshBase, portOf, signIn, start } from "./idp-browser.ts";
+import { atIdp, Browser, callbackOf, errorOf, freshBase, oidcEnv, signIn, start } from "./idp-browser.ts";
 
 useLongTimeout();
 
@@ -16,14 +16,6 @@ const BASE = freshBase(); // the main app server
 const DOMAINS = freshBase(); // OIDC_ALLOWED_DOMAINS=acme.test
 const ALIAS = freshBase(); // OIDC_ISSUER names the provider under a path it doesn't declare
 let idp: OidcFixture, srv: TestServer, domainSrv: TestServer, aliasSrv: TestServer;
-
-const oidcEnv = (fx: OidcFixture, base: string, extra: Record<string, string> = {}) => ({
-  PORT: portOf(base),
-  OIDC_ISSUER: fx.issuer,
-  OIDC_CLIENT_ID: fx.clientId,
-  OIDC_CLIENT_SECRET: fx.clientSecret,
-  ...extra,
-});
 
 beforeAll(async () => {
   idp = await startOidcProvider([callbackOf(BASE), callbackOf(DOMAINS), callbackOf(ALIAS)]);

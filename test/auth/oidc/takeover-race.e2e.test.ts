@@ -4,7 +4,7 @@ import { scriptedEngine } from "../../helpers/scripted-engine.ts";
 import { Client, startTestServer, type TestServer } from "../../helpers/server.ts";
 import { useLongTimeout } from "../../setup.ts";
 import { type AuthAnswer, authPost, cookieNamed } from "../auth-calls.ts";
-import { atIdp, Browser, callbackOf, freshBase, portOf, start } from "./idp-browser.ts";
+import { atIdp, Browser, callbackOf, freshBase, oidcEnv, start } from "./idp-browser.ts";
 
 useLongTimeout();
 
@@ -22,13 +22,7 @@ beforeAll(async () => {
   idp = await startOidcProvider([callbackOf(BASE)]);
   srv = startTestServer({
     engine: scriptedEngine(),
-    env: {
-      PORT: portOf(BASE),
-      OIDC_ISSUER: idp.issuer,
-      OIDC_CLIENT_ID: idp.clientId,
-      OIDC_CLIENT_SECRET: idp.clientSecret,
-      SIGNUP_PER_HOUR: "100",
-    },
+    env: oidcEnv(idp, BASE, { SIGNUP_PER_HOUR: "100" }),
   });
 });
 afterAll(async () => {

@@ -4,7 +4,7 @@ import { type OidcFixture, startOidcProvider } from "../../fixtures/oidc-provide
 import { scriptedEngine } from "../../helpers/scripted-engine.ts";
 import { Client, query, startTestServer, type TestServer } from "../../helpers/server.ts";
 import { useLongTimeout } from "../../setup.ts";
-import { type Browser, callbackOf, errorOf, freshBase, portOf, signIn } from "./idp-browser.ts";
+import { type Browser, callbackOf, errorOf, freshBase, oidcEnv, signIn } from "./idp-browser.ts";
 
 useLongTimeout();
 
@@ -16,13 +16,7 @@ beforeAll(async () => {
   idp = await startOidcProvider([callbackOf(BASE)]);
   srv = startTestServer({
     engine: scriptedEngine(),
-    env: {
-      PORT: portOf(BASE),
-      OIDC_ISSUER: idp.issuer,
-      OIDC_CLIENT_ID: idp.clientId,
-      OIDC_CLIENT_SECRET: idp.clientSecret,
-      SIGNUP_PER_HOUR: "100",
-    },
+    env: oidcEnv(idp, BASE, { SIGNUP_PER_HOUR: "100" }),
   });
 });
 afterAll(async () => {

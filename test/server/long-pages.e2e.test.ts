@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { type ChatServer, isPlannerCall, startChatServer } from "../fixtures/chat-server.ts";
 import { type SearchFixtures, startSearchFixtures } from "../fixtures/search-servers.ts";
-import { processLog } from "../helpers/process-log.ts";
+import { spawnServe } from "../helpers/serve-process.ts";
 import { keyedClient, query } from "../helpers/server.ts";
 import { readSse } from "../helpers/sse.ts";
 import { useLongTimeout } from "../setup.ts";
@@ -68,26 +66,18 @@ afterAll(() => {
  * thread is frozen (the process is killed, however long its work would take).
  */
 async function runWhileProbing(env: Record<string, string>, question: string) {
-  const dir = mkdtempSync(join(tmpdir(), "rq-long-pages-"));
-  const port = 10000 + Math.floor(Math.random() * 20000);
-  const p = Bun.spawn(["bun", join(import.meta.dir, "../../src/cli/main.ts"), "serve"], {
-    cwd: dir,
-    env: {
-      PATH: process.env.PATH!,
-      PORT: String(port),
-      DATABASE_PATH: join(dir, "rq.db"),
-      DEFAULT_PLAN: "pro",
-      SEARXNG_URL: search.urls.searxng,
-      ACADEMIC_PROVIDERS: "none",
-      FETCH_ALLOW_PRIVATE: "true",
-      ...env,
-    },
-    stdout: "pipe",
-    stderr: "pipe",
+  const {
+    proc: p,
+    base,
+    dir,
+  } = await spawnServe({
+    DEFAULT_PLAN: "pro",
+    SEARXNG_URL: search.urls.searxng,
+    ACADEMIC_PROVIDERS: "none",
+    FETCH_ALLOW_PRIVATE: "true",
+    ...env,
   });
   try {
-    await processLog(p.stdout).until('"msg":"listening"');
-    const base = `http://127.0.0.1:${port}`;
     const { key } = await keyedClient(base);
     let done = false;
     const run = query(base, key, { query: question }, {}, "/api/query/stream")

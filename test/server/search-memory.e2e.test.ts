@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSqliteStore } from "../../src/store/sqlite/open.ts";
 import { textDoc } from "../corpus/search/search-helpers.ts";
-import { processLog } from "../helpers/process-log.ts";
+import { spawnServe } from "../helpers/serve-process.ts";
 import { Client, keyedClient, query } from "../helpers/server.ts";
 import { useLongTimeout } from "../setup.ts";
 
@@ -48,24 +48,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("a collection thick with one short word", () => {
   test("its owner's question of that word, and another account's, leave the server's memory within 100 MiB", async () => {
-    const port = 10000 + Math.floor(Math.random() * 20000);
     const dbPath = join(dir, "rq.db");
-    const p = Bun.spawn(["bun", join(import.meta.dir, "../../src/cli/main.ts"), "serve"], {
-      cwd: dir,
-      env: {
-        PATH: process.env.PATH!,
-        PORT: String(port),
-        DATABASE_PATH: dbPath,
-        DEFAULT_PLAN: "free",
-        LOCAL_SEARCH: "only",
-        ACADEMIC_PROVIDERS: "none",
-      },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
+    const { proc: p, base } = await spawnServe(
+      { DATABASE_PATH: dbPath, DEFAULT_PLAN: "free", LOCAL_SEARCH: "only", ACADEMIC_PROVIDERS: "none" },
+      dir,
+    );
     try {
-      await processLog(p.stdout).until('"msg":"listening"');
-      const base = `http://127.0.0.1:${port}`;
       const a = new Client(base);
       const { account } = await a.signup();
       const aKey = (await a.createKey()).key;

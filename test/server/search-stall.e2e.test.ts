@@ -9,7 +9,7 @@ import { openSqliteStore } from "../../src/store/sqlite/open.ts";
 import { createLogger } from "../../src/util/logger.ts";
 import { syntheticDocs } from "../bench/synthetic-corpus.ts";
 import { sharedCollection } from "../corpus/collections-helpers.ts";
-import { processLog } from "../helpers/process-log.ts";
+import { spawnServe } from "../helpers/serve-process.ts";
 import { keyedClient, query, startTestServer } from "../helpers/server.ts";
 import { readSse } from "../helpers/sse.ts";
 import { useLongTimeout } from "../setup.ts";
@@ -43,24 +43,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("a long question of common words over a big collection", () => {
   test("/healthz answers while the run's search is under way, and SIGTERM is heard and ends the process", async () => {
-    const port = 10000 + Math.floor(Math.random() * 20000);
-    const p = Bun.spawn(["bun", join(import.meta.dir, "../../src/cli/main.ts"), "serve"], {
-      cwd: dir,
-      env: {
-        PATH: process.env.PATH!,
-        PORT: String(port),
-        DATABASE_PATH: join(dir, "rq.db"),
-        DEFAULT_PLAN: "pro",
-        LOCAL_SEARCH: "only",
-        ACADEMIC_PROVIDERS: "none",
-      },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
+    const {
+      proc: p,
+      base,
+      out: log,
+    } = await spawnServe({ DEFAULT_PLAN: "pro", LOCAL_SEARCH: "only", ACADEMIC_PROVIDERS: "none" }, dir);
     try {
-      const log = processLog(p.stdout);
-      await log.until('"msg":"listening"');
-      const base = `http://127.0.0.1:${port}`;
       const { key } = await keyedClient(base);
       // The search stage ends with "Found N results": until then the run's search is under way.
       let found = false;

@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { isPlannerCall, startChatServer } from "../fixtures/chat-server.ts";
 import { type PageServer, startPageServer } from "../fixtures/page-server.ts";
 import { type SearchFixtures, startSearchFixtures } from "../fixtures/search-servers.ts";
 import { expectEnvelope } from "../helpers/expect-envelope.ts";
-import { processLog } from "../helpers/process-log.ts";
 import { scriptedEngine } from "../helpers/scripted-engine.ts";
+import { spawnServe } from "../helpers/serve-process.ts";
 import { keyedClient, query, startTestServer } from "../helpers/server.ts";
 import { readSse } from "../helpers/sse.ts";
 import { useLongTimeout } from "../setup.ts";
@@ -78,26 +75,17 @@ describe("SIGTERM on `serve`", () => {
   });
 
   test("delivers every answer and stream final under way, refuses new calls with 503, then exits 0", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "rq-drain-"));
-    const port = 10000 + Math.floor(Math.random() * 20000);
-    const p = Bun.spawn(["bun", join(import.meta.dir, "../../src/cli/main.ts"), "serve"], {
-      cwd: dir,
-      env: {
-        PATH: process.env.PATH!,
-        PORT: String(port),
-        DATABASE_PATH: join(dir, "rq.db"),
-        DEFAULT_PLAN: "pro",
-        SEARXNG_URL: search.urls.searxng,
-        ACADEMIC_PROVIDERS: "none",
-        FETCH_ALLOW_PRIVATE: "true",
-        OPENAI_BASE_URL: chat.openaiBase,
-      },
-      stdout: "pipe",
-      stderr: "pipe",
+    const {
+      proc: p,
+      base,
+      out: log,
+    } = await spawnServe({
+      DEFAULT_PLAN: "pro",
+      SEARXNG_URL: search.urls.searxng,
+      ACADEMIC_PROVIDERS: "none",
+      FETCH_ALLOW_PRIVATE: "true",
+      OPENAI_BASE_URL: chat.openaiBase,
     });
-    const log = processLog(p.stdout);
-    await log.until('"msg":"listening"');
-    const base = `http://127.0.0.1:${port}`;
     const { key } = await keyedClient(base);
     const json = query(base, key, { query: "How do base editors work?" });
     const streams = Array.from({ length: 10 }, () =>

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipBomb, pdfBomb } from "../../fixtures/bombs.ts";
 import { type SearchFixtures, startSearchFixtures } from "../../fixtures/search-servers.ts";
-import { processLog } from "../../helpers/process-log.ts";
+import { spawnServe } from "../../helpers/serve-process.ts";
 import { keyedClient, query } from "../../helpers/server.ts";
 import { readSse } from "../../helpers/sse.ts";
 import { mcpSession, textOf } from "../../mcp/mcp-client.ts";
@@ -136,25 +136,17 @@ async function corpusAddWith(name: string, bytes: Uint8Array) {
 
 /** A research run through a `serve` child process: its events, and the server's peak memory after it. */
 async function serveRun(env: Record<string, string> = {}) {
-  const dir = mkdtempSync(join(tmpdir(), "rq-pdf-bomb-"));
-  const port = 10000 + Math.floor(Math.random() * 20000);
-  const p = Bun.spawn(["bun", MAIN, "serve"], {
-    cwd: dir,
-    env: {
-      PATH: process.env.PATH!,
-      PORT: String(port),
-      DATABASE_PATH: join(dir, "rq.db"),
-      SEARXNG_URL: search.urls.searxng,
-      ACADEMIC_PROVIDERS: "none",
-      FETCH_ALLOW_PRIVATE: "true",
-      ...env,
-    },
-    stdout: "pipe",
-    stderr: "pipe",
+  const {
+    proc: p,
+    base,
+    dir,
+  } = await spawnServe({
+    SEARXNG_URL: search.urls.searxng,
+    ACADEMIC_PROVIDERS: "none",
+    FETCH_ALLOW_PRIVATE: "true",
+    ...env,
   });
   try {
-    await processLog(p.stdout).until('"msg":"listening"');
-    const base = `http://127.0.0.1:${port}`;
     const { key } = await keyedClient(base);
     const { events } = await readSse(
       await query(base, key, { query: "How do base editors work?" }, {}, "/api/query/stream"),

@@ -9,7 +9,7 @@ import type { Read } from "./read-stage.ts";
 import type { RunScope } from "./run-scope.ts";
 import { usableDocs } from "./sources.ts";
 
-/** Half of Groq's free-tier 8,000 tokens a minute: two runs a minute fit (README "The model as it really behaves"). */
+/** Half of Groq's free-tier 8,000 tokens a minute: two runs a minute fit (docs/how-it-behaves.md "The model"). */
 const DEFAULT_TOKEN_BUDGET = 4000;
 
 /** What the writing stage hands the check: the answer as written, over the sources it was given. */

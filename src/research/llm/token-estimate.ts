@@ -8,7 +8,7 @@ const ASCII_PER_TOKEN = 3.5;
 const ALPHABETIC_PER_TOKEN = 2;
 const ALPHABETIC = /[\u00c0-\u02af\u0370-\u058f\u0590-\u06ff\u0750-\u077f]/;
 
-/** Tokens a text can take at most in a model's prompt (a budget, not a count: README "The model as it really behaves"). */
+/** Tokens a text can take at most in a model's prompt (a budget, not a count: docs/how-it-behaves.md "The model"). */
 export function promptTokens(text: string): number {
   let ascii = 0,
     alphabetic = 0,

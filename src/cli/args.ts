@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { closest } from "../util/edit-distance.ts";
 import { type Command, type OptionSpec, type OptionValue, UsageError } from "./command.ts";
 
 export interface ParsedArgs {
@@ -10,22 +11,10 @@ export interface ParsedArgs {
 /** A flag as usage writes it: `--name NAME`, `--json`. */
 export const flagUsage = (name: string, o: OptionSpec) => `--${name}${o.value ? ` ${o.value}` : ""}`;
 
-/** Edit distance, to suggest the flag or command a typo meant. */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++)
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length]!;
-}
-
 /** " (did you mean X?)" when one of `known` is within two edits of `given`, else "". */
 export function didYouMean(given: string, known: readonly string[], show = (k: string) => k): string {
-  const best = known.map((k) => [k, distance(given, k)] as const).sort((x, y) => x[1] - y[1])[0];
-  return best && best[1] <= 2 ? ` (did you mean ${show(best[0])}?)` : "";
+  const best = closest(given, known);
+  return best === undefined ? "" : ` (did you mean ${show(best)}?)`;
 }
 
 /**

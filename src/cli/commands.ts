@@ -222,10 +222,11 @@ nothing (corpus share and corpus unshare change that).`,
     ],
     options: {
       owner: ONE_OWNER,
+      shared: { type: "boolean", help: "the collection with no owner (made by corpus add --shared alone)" },
       json: json("print {collection, removed, missing} as JSON"),
     },
     exits:
-      "For corpus remove, 1 means that the collection or one of the documents named is not there (the others are removed).",
+      "For corpus remove, 1 means that the collection or one of the documents named is not there (the others are removed); 2 also several collections of that name and neither --owner nor --shared (nothing removed).",
     run: async (input) => (await import("./corpus-remove.ts")).corpusRemove(input),
   },
   {

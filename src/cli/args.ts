@@ -11,6 +11,13 @@ export interface ParsedArgs {
 /** A flag as usage writes it: `--name NAME`, `--json`. */
 export const flagUsage = (name: string, o: OptionSpec) => `--${name}${o.value ? ` ${o.value}` : ""}`;
 
+/** How usage writes a flag or positional of `cmd` by name, brackets aside: `--owner EMAIL`, `EMAIL...`. */
+export function itemWord(cmd: Command, name: string): string {
+  const p = cmd.positionals.find((x) => x.name === name);
+  if (p) return p.variadic ? `${p.name}...` : p.name;
+  return flagUsage(name, cmd.options[name]!);
+}
+
 /** " (did you mean X?)" when one of `known` is within two edits of `given`, else "". */
 export function didYouMean(given: string, known: readonly string[], show = (k: string) => k): string {
   const best = closest(given, known);
@@ -69,6 +76,7 @@ export function parseCommandArgs(cmd: Command, argv: string[]): ParsedArgs {
   }
   for (const [name, spec] of Object.entries(specs))
     if (spec.required && options[name] === undefined) throw new UsageError(`missing ${flagUsage(name, spec)}`, cmd);
+  checkOneOf(cmd, options, args);
   checkPositionals(cmd, args);
   return { options, args, help: false };
 }
@@ -86,4 +94,18 @@ function checkPositionals(cmd: Command, args: string[]): void {
   const last = ps.at(-1);
   if (last?.variadic && !last.optional && args.length < ps.length) throw new UsageError(`missing ${last.name}`, cmd);
   if (!last?.variadic && args.length > ps.length) throw new UsageError(`unexpected argument "${args[ps.length]}"`, cmd);
+}
+
+/** Two of a group that exclude each other, or none of a required one: named, nothing runs. */
+function checkOneOf(cmd: Command, options: ParsedArgs["options"], args: string[]): void {
+  for (const group of cmd.oneOf ?? []) {
+    const given = group.names.filter((name) => {
+      const at = cmd.positionals.findIndex((p) => p.name === name);
+      return at >= 0 ? args.length > at : options[name] !== undefined;
+    });
+    const words = group.names.map((name) => itemWord(cmd, name));
+    const either = `give either ${words.slice(0, -1).join(", ")} or ${words.at(-1)}`;
+    if (given.length > 1) throw new UsageError(`${either}, not both`, cmd);
+    if (group.required && !given.length) throw new UsageError(either, cmd);
+  }
 }

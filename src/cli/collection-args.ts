@@ -79,8 +79,6 @@ export async function exactCollection(
   ownerEmail: string | undefined,
   unowned: boolean,
 ): Promise<CollectionSummary | null> {
-  if (ownerEmail !== undefined && unowned)
-    throw new UsageError("--owner EMAIL and --shared each pick a collection: give one of them");
   if (ownerEmail !== undefined) return await store.corpus.findCollection(await ownerIdOf(store, ownerEmail), name);
   if (unowned) return await store.corpus.findCollection(null, name);
   const named = await collectionsNamed(store, name);

@@ -1,7 +1,7 @@
 import { createAccount, listAccounts, type Plan, proveAddress, setPlan } from "../auth/accounts.ts";
 import { normalizeEmail } from "../auth/email.ts";
 import { AppError } from "../contract/errors.ts";
-import { type CommandInput, EXIT, UsageError } from "./command.ts";
+import { type CommandInput, EXIT } from "./command.ts";
 import { columns, shown } from "./terminal.ts";
 import { withStore } from "./with-store.ts";
 
@@ -56,7 +56,6 @@ export const accountList = ({ cfg, options }: CommandInput) =>
  */
 export async function accountConfirm({ cfg, options, args }: CommandInput): Promise<number> {
   const all = options["all-unproven"] === true;
-  if (all === args.length > 0) throw new UsageError("give either EMAIL... or --all-unproven");
   return withStore(cfg, async (store) => {
     // Pending addresses have a link on its way: --all-unproven leaves them to it; naming one confirms it.
     const emails = all

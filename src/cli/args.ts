@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { closest } from "../util/edit-distance.ts";
 import { type Command, type OptionSpec, type OptionValue, UsageError } from "./command.ts";
 
 export interface ParsedArgs {
@@ -10,22 +11,17 @@ export interface ParsedArgs {
 /** A flag as usage writes it: `--name NAME`, `--json`. */
 export const flagUsage = (name: string, o: OptionSpec) => `--${name}${o.value ? ` ${o.value}` : ""}`;
 
-/** Edit distance, to suggest the flag or command a typo meant. */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++)
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length]!;
+/** How usage writes a flag or positional of `cmd` by name, brackets aside: `--owner EMAIL`, `EMAIL...`. */
+export function itemWord(cmd: Command, name: string): string {
+  const p = cmd.positionals.find((x) => x.name === name);
+  if (p) return p.variadic ? `${p.name}...` : p.name;
+  return flagUsage(name, cmd.options[name]!);
 }
 
 /** " (did you mean X?)" when one of `known` is within two edits of `given`, else "". */
 export function didYouMean(given: string, known: readonly string[], show = (k: string) => k): string {
-  const best = known.map((k) => [k, distance(given, k)] as const).sort((x, y) => x[1] - y[1])[0];
-  return best && best[1] <= 2 ? ` (did you mean ${show(best[0])}?)` : "";
+  const best = closest(given, known);
+  return best === undefined ? "" : ` (did you mean ${show(best)}?)`;
 }
 
 /**
@@ -80,6 +76,7 @@ export function parseCommandArgs(cmd: Command, argv: string[]): ParsedArgs {
   }
   for (const [name, spec] of Object.entries(specs))
     if (spec.required && options[name] === undefined) throw new UsageError(`missing ${flagUsage(name, spec)}`, cmd);
+  checkOneOf(cmd, options, args);
   checkPositionals(cmd, args);
   return { options, args, help: false };
 }
@@ -97,4 +94,18 @@ function checkPositionals(cmd: Command, args: string[]): void {
   const last = ps.at(-1);
   if (last?.variadic && !last.optional && args.length < ps.length) throw new UsageError(`missing ${last.name}`, cmd);
   if (!last?.variadic && args.length > ps.length) throw new UsageError(`unexpected argument "${args[ps.length]}"`, cmd);
+}
+
+/** Two of a group that exclude each other, or none of a required one: named, nothing runs. */
+function checkOneOf(cmd: Command, options: ParsedArgs["options"], args: string[]): void {
+  for (const group of cmd.oneOf ?? []) {
+    const given = group.names.filter((name) => {
+      const at = cmd.positionals.findIndex((p) => p.name === name);
+      return at >= 0 ? args.length > at : options[name] !== undefined;
+    });
+    const words = group.names.map((name) => itemWord(cmd, name));
+    const either = `give either ${words.slice(0, -1).join(", ")} or ${words.at(-1)}`;
+    if (given.length > 1) throw new UsageError(`${either}, not both`, cmd);
+    if (group.required && !given.length) throw new UsageError(either, cmd);
+  }
 }

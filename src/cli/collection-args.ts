@@ -49,10 +49,42 @@ export async function operatorCollection(
   if (ownerEmail !== undefined) return await store.corpus.findCollection(await ownerIdOf(store, ownerEmail), name);
   const unowned = await store.corpus.findCollection(null, name);
   if (unowned) return unowned;
-  const named = (await store.corpus.collections("all")).filter((c) => c.name === name);
+  const named = await collectionsNamed(store, name);
   if (named.length > 1)
     throw new UsageError(
       `several accounts have a collection named ${name} (${named.map((c) => c.owner).join(", ")}): say which with --owner EMAIL`,
+    );
+  return named[0] ?? null;
+}
+
+/** Every collection called `name`, whoever owns it. */
+export const collectionsNamed = async (store: Store, name: string) =>
+  (await store.corpus.collections("all")).filter((c) => c.name === name);
+
+/** `notes (alice@example.com, private), notes (no owner, shared)`: each with the flag that picks it. */
+export const listCollections = (cs: readonly CollectionSummary[]) =>
+  cs
+    .map((c) => `${c.name} (${c.owner ?? "no owner"}, ${c.visibility}: ${c.owner ? `--owner ${c.owner}` : "--shared"})`)
+    .join(", ");
+
+/**
+ * The one collection a command that destroys acts on, never a guess: that of `--owner EMAIL`,
+ * the one with no owner for `--shared`, else the only one of that name. Several and neither
+ * flag: a usage error listing them, nothing done
+ * (docs/decisions/0147-one-name-several-collections.md). Null: none of that name.
+ */
+export async function exactCollection(
+  store: Store,
+  name: string,
+  ownerEmail: string | undefined,
+  unowned: boolean,
+): Promise<CollectionSummary | null> {
+  if (ownerEmail !== undefined) return await store.corpus.findCollection(await ownerIdOf(store, ownerEmail), name);
+  if (unowned) return await store.corpus.findCollection(null, name);
+  const named = await collectionsNamed(store, name);
+  if (named.length > 1)
+    throw new UsageError(
+      `${named.length} collections are named ${name}: ${listCollections(named)}; say which with --owner EMAIL, or --shared for the one with no owner (nothing was done)`,
     );
   return named[0] ?? null;
 }

@@ -14,10 +14,23 @@ export interface Command {
   positionals: readonly Positional[];
   /** Its flags; every command also takes -h/--help. */
   options: Readonly<Record<string, OptionSpec>>;
+  /**
+   * Flags or arguments that exclude each other (by flag name or positional name): usage shows a
+   * group as `[--owner EMAIL | --shared]`, or `(EMAIL... | --all-unproven)` when one is required,
+   * and the checker refuses two of a group, or none of a required one, before anything runs.
+   */
+  oneOf?: readonly OneOf[];
+  /** `--help` also lists the configuration variables, grouped (the server's, read at its start). */
+  configHelp?: true;
   /** What its non-zero exits mean beyond the common table, if anything: "1 the run ended in error". */
   exits?: string;
   /** Runs it with validated input: the exit code, or null while it keeps running (serve). */
   run(input: CommandInput): Promise<number | null>;
+}
+
+export interface OneOf {
+  names: readonly string[];
+  required?: true;
 }
 
 export interface Positional {

@@ -29,6 +29,7 @@ export const COMMANDS: readonly Command[] = [
     summary: "start the server (HOST:PORT) until SIGTERM or SIGINT; exits 0 after draining",
     positionals: [],
     options: {},
+    configHelp: true,
     run: async ({ cfg }) => {
       await (await import("./serve.ts")).serveCommand(cfg);
       return null;
@@ -137,6 +138,7 @@ it (name it to confirm it anyway). Prints {confirmed, unknown} as JSON.`,
     options: {
       "all-unproven": { type: "boolean", help: "every account whose address is unproven (instead of EMAIL...)" },
     },
+    oneOf: [{ names: ["EMAIL", "all-unproven"], required: true }],
     exits:
       "For account confirm, 1 means that no account has one of the emails (the others are confirmed); 2 also neither or both of EMAIL... and --all-unproven.",
     run: async (input) => (await import("./accounts.ts")).accountConfirm(input),
@@ -222,10 +224,12 @@ nothing (corpus share and corpus unshare change that).`,
     ],
     options: {
       owner: ONE_OWNER,
+      shared: { type: "boolean", help: "the collection with no owner (made by corpus add --shared alone)" },
       json: json("print {collection, removed, missing} as JSON"),
     },
+    oneOf: [{ names: ["owner", "shared"] }],
     exits:
-      "For corpus remove, 1 means that the collection or one of the documents named is not there (the others are removed).",
+      "For corpus remove, 1 means that the collection or one of the documents named is not there (the others are removed); 2 also several collections of that name and neither --owner nor --shared (nothing removed).",
     run: async (input) => (await import("./corpus-remove.ts")).corpusRemove(input),
   },
   {
@@ -278,7 +282,9 @@ first and must be empty; the copy is one transaction (all of it or nothing). Sto
 copy from a backup: what it writes after the copy starts is not copied. Then start the instances with
 DATABASE_URL set to the same URL.`,
     positionals: [],
-    options: { to: { type: "string", value: "URL", help: "the target: postgres://user:password@host:port/db" } },
+    options: {
+      to: { type: "string", value: "URL", required: true, help: "the target: postgres://user:password@host:port/db" },
+    },
     exits:
       "For db copy, 1 means the copy did not happen: the target is not empty or not reachable, or a count differed (nothing was kept).",
     run: async (input) => (await import("./db-copy.ts")).dbCopy(input),

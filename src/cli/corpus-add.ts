@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { collectionNameProblem, DEFAULT_COLLECTION } from "../corpus/import/collection-name.ts";
 import { type ImportProblem, type ImportProgress, importPaths } from "../corpus/import/import-paths.ts";
 import { ownerOption } from "./collection-args.ts";
@@ -37,6 +38,17 @@ export function progressPrinter(
   };
 }
 
+/** Why a PATH given cannot be imported at all, or undefined when it is there. */
+function absence(path: string): string | undefined {
+  try {
+    statSync(path);
+    return undefined;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === "ENOENT" ? "no such file or folder" : `cannot be read (${code})`;
+  }
+}
+
 function printProblem(p: ImportProblem): void {
   clearStatus();
   const where = p.line ? `${p.path}:${p.line}` : p.path;
@@ -53,6 +65,13 @@ export async function corpusAdd(input: CommandInput): Promise<number> {
   const collection = typeof options.collection === "string" ? options.collection : DEFAULT_COLLECTION;
   const bad = collectionNameProblem(collection);
   if (bad) throw new UsageError(bad);
+  // No PATH there: nothing opened, made or announced (a new collection was announced, then dropped).
+  const absent = args.map((p) => [p, absence(p)] as const).filter(([, why]) => why !== undefined);
+  if (absent.length === args.length) {
+    for (const [p, why] of absent) warn(`skipped: ${p}: ${why}\n`);
+    warn(`nothing imported from: ${args.join(", ")}; nothing was changed\n`);
+    return EXIT.failure;
+  }
   const interrupt = new AbortController();
   const onSigint = () => {
     clearStatus();

@@ -1,4 +1,4 @@
-import { operatorCollection, ownerOption } from "./collection-args.ts";
+import { exactCollection, ownerOption } from "./collection-args.ts";
 import type { CommandInput } from "./command.ts";
 import { EXIT } from "./command.ts";
 import { withStore } from "./with-store.ts";
@@ -6,7 +6,8 @@ import { withStore } from "./with-store.ts";
 const docs = (n: number) => `${n} document${n === 1 ? "" : "s"}`;
 
 /**
- * `corpus remove NAME [DOC_ID...] [--json]`: the whole collection, or only the documents named.
+ * `corpus remove NAME [DOC_ID...] [--owner EMAIL | --shared] [--json]`: the whole collection, or
+ * only the documents named; where several collections have that name, the flags say which.
  * A collection or document that is not there is named on stderr and the exit is 1 (the others
  * named are still removed).
  */
@@ -16,9 +17,10 @@ export const corpusRemove = (input: CommandInput) =>
     const [name, ...ids] = input.args as [string, ...string[]];
     const out = (r: object, text: string) => console.log(options.json ? JSON.stringify(r) : text);
     const owner = ownerOption(input);
-    const c = await operatorCollection(store, name, owner);
+    const c = await exactCollection(store, name, owner, options.shared === true);
     if (!c) {
-      process.stderr.write(`no collection named ${name}${owner ? ` of ${owner}` : ""}\n`);
+      const whose = owner ? ` of ${owner}` : options.shared ? " with no owner" : "";
+      process.stderr.write(`no collection named ${name}${whose}\n`);
       return EXIT.failure;
     }
     if (!ids.length) {

@@ -16,9 +16,8 @@ import { columns } from "./terminal.ts";
  * created there); the copy is one transaction, checked table by table.
  */
 export async function dbCopy({ cfg, options }: CommandInput): Promise<number> {
-  const to = options.to;
-  if (typeof to !== "string" || !/^postgres(ql)?:\/\//.test(to))
-    throw new UsageError("--to needs the target's postgres:// URL");
+  const to = String(options.to);
+  if (!/^postgres(ql)?:\/\//.test(to)) throw new UsageError("--to needs the target's postgres:// URL");
   const from = cfg.DATABASE_PATH;
   if (from === ":memory:" || !existsSync(from))
     throw new AppError(

@@ -1,19 +1,32 @@
-import { ConfigSchema } from "../config/schema.ts";
-import { flagUsage } from "./args.ts";
+import { configGroups } from "../config/groups.ts";
+import { flagUsage, itemWord } from "./args.ts";
 import { type Command, EXIT_HELP } from "./command.ts";
 
 const BIN = "research-query";
 
-/** `research-query key list EMAIL [--json]`, from the command's table entry. */
+/**
+ * `research-query key list EMAIL [--json]`, from the command's table entry: a required flag bare,
+ * an optional one in brackets, a group that excludes each other as `[a | b]` (`(a | b)` required).
+ */
 export function usageLine(cmd: Command): string {
-  const pos = cmd.positionals.map((p) => {
-    const word = p.variadic ? `${p.name}...` : p.name;
-    return p.optional ? `[${word}]` : word;
-  });
-  const opts = Object.entries(cmd.options).map(
-    ([name, o]) => `${o.required ? flagUsage(name, o) : `[${flagUsage(name, o)}]`}${o.repeatable ? "..." : ""}`,
-  );
-  return [BIN, cmd.name, ...pos, ...opts].join(" ");
+  const items = [
+    ...cmd.positionals.map((p) => ({ name: p.name, optional: p.optional === true, more: "" })),
+    ...Object.entries(cmd.options).map(([name, o]) => ({
+      name,
+      optional: o.required !== true,
+      more: o.repeatable ? "..." : "",
+    })),
+  ];
+  const words: string[] = [];
+  for (const { name, optional, more } of items) {
+    const group = cmd.oneOf?.find((g) => g.names.includes(name));
+    if (!group) words.push(`${optional ? `[${itemWord(cmd, name)}]` : itemWord(cmd, name)}${more}`);
+    else if (group.names[0] === name) {
+      const inner = group.names.map((n) => itemWord(cmd, n)).join(" | ");
+      words.push(group.required ? `(${inner})` : `[${inner}]`);
+    }
+  }
+  return [BIN, cmd.name, ...words].join(" ");
 }
 
 /** The two lines after a usage error: the command's usage (or the general one) and where to read more. */
@@ -47,6 +60,7 @@ export function commandHelp(cmd: Command): string {
   opts.push(["-h, --help", "this text"]);
   parts.push(`Options:\n${table(opts)}`);
   parts.push(cmd.exits ? `${EXITS}\n  ${cmd.exits}` : EXITS);
+  if (cmd.configHelp) parts.push(configHelp().trimEnd());
   return `${parts.join("\n\n")}\n`;
 }
 
@@ -65,19 +79,28 @@ ${table([
 `;
 }
 
+/** Every configuration variable, one line each with its default, in groups (from the schema). */
+export function configHelp(): string {
+  const groups = configGroups();
+  const w = Math.max(...groups.flatMap((g) => g.lines.map((l) => l.name.length))) + 2;
+  const blocks = groups.map(
+    (g) =>
+      `${g.title}:\n${g.lines
+        .map((l) => {
+          const def = l.default === undefined ? "" : ` (default: ${String(l.default)})`;
+          return `  ${l.name.padEnd(w)}${l.description}${def}`;
+        })
+        .join("\n")}`,
+  );
+  return `Configuration (environment variables; a .env file in the working directory is read too):\n\n${blocks.join("\n\n")}\n`;
+}
+
 /** `--help`: every command, the exit codes and every configuration variable with its default. */
 export function helpText(commands: readonly Command[]): string {
-  const rows = Object.entries(ConfigSchema.properties).map(([name, schema]) => {
-    const s = schema as { default?: unknown; description?: string };
-    const def = s.default === undefined ? "" : ` (default: ${String(s.default)})`;
-    return `  ${name.padEnd(22)} ${s.description ?? ""}${def}`;
-  });
   return `${BIN} — a self-hosted research API: questions in, cited answers out.
 
 ${commandList(commands)}
 ${EXITS}
 
-Configuration (environment variables; a .env file in the working directory is read too):
-${rows.join("\n")}
-`;
+${configHelp()}`;
 }

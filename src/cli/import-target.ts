@@ -1,5 +1,5 @@
 import type { CollectionSummary, Store } from "../store/types.ts";
-import { collectionLabel, operatorCollection, ownerIdOf, readers } from "./collection-args.ts";
+import { collectionLabel, collectionsNamed, operatorCollection, ownerIdOf, readers } from "./collection-args.ts";
 import { UsageError } from "./command.ts";
 
 /**
@@ -29,6 +29,7 @@ export async function importTarget(
     );
   }
   if (found) return { collection: found, made: false };
+  if (shared && !owner) await refuseSecondOfName(store, name);
   if (!wanted)
     throw new UsageError(
       `${name} is a new collection: say whose it is with --owner EMAIL (private to that account) or --shared (every account reads it)`,
@@ -41,4 +42,23 @@ export async function importTarget(
   if (!made) throw new UsageError(`${name} was just made by another import: run the command again`);
   process.stderr.write(`new collection ${collectionLabel(made)}: ${readers(made)}\n`);
   return { collection: made, made: true };
+}
+
+/**
+ * `--shared` alone where no collection without an owner has that name but an account's does:
+ * the operator means that one, and a new one with no owner would be a second copy every account
+ * reads beside it. Refused, naming each and the command that shares or adds to it
+ * (docs/decisions/0147-one-name-several-collections.md).
+ */
+async function refuseSecondOfName(store: Store, name: string): Promise<void> {
+  const others = await collectionsNamed(store, name);
+  if (!others.length) return;
+  const fix = others.map((c) =>
+    c.visibility === "private"
+      ? `share ${collectionLabel(c)} with: research-query corpus share ${name} --owner ${c.owner}, then add to it with --owner ${c.owner} --shared`
+      : `add to ${collectionLabel(c)} with --owner ${c.owner} --shared`,
+  );
+  throw new UsageError(
+    `${others.map((c) => `${collectionLabel(c)} is ${readers(c)}`).join("; ")}: --shared alone would make a second ${name} with no owner, which every account reads; nothing was imported. ${fix.join("; ")}; or choose another name`,
+  );
 }

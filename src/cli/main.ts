@@ -60,7 +60,11 @@ async function main(argv: string[]): Promise<number | null> {
       process.stdout.write(commandHelp(cmd));
       return EXIT.ok;
     }
-    return await cmd.run({ cfg: loadConfig(), options: parsed.options, args: parsed.args });
+    return await cmd.run({
+      cfg: loadConfig(process.env, process.cwd(), (line) => warn(`research-query: ${line}\n`)),
+      options: parsed.options,
+      args: parsed.args,
+    });
   } catch (e) {
     throw e instanceof UsageError && !e.command && !e.hint ? new UsageError(e.message, cmd) : e;
   }

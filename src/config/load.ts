@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { Value } from "@sinclair/typebox/value";
 import { AppError } from "../contract/errors.ts";
 import { redactUrl } from "../util/redact-url.ts";
+import { expected } from "./expected.ts";
+import { nearMisses } from "./near-miss.ts";
 import { type Config, ConfigSchema } from "./schema.ts";
 
 /** Names of every variable the schema knows, in schema order (used by --help). */
@@ -25,35 +27,48 @@ export function parseDotenv(text: string): Record<string, string> {
 
 /**
  * Builds the config from the environment and, beneath it, a `.env` file in `cwd`.
- * Empty strings count as unset. Throws AppError("config_invalid") naming the variable.
+ * Empty strings count as unset. Throws AppError("config_invalid") naming every bad variable at
+ * once, each with what it expects; `warn` hears of names that look like a typo of one of ours.
  */
-export function loadConfig(env: Record<string, string | undefined> = process.env, cwd: string = process.cwd()): Config {
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  cwd: string = process.cwd(),
+  warn: (line: string) => void = () => {},
+): Config {
   const dotenvPath = `${cwd}/.env`;
   const fromFile = existsSync(dotenvPath) ? parseDotenv(readFileSync(dotenvPath, "utf8")) : {};
+  for (const line of nearMisses(configKeys, env, fromFile)) warn(line);
   const raw: Record<string, unknown> = {};
+  // As written: Convert below turns raw's strings into numbers in place.
+  const given: Record<string, string> = {};
+  const problems = new Map<string, string>();
   for (const key of configKeys) {
     const v = env[key] ?? fromFile[key];
     if (v === undefined || v === "") continue;
-    const problem = notLiteral(key, v.trim());
-    if (problem) throw invalid(key, v, problem);
-    raw[key] = v.trim();
+    raw[key] = given[key] = v.trim();
+    if (!isLiteral(key, v.trim())) problems.set(key, shown(key, v.trim(), expected(key, v.trim())));
   }
   const withDefaults = Value.Default(ConfigSchema, Value.Convert(ConfigSchema, raw));
-  const first = Value.Errors(ConfigSchema, withDefaults).First();
-  if (first) {
-    const name = first.path.replace(/^\//, "") || "configuration";
-    throw invalid(name, raw[name], first.message);
+  for (const e of Value.Errors(ConfigSchema, withDefaults)) {
+    const key = e.path.replace(/^\//, "") as keyof Config;
+    if (!problems.has(key)) problems.set(key, shown(key, given[key], expected(key, given[key] ?? "")));
   }
   const cfg = withDefaults as Config;
-  if (cfg.OIDC_ISSUER && (!cfg.OIDC_CLIENT_ID || !cfg.OIDC_CLIENT_SECRET)) {
+  if (cfg.OIDC_ISSUER && (!cfg.OIDC_CLIENT_ID || !cfg.OIDC_CLIENT_SECRET))
+    problems.set(
+      "OIDC_CLIENT_ID",
+      "invalid OIDC_CLIENT_ID/OIDC_CLIENT_SECRET: both are required when OIDC_ISSUER is set",
+    );
+  if (cfg.SMTP_URL && !cfg.MAIL_FROM && !problems.has("MAIL_FROM"))
+    problems.set("MAIL_FROM", "invalid MAIL_FROM=(unset): required when SMTP_URL is set");
+  const lines = configKeys.filter((k) => problems.has(k)).map((k) => problems.get(k)!);
+  if (lines.length === 1) throw new AppError("config_invalid", lines[0]!, 500);
+  if (lines.length)
     throw new AppError(
       "config_invalid",
-      "invalid OIDC_CLIENT_ID/OIDC_CLIENT_SECRET: both are required when OIDC_ISSUER is set",
+      `${lines.length} configuration variables are invalid:\n  ${lines.join("\n  ")}`,
       500,
     );
-  }
-  if (cfg.SMTP_URL && !cfg.MAIL_FROM)
-    throw new AppError("config_invalid", "invalid MAIL_FROM=(unset): required when SMTP_URL is set", 500);
   return cfg;
 }
 
@@ -61,19 +76,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
  * TypeBox's Convert truncates "2.5" to 2 for an integer and reads "1e3" as 1000 (or 1): a
  * number setting must be written as a plain decimal, a boolean as true/false/1/0.
  */
-function notLiteral(key: keyof Config, v: string): string | undefined {
+function isLiteral(key: keyof Config, v: string): boolean {
   const type = (ConfigSchema.properties[key] as { type?: string }).type;
-  if (type === "integer" && !/^\d+$/.test(v)) return "Expected a whole number (digits only)";
-  if (type === "number" && !/^\d+(\.\d+)?$/.test(v)) return "Expected a number";
-  if (type === "boolean" && !/^(true|false|1|0)$/i.test(v)) return "Expected true or false";
-  return undefined;
+  if (type === "integer") return /^\d+$/.test(v);
+  if (type === "number") return /^\d+(\.\d+)?$/.test(v);
+  if (type === "boolean") return /^(true|false|1|0)$/i.test(v);
+  return true;
 }
 
 /** Secrets are never echoed into logs or the terminal (a start-up error is often pasted into a ticket). */
 const SECRET_NAME = /SECRET|API_KEY/;
 
-function invalid(name: string, value: unknown, why: string): AppError {
-  const shown =
+/** `invalid NAME="value": expected …`, the value shown only where that is safe. */
+function shown(name: string, value: unknown, why: string): string {
+  const v =
     value === undefined
       ? "(unset)"
       : SECRET_NAME.test(name)
@@ -81,7 +97,7 @@ function invalid(name: string, value: unknown, why: string): AppError {
         : name === "DATABASE_URL" || name === "SMTP_URL"
           ? JSON.stringify(redactUrl(String(value)))
           : JSON.stringify(value);
-  return new AppError("config_invalid", `invalid ${name}=${shown}: ${why}`, 500);
+  return `invalid ${name}=${v}: ${why}`;
 }
 
 /** The address users reach: PUBLIC_URL, else http://HOST:PORT. */

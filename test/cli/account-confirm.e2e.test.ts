@@ -92,7 +92,7 @@ describe("account confirm", () => {
     for (const args of [[], ["x@corp.test", "--all-unproven"]]) {
       const r = await cli(["account", "confirm", ...args], env);
       expect(r.code).toBe(2);
-      expect(r.err).toContain("usage: research-query account confirm [EMAIL...] [--all-unproven]");
+      expect(r.err).toContain("usage: research-query account confirm (EMAIL... | --all-unproven)");
     }
   });
 });

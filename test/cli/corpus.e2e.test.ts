@@ -124,7 +124,7 @@ describe("corpus add, list, remove", () => {
       "corpus add PATH... [--collection NAME] [--owner EMAIL] [--shared]",
     );
     expect((await cli(["corpus", "remove", "--help"])).out).toContain(
-      "corpus remove NAME [DOC_ID...] [--owner EMAIL] [--json]",
+      "corpus remove NAME [DOC_ID...] [--owner EMAIL | --shared] [--json]",
     );
   });
 

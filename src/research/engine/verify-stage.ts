@@ -33,6 +33,7 @@ export async function verifyStage({ language, text, provided, texts }: Written, 
     chars: written.answer.length,
     ms: since(run.t0),
   });
+  if (!written.sources.length && !run.deps.llm) return nothingQuoted(written.answer, run);
   const read = written.was.map((old, i): [string, string] => [`S${i + 1}`, texts.get(old) ?? ""]);
   const final = await checkClaims(
     { answer: written.answer, sources: written.sources, texts: read, language },
@@ -48,6 +49,17 @@ export async function verifyStage({ language, text, provided, texts }: Written, 
     tokens_in: run.tokens.in,
     tokens_out: run.tokens.out,
   };
+}
+
+/**
+ * An extractive answer that quotes nothing (no source on the question): no claim to check, no
+ * source listed (docs/decisions/0140-an-answer-when-no-source-is-on-the-question.md).
+ */
+function nothingQuoted(answer: string, run: RunScope): EngineResult {
+  const verification: Verification = { claims: 0, cited: 0, supported: 0, unsupported: 0, coverage: 0 };
+  const message = "Nothing to check: no source found is on the question, so none is quoted";
+  run.ctx.emit({ type: "progress", stage: "verifying", message, ...verification, ms: since(run.t0) });
+  return { answer, sources: [], verification, writer: "extractive", tokens_in: 0, tokens_out: 0 };
 }
 
 /** The claim check, its counts in a `progress` event before `final`; a check that failed leaves the answer as written. */

@@ -69,7 +69,10 @@ export function researchPage(me: Me): void {
         if (env.status === "ok" && env.answer) {
           answer.replaceChildren(renderMarkdown(env.answer));
           const marked = showEvidence(answer, env.sources, env.verification ?? null);
-          if (env.verification) checked.replaceChildren(verificationNote(env.verification, marked));
+          if (env.verification)
+            checked.replaceChildren(
+              verificationNote(env.verification, marked, env.writer === "extractive" ? env.sources.length : null),
+            );
           sources.replaceChildren(h("h2", {}, "Sources"), sourcesList(env.sources, me));
           Array.from(stages.children).forEach((li) => {
             li.className = "done";

@@ -100,4 +100,13 @@ describe("an extractive answer over relevant and unrelated documents", () => {
     for (const id of cited) expect(battery).toContain(id);
     for (const s of env.sources) expect(env.answer).toContain(`[${s.id}]`);
   });
+
+  test("the stream's verifying event counts quotes found in their sources, not claims backed", async () => {
+    const st = await readSse(await query(mixed.srv.url, mixed.key, { query: QUESTION }, {}, "/api/query/stream"));
+    const verifying = st.events.find((e) => e.event === "progress" && e.data.stage === "verifying")!;
+    const v = st.events.at(-1)!.data.verification;
+    expect(verifying.data.message).toBe(
+      `Checked ${v.claims} quotes against the sources they were taken from: ${v.supported} found there, ${v.unsupported} uncited`,
+    );
+  });
 });

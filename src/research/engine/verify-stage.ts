@@ -1,4 +1,4 @@
-import type { Verification } from "../../contract/envelope.ts";
+import type { Verification, Writer } from "../../contract/envelope.ts";
 import { since } from "../../util/time.ts";
 import type { EngineResult, RunContext, Source } from "../types.ts";
 import { finalizeCitations } from "../write/citations.ts";
@@ -15,9 +15,15 @@ export type Verifier = (input: VerifyInput, signal?: AbortSignal) => Promise<Ver
 
 export const inlineVerifier: Verifier = async (input) => verifyInput(input);
 
-/** The `verifying` progress event's words for its counts. */
-export const verifyingMessage = (v: Verification) =>
-  `Checked ${v.claims} claims against the sources: ${v.supported} backed by a quote, ${v.unsupported} uncited as unsupported`;
+/**
+ * The `verifying` progress event's words for its counts. An extractive answer's claims are
+ * quotes, found again in their source rather than backed by one
+ * (docs/decisions/0141-an-extractive-answer-says-it-quotes.md).
+ */
+export const verifyingMessage = (v: Verification, writer?: Writer | null) =>
+  writer === "extractive"
+    ? `Checked ${v.claims} quotes against the sources they were taken from: ${v.supported} found there, ${v.unsupported} uncited`
+    : `Checked ${v.claims} claims against the sources: ${v.supported} backed by a quote, ${v.unsupported} uncited as unsupported`;
 
 /**
  * The last stage: the answer's citations settled (unknown markers dropped, sources renumbered
@@ -40,6 +46,7 @@ export async function verifyStage({ language, text, provided, texts }: Written, 
     run.ctx,
     run.deps.verifier ?? inlineVerifier,
     run.t0,
+    run.deps.llm ? "llm" : "extractive",
   );
   return {
     answer: final.answer,
@@ -68,12 +75,13 @@ async function checkClaims(
   ctx: Pick<RunContext, "emit" | "signal">,
   verifier: Verifier,
   t0: number,
+  writer: Writer,
 ): Promise<Verified<Source>> {
   let out: Verified<Source>;
   let message: string;
   try {
     out = await verifier(input, ctx.signal);
-    message = verifyingMessage(out.verification);
+    message = verifyingMessage(out.verification, writer);
   } catch (e) {
     if (ctx.signal.aborted) throw e;
     out = unchecked(input);

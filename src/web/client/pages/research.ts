@@ -73,7 +73,10 @@ export function researchPage(me: Me): void {
             checked.replaceChildren(
               verificationNote(env.verification, marked, env.writer === "extractive" ? env.sources.length : null),
             );
-          sources.replaceChildren(h("h2", {}, "Sources"), sourcesList(env.sources, me));
+          // An answer that quotes nothing lists nothing (docs/decisions/0140-an-answer-when-no-source-is-on-the-question.md).
+          sources.replaceChildren(
+            ...(env.sources.length ? [h("h2", {}, "Sources"), sourcesList(env.sources, me)] : []),
+          );
           Array.from(stages.children).forEach((li) => {
             li.className = "done";
           });

@@ -99,6 +99,16 @@ describe("evidence on a rendered answer", () => {
     expect(marked(answer)).toEqual([]);
   });
 
+  test("a check that counted no claim (an extractive answer quoting nothing) marks nothing", () => {
+    const answer = document.createElement("div");
+    answer.append(
+      renderMarkdown("The sources found hold nothing on this question: none shares enough of its words to be quoted."),
+    );
+    const none = { claims: 0, cited: 0, supported: 0, unsupported: 0, coverage: 0 };
+    expect(showEvidence(answer, [], none)).toBe(0);
+    expect(marked(answer)).toEqual([]);
+  });
+
   test("a withheld source's quotes count for nothing", () => {
     const answer = rendered();
     const hidden = SOURCES.map((s) => (s.id === "S2" ? { ...s, withheld: true as const } : s));

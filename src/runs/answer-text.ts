@@ -10,10 +10,25 @@ function whereFrom(s: Source): string {
   return `${s.url}${s.type === "academic" ? `  (${[s.venue, s.published_at].filter(Boolean).join(", ")})` : ""}`;
 }
 
-/** The quotes that back the claims citing a source, one a line, with the claim they back (README "Claims you can check"). */
+/** Text as read for comparing a claim with its quote: letters and digits, lower-cased. */
+const bare = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+
+/**
+ * The quotes that back the claims citing a source, one a line, with the claim they back
+ * (README "Claims you can check"); a claim that is its quote (an extractive answer's) is
+ * printed once.
+ */
 function quotesText(s: Source): string {
   return (s.evidence ?? [])
-    .map((e) => `\n     > "${e.quote}"\n       backs: ${e.claim} (support ${e.support.toFixed(2)})`)
+    .map((e) =>
+      bare(e.claim) === bare(e.quote)
+        ? `\n     > "${e.quote}"`
+        : `\n     > "${e.quote}"\n       backs: ${e.claim} (support ${e.support.toFixed(2)})`,
+    )
     .join("");
 }
 
@@ -22,16 +37,27 @@ export function sourcesText(sources: Source[]): string {
   return sources.map((s) => `[${s.id}] ${s.title}\n     ${whereFrom(s)}${quotesText(s)}`).join("\n");
 }
 
-/** What the claim check found, in a line. */
+const sourcesCount = (n: number) => `${n} ${n === 1 ? "source" : "sources"}`;
+
+/**
+ * What the claim check found, in a line. An extractive answer's claims are quotes, so it says
+ * that instead of counting them as backed; one that quotes nothing says it in its text
+ * (docs/decisions/0141-an-extractive-answer-says-it-quotes.md).
+ */
 function checkedText(env: Envelope): string {
   const v = env.verification;
   if (!v) return "";
+  if (env.writer === "extractive")
+    return env.sources.length
+      ? `\n\nQuoted verbatim from ${sourcesCount(env.sources.length)} (no model wrote this answer).`
+      : "";
   return `\n\nChecked: ${v.supported} of ${v.claims} claims backed by a quote from their source${v.unsupported ? `; ${v.unsupported} uncited as unsupported` : ""}.`;
 }
 
 /** An answered run as text: the answer's Markdown, the check's line, then its sources (`ask`, MCP's `research`). */
 export function answerText(env: Envelope): string {
-  return `${env.answer ?? ""}${checkedText(env)}\n\nSources:\n${sourcesText(env.sources)}`;
+  const sources = env.sources.length ? `\n\nSources:\n${sourcesText(env.sources)}` : "";
+  return `${env.answer ?? ""}${checkedText(env)}${sources}`;
 }
 
 /** A failed run's reasons, one `code: message` each. */

@@ -4,6 +4,7 @@ import { benchClaims } from "./claims.ts";
 import { benchCorpus } from "./corpus.ts";
 import { benchCriticalPath } from "./critical-path.ts";
 import { benchExtraction } from "./extraction.ts";
+import { benchExtractiveRelevance } from "./extractive-relevance.ts";
 import { benchHeldStreams } from "./held-streams.ts";
 import { benchInstances } from "./instances.ts";
 import { benchServing } from "./serving.ts";
@@ -31,6 +32,7 @@ const sections: [string, () => Promise<string>][] = [
     async () => `${await burstProfile("ramp", 2000, 2000)}\n\n${await burstProfile("burst", 2000, 0)}`,
   ],
   ["12. Runs during a spent key's flood", () => benchSpentKeyFlood()],
+  ["13. Extractive answers that quote only relevant sources", benchExtractiveRelevance],
 ];
 const only = process.argv[2];
 for (const [title, fn] of sections) {

@@ -32,6 +32,13 @@ describe("ask answers from the collections", () => {
     expect(plain.code).toBe(0);
     expect(plain.out).toContain("notes · reports/q3 review.md");
     expect(plain.out).not.toContain("local:notes");
+    // An extractive answer says what it is: quotes, each printed once under its source, not "claims backed".
+    expect(plain.out).toContain(`Quoted verbatim from ${out.sources.length} sources (no model wrote this answer).`);
+    expect(plain.out).not.toContain("claims backed");
+    expect(plain.out).not.toContain("backs:");
+    const quotes = out.sources.flatMap((s: any) => s.evidence.map((e: any) => e.quote));
+    expect(quotes.length).toBeGreaterThan(0);
+    for (const q of quotes) expect(plain.out.split(`> "${q}"`).length - 1).toBe(1);
 
     const after = openSqliteStore(db);
     try {
@@ -39,6 +46,20 @@ describe("ask answers from the collections", () => {
     } finally {
       after.close();
     }
+  });
+
+  test("a question the collections hold nothing on: no source, the plain sentence, no count of claims", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rq-ask-off-"));
+    const db = join(dir, "rq.db");
+    const store = openSqliteStore(db);
+    await fillCollection(store, "notes", BATTERY_NOTES);
+    store.close();
+    const env = { DATABASE_PATH: db, ACADEMIC_PROVIDERS: "none", SEARXNG_URL: `http://127.0.0.1:${closedPort()}` };
+    const plain = await cli(["ask", "What limits the range of electric scooters?"], env);
+    expect(plain.code).toBe(0);
+    expect(plain.out.trim()).toBe(
+      "The sources found hold nothing on this question: none shares enough of its words to be quoted.",
+    );
   });
 
   test("no database file: no collections searched and none created; LOCAL_SEARCH=off leaves them out", async () => {

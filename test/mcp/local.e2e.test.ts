@@ -68,8 +68,13 @@ describe("mcp (local mode): the engine of this machine as MCP tools", () => {
     // Claims you can check: each source's quotes under its entry, the same as the envelope's evidence.
     const quotes = env.sources.flatMap((s) => s.evidence);
     expect(quotes.length).toBeGreaterThan(0);
-    for (const e of quotes) expect(text).toContain(`> "${e.quote}"`);
-    expect(text).toContain(`Checked: ${env.verification.supported} of ${env.verification.claims} claims`);
+    // An extractive answer's claims are its quotes: each printed once, and counted as quotes, not as claims backed.
+    for (const e of quotes) expect(text.split(`> "${e.quote}"`).length - 1).toBe(1);
+    expect(text).not.toContain("backs:");
+    expect(text).toContain(
+      `Quoted verbatim from ${env.sources.length} source${env.sources.length === 1 ? "" : "s"} (no model wrote this answer).`,
+    );
+    expect(text).not.toContain("claims backed");
     for (const stage of ["planning", "searching", "reading", "writing", "verifying"])
       expect(progress.some((m) => m.startsWith(`${stage}: `))).toBe(true);
     expect(mcp.transportErrors).toEqual([]);

@@ -1,4 +1,4 @@
-import type { Verification } from "../../contract/envelope.ts";
+import type { Verification, Writer } from "../../contract/envelope.ts";
 import { since } from "../../util/time.ts";
 import type { EngineResult, RunContext, Source } from "../types.ts";
 import { finalizeCitations } from "../write/citations.ts";
@@ -15,9 +15,15 @@ export type Verifier = (input: VerifyInput, signal?: AbortSignal) => Promise<Ver
 
 export const inlineVerifier: Verifier = async (input) => verifyInput(input);
 
-/** The `verifying` progress event's words for its counts. */
-export const verifyingMessage = (v: Verification) =>
-  `Checked ${v.claims} claims against the sources: ${v.supported} backed by a quote, ${v.unsupported} uncited as unsupported`;
+/**
+ * The `verifying` progress event's words for its counts. An extractive answer's claims are
+ * quotes, found again in their source rather than backed by one
+ * (docs/decisions/0141-an-extractive-answer-says-it-quotes.md).
+ */
+export const verifyingMessage = (v: Verification, writer?: Writer | null) =>
+  writer === "extractive"
+    ? `Checked ${v.claims} quotes against the sources they were taken from: ${v.supported} found there, ${v.unsupported} uncited`
+    : `Checked ${v.claims} claims against the sources: ${v.supported} backed by a quote, ${v.unsupported} uncited as unsupported`;
 
 /**
  * The last stage: the answer's citations settled (unknown markers dropped, sources renumbered
@@ -33,12 +39,14 @@ export async function verifyStage({ language, text, provided, texts }: Written, 
     chars: written.answer.length,
     ms: since(run.t0),
   });
+  if (!written.sources.length && !run.deps.llm) return nothingQuoted(written.answer, run);
   const read = written.was.map((old, i): [string, string] => [`S${i + 1}`, texts.get(old) ?? ""]);
   const final = await checkClaims(
     { answer: written.answer, sources: written.sources, texts: read, language },
     run.ctx,
     run.deps.verifier ?? inlineVerifier,
     run.t0,
+    run.deps.llm ? "llm" : "extractive",
   );
   return {
     answer: final.answer,
@@ -50,18 +58,30 @@ export async function verifyStage({ language, text, provided, texts }: Written, 
   };
 }
 
+/**
+ * An extractive answer that quotes nothing (no source on the question): no claim to check, no
+ * source listed (docs/decisions/0140-an-answer-when-no-source-is-on-the-question.md).
+ */
+function nothingQuoted(answer: string, run: RunScope): EngineResult {
+  const verification: Verification = { claims: 0, cited: 0, supported: 0, unsupported: 0, coverage: 0 };
+  const message = "Nothing to check: no source found is on the question, so none is quoted";
+  run.ctx.emit({ type: "progress", stage: "verifying", message, ...verification, ms: since(run.t0) });
+  return { answer, sources: [], verification, writer: "extractive", tokens_in: 0, tokens_out: 0 };
+}
+
 /** The claim check, its counts in a `progress` event before `final`; a check that failed leaves the answer as written. */
 async function checkClaims(
   input: VerifyInput,
   ctx: Pick<RunContext, "emit" | "signal">,
   verifier: Verifier,
   t0: number,
+  writer: Writer,
 ): Promise<Verified<Source>> {
   let out: Verified<Source>;
   let message: string;
   try {
     out = await verifier(input, ctx.signal);
-    message = verifyingMessage(out.verification);
+    message = verifyingMessage(out.verification, writer);
   } catch (e) {
     if (ctx.signal.aborted) throw e;
     out = unchecked(input);

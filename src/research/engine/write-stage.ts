@@ -2,6 +2,7 @@ import { AppError } from "../../contract/errors.ts";
 import { since } from "../../util/time.ts";
 import { inlineRanker } from "../rank/rank-job.ts";
 import type { Source } from "../types.ts";
+import { nothingOnIt, relevantSources } from "../write/extractive-relevance.ts";
 import { writeExtractive } from "../write/extractive-writer.ts";
 import { writeWithLlm } from "../write/llm-writer.ts";
 import { chooseSources } from "./choose-sources.ts";
@@ -16,6 +17,7 @@ const DEFAULT_TOKEN_BUDGET = 4000;
 export interface Written {
   language: string;
   text: string;
+  /** The sources the answer may cite: none when an extractive answer found nothing on the question. */
   provided: Source[];
   /** What the run read of each source, by id. */
   texts: Map<string, string>;
@@ -58,7 +60,14 @@ export async function writeStage({ plan, candidates, results }: Read, run: RunSc
   });
   const onDelta = (delta: string) => ctx.emit({ type: "answer", delta });
   if (!deps.llm) {
-    const text = writeExtractive(question, plan.language, writerSources, { onDelta });
+    // Only the sources that answer the question are quoted; none, and the answer says so and cites nothing.
+    const relevant = relevantSources(question, plan.language, writerSources);
+    if (!relevant.length) {
+      const text = nothingOnIt(plan.language);
+      onDelta(text);
+      return { language: plan.language, text, provided: [], texts: new Map() };
+    }
+    const text = writeExtractive(question, plan.language, relevant, { onDelta });
     if (!text) throw new AppError("no_sources", "the sources read hold no usable sentences");
     return { language: plan.language, text, provided, texts };
   }

@@ -90,7 +90,7 @@ export function withhold(stored: StoredRun, readable: Set<number>): StoredRun {
   const verification = countsLeft(answer, left, typeof written === "string" ? written : null, was);
   const counted = events.map((e): TimelineEvent => {
     if (e.type !== "progress" || e.data.stage !== "verifying") return e;
-    return { ...e, data: { ...e.data, ...verification, message: verifyingMessage(verification) } };
+    return { ...e, data: { ...e.data, ...verification, message: verifyingMessage(verification, stored.run.writer) } };
   });
   return { run: { ...stored.run, sources: left, answer, verification }, events: counted };
 }

@@ -250,7 +250,8 @@ describe("the claim check's counts, on a run that cited a document now withheld"
     expect(seen.run.verification).toEqual(now);
     expect(seen.events.at(-1)!.data).toEqual({
       stage: "verifying",
-      message: "Checked 2 claims against the sources: 1 backed by a quote, 1 uncited as unsupported",
+      // The stored run is extractive: its claims are quotes (docs/decisions/0141-an-extractive-answer-says-it-quotes.md).
+      message: "Checked 2 quotes against the sources they were taken from: 1 found there, 1 uncited",
       ...now,
       ms: 1,
       seq: 12,

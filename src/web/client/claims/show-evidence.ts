@@ -37,8 +37,9 @@ export function showEvidence(answer: HTMLElement, sources: CheckedSource[], veri
         backed: isBacked(ev),
       });
     }
-    // A run from before the check, or a stream still being written, has nothing to say here.
-    if (verification && !backed && isClaim(sentence)) {
+    // A run from before the check, or a stream still being written, has nothing to say here; nor
+    // a check that counted no claim (an extractive answer saying no source is on the question).
+    if (verification?.claims && !backed && isClaim(sentence)) {
       span.classList.add("unbacked");
       span.title = "No source backs this sentence";
       unbacked++;

@@ -11,14 +11,23 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 
 /**
  * The answer's footer: how many claims a quote backs, and what the dotted underline means
- * when some sentence carries it (`marked`: how many the page marked).
+ * when some sentence carries it (`marked`: how many the page marked). An extractive answer's
+ * claims are its quotes (`quoted`: the sources it quotes, null for a model's answer), so it
+ * says where they come from instead of counting them as backed
+ * (docs/decisions/0141-an-extractive-answer-says-it-quotes.md).
  */
-export function verificationNote(v: Verification, marked: number): HTMLElement {
+export function verificationNote(v: Verification, marked: number, quoted: number | null = null): HTMLElement {
   const parts: (Node | string)[] = [
     h(
       "strong",
       {},
-      v.claims ? `${v.supported} of ${plural(v.claims, "claim", "claims")} backed by a quote` : "No claims to check",
+      quoted !== null
+        ? quoted
+          ? `Quoted verbatim from ${plural(quoted, "source", "sources")}; no model wrote this answer`
+          : "Nothing quoted: no source found is on the question"
+        : v.claims
+          ? `${v.supported} of ${plural(v.claims, "claim", "claims")} backed by a quote`
+          : "No claims to check",
     ),
   ];
   if (v.unsupported > 0)

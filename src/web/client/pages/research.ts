@@ -69,8 +69,14 @@ export function researchPage(me: Me): void {
         if (env.status === "ok" && env.answer) {
           answer.replaceChildren(renderMarkdown(env.answer));
           const marked = showEvidence(answer, env.sources, env.verification ?? null);
-          if (env.verification) checked.replaceChildren(verificationNote(env.verification, marked));
-          sources.replaceChildren(h("h2", {}, "Sources"), sourcesList(env.sources, me));
+          if (env.verification)
+            checked.replaceChildren(
+              verificationNote(env.verification, marked, env.writer === "extractive" ? env.sources.length : null),
+            );
+          // An answer that quotes nothing lists nothing (docs/decisions/0140-an-answer-when-no-source-is-on-the-question.md).
+          sources.replaceChildren(
+            ...(env.sources.length ? [h("h2", {}, "Sources"), sourcesList(env.sources, me)] : []),
+          );
           Array.from(stages.children).forEach((li) => {
             li.className = "done";
           });

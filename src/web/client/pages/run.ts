@@ -118,7 +118,9 @@ export async function runPage(me: Me, id: string): Promise<void> {
     ),
     run.answer ? h("h2", {}, "Answer") : null,
     answer,
-    verification && answer ? verificationNote(verification, marked) : null,
+    verification && answer
+      ? verificationNote(verification, marked, run.writer === "extractive" ? run.sources.length : null)
+      : null,
     h("h2", {}, "Sources"),
     run.sources.length ? sourcesList(run.sources, me) : h("p", { class: "muted" }, "None."),
   );

@@ -99,6 +99,16 @@ describe("evidence on a rendered answer", () => {
     expect(marked(answer)).toEqual([]);
   });
 
+  test("a check that counted no claim (an extractive answer quoting nothing) marks nothing", () => {
+    const answer = document.createElement("div");
+    answer.append(
+      renderMarkdown("The sources found hold nothing on this question: none shares enough of its words to be quoted."),
+    );
+    const none = { claims: 0, cited: 0, supported: 0, unsupported: 0, coverage: 0 };
+    expect(showEvidence(answer, [], none)).toBe(0);
+    expect(marked(answer)).toEqual([]);
+  });
+
   test("a withheld source's quotes count for nothing", () => {
     const answer = rendered();
     const hidden = SOURCES.map((s) => (s.id === "S2" ? { ...s, withheld: true as const } : s));
@@ -118,6 +128,17 @@ describe("the verification's words", () => {
     expect(all.textContent).toContain("3 of 3 claims backed by a quote");
     expect(all.textContent).not.toContain("removed");
     expect(all.textContent).not.toContain("dotted underline");
+  });
+
+  test("an extractive answer: where its quotes come from, never claims backed; none quoted says so", () => {
+    const quoting = note.verificationNote({ claims: 8, cited: 8, supported: 8, unsupported: 0, coverage: 1 }, 0, 3);
+    expect(quoting.textContent).toContain("Quoted verbatim from 3 sources; no model wrote this answer");
+    expect(quoting.textContent).not.toContain("backed");
+    expect(
+      note.verificationNote({ claims: 1, cited: 1, supported: 1, unsupported: 0, coverage: 1 }, 0, 1).textContent,
+    ).toContain("Quoted verbatim from 1 source;");
+    const none = note.verificationNote({ claims: 0, cited: 0, supported: 0, unsupported: 0, coverage: 0 }, 0, 0);
+    expect(none.textContent).toBe("Nothing quoted: no source found is on the question");
   });
 
   test("a source's quotes as text, each with its claim, score and link; none without evidence", () => {

@@ -60,7 +60,7 @@ describe.if(canRun)("the Documents pages in Chromium", () => {
     await p.getByRole("heading", { name: TEAM }).waitFor();
   });
 
-  test("A uploads by the file picker and by a drop: each bar reaches ready; a bad file fails with its reason", async () => {
+  test("A uploads by the file picker and by a drop: each file settles into the table, listed once; a bad file fails with its reason", async () => {
     await uploadAll(a.page);
     // The counts above the list follow it: the failed file is not a document.
     await a.page.getByText("Owner: you · Private · 3 documents").waitFor();

@@ -22,12 +22,19 @@ const NO_PROVIDER = "no search provider answered: openalex (network)";
 const engine: Engine = {
   async run(query, ctx) {
     ctx.emit({ type: "progress", stage: "planning", message: "Planning the searches", queries: [query] });
-    for (let i = 1; i <= 14; i++) ctx.emit({ type: "progress", stage: "searching", message: `Searching provider ${i}` });
+    for (let i = 1; i <= 14; i++)
+      ctx.emit({ type: "progress", stage: "searching", message: `Searching provider ${i}` });
     if (query.includes("fail")) throw new AppError("search_failed", NO_PROVIDER);
     ctx.emit({ type: "source", source: sampleSource });
     for (const stage of ["reading", "writing"] as const) ctx.emit({ type: "progress", stage, message: stage });
     ctx.emit({ type: "answer", delta: "Solid electrolytes crack [S1]." });
-    return { answer: "Solid electrolytes crack [S1].", sources: [sampleSource], writer: "extractive", tokens_in: 0, tokens_out: 0 };
+    return {
+      answer: "Solid electrolytes crack [S1].",
+      sources: [sampleSource],
+      writer: "extractive",
+      tokens_in: 0,
+      tokens_out: 0,
+    };
   },
 };
 
@@ -76,9 +83,9 @@ describe.if(canRun)("the Research page before, during and after a run", () => {
         await p.getByText(NO_PROVIDER).waitFor();
         expect(await answerBox(p)).not.toMatch(/^shown/);
         // The stage it failed in says so, in the error's colour; the ones before it are done.
-        const stages = await p.locator("ol.stages li").evaluateAll((lis) =>
-          lis.map((li) => `${li.className}|${li.textContent}|${getComputedStyle(li).color}`),
-        );
+        const stages = await p
+          .locator("ol.stages li")
+          .evaluateAll((lis) => lis.map((li) => `${li.className}|${li.textContent}|${getComputedStyle(li).color}`));
         expect(stages.slice(0, 2)).toEqual([
           "done|planning|rgb(31, 138, 76)",
           "failed|searching failed|rgb(192, 57, 43)",

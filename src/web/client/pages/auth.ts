@@ -3,10 +3,8 @@ import { type ApiError, api } from "../api.ts";
 import { h, mount } from "../dom.ts";
 import { plural } from "../format.ts";
 import { navigate } from "../router.ts";
+import { firstInvalid, PASSWORD_RULE, passwordRule } from "./password-rule.ts";
 import { signinNotice } from "./signin-notice.ts";
-
-/** The sign-up form's rule for a password, as the server checks it (src/contract/auth.ts). */
-const PASSWORD_RULE = "Use 8 to 256 characters.";
 
 /** "Check your mail" with a button that mails the link again (README "Accounts: sign-up and sign-in"). */
 function checkMail(text: string, address: string): HTMLElement {
@@ -38,10 +36,8 @@ export async function authPage(mode: "signin" | "signup"): Promise<void> {
     required: true,
     minlength: signup ? 8 : undefined,
     maxlength: 256,
-    "aria-describedby": signup ? "password-rule" : undefined,
   });
-  // The rule in words under the field, before anyone breaks it (it was only the browser's bubble).
-  const rule = signup ? h("p", { class: "muted hint", id: "password-rule" }, PASSWORD_RULE) : null;
+  const rule = signup ? passwordRule(password) : null;
   const submit = h("button", { type: "submit" }, signup ? "Create account" : "Sign in");
   const form = h(
     "form",
@@ -55,13 +51,10 @@ export async function authPage(mode: "signin" | "signup"): Promise<void> {
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     alert.replaceChildren();
-    const wrong = !email.validity.valid ? email : !password.validity.valid ? password : null;
-    email.toggleAttribute("aria-invalid", wrong === email);
-    password.toggleAttribute("aria-invalid", wrong === password);
+    const wrong = firstInvalid(email, password);
     if (wrong) {
       const say = wrong === email ? "Enter a valid email address." : signup ? PASSWORD_RULE : "Enter your password.";
       alert.replaceChildren(h("p", { class: "alert" }, say));
-      wrong.focus();
       return;
     }
     submit.disabled = true;

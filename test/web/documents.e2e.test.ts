@@ -49,7 +49,7 @@ describe.if(canRun)("the Documents pages in Chromium", () => {
     await p.getByLabel("Collection name").fill(TEAM);
     await p.getByRole("button", { name: "Create collection" }).click();
     await p.getByRole("heading", { name: TEAM }).waitFor();
-    expect(await p.locator("main").textContent()).toContain("Owner: you · Private · 0 documents · 0 B");
+    expect(await p.locator("main").textContent()).toContain("Owner: you · Private · 0 documents · 0\u00a0B");
     // A name A already has is refused in words.
     await p.getByRole("link", { name: "Documents" }).first().click();
     await p.getByLabel("Collection name").fill(TEAM);

@@ -98,7 +98,7 @@ describe.if(canRun)("page details at 1280 and 390 px", () => {
         await p.getByRole("heading", { name: "Recent calls" }).waitFor();
         const main = (await p.locator("main").textContent())!;
         expect(main).toContain("1 call this month: 1 ok, 0 error.");
-        expect(main).toContain("0 of 1,000 documents and 0 B of 50 MiB used");
+        expect(main).toContain("0 of 1,000 documents and 0\u00a0B of 50\u00a0MiB used");
         if (wide) {
           // Every header on one line, none cut inside a word.
           const heads = await p.locator("table.cards th").evaluateAll((ths) =>

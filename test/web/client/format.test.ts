@@ -14,19 +14,19 @@ test("a count agrees with its noun: 1 call, 0 calls, 2 calls, 5,183 documents", 
   expect(plural(3, "entry", "entries")).toBe("3 entries");
 });
 
-test("sizes are binary, as the server's limits are: 50 MiB, never 52 MB", () => {
-  expect(fmtBytes(0)).toBe("0 B");
-  expect(fmtBytes(1023)).toBe("1,023 B");
-  expect(fmtBytes(1024)).toBe("1 KiB");
-  expect(fmtBytes(1536)).toBe("1.5 KiB");
-  expect(fmtBytes(52_428_800)).toBe("50 MiB");
-  expect(fmtBytes(104_857_600)).toBe("100 MiB");
-  expect(fmtBytes(5 * 1024 ** 3)).toBe("5 GiB");
-  expect(fmtBytes(1_500_000)).toBe("1.4 MiB");
+test("sizes are binary, as the server's limits are: 50 MiB, never 52 MB; a unit never wraps away from its number", () => {
+  expect(fmtBytes(0)).toBe("0\u00a0B");
+  expect(fmtBytes(1023)).toBe("1,023\u00a0B");
+  expect(fmtBytes(1024)).toBe("1\u00a0KiB");
+  expect(fmtBytes(1536)).toBe("1.5\u00a0KiB");
+  expect(fmtBytes(52_428_800)).toBe("50\u00a0MiB");
+  expect(fmtBytes(104_857_600)).toBe("100\u00a0MiB");
+  expect(fmtBytes(5 * 1024 ** 3)).toBe("5\u00a0GiB");
+  expect(fmtBytes(1_500_000)).toBe("1.4\u00a0MiB");
 });
 
 test("seconds from milliseconds, with a fixed number of decimals", () => {
-  expect(fmtSeconds(1234)).toBe("1.2 s");
-  expect(fmtSeconds(1234, 2)).toBe("1.23 s");
-  expect(fmtSeconds(12_345_600)).toBe("12,345.6 s");
+  expect(fmtSeconds(1234)).toBe("1.2\u00a0s");
+  expect(fmtSeconds(1234, 2)).toBe("1.23\u00a0s");
+  expect(fmtSeconds(12_345_600)).toBe("12,345.6\u00a0s");
 });

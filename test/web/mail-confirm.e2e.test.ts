@@ -127,7 +127,9 @@ describe.if(canRun)("confirming the address in the browser (SMTP configured, 390
     expect(await page.locator("#password-rule").textContent()).toBe("Use 8 to 256 characters.");
     await page.getByLabel("Password").fill("short");
     await page.getByRole("button", { name: "Confirm and sign in" }).tap();
-    expect(await page.locator("p.alert").allTextContents()).toEqual(["Use 8 to 256 characters."]);
+    expect(await page.locator("p.alert").allTextContents()).toEqual([
+      "This password is too short: use 8 to 256 characters.",
+    ]);
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Confirm and sign in" }).tap();
     await page.getByRole("heading", { name: "Research" }).waitFor();

@@ -52,7 +52,9 @@ async function passwordRule(page: Page, size: string): Promise<void> {
   await page.getByLabel("Email").fill(`rule-${size}@example.com`);
   await page.getByLabel("Password").fill("short");
   await page.getByRole("button", { name: "Create account" }).click();
-  expect(await page.locator("p.alert").allTextContents()).toEqual(["Use 8 to 256 characters."]);
+  expect(await page.locator("p.alert").allTextContents()).toEqual([
+    "This password is too short: use 8 to 256 characters.",
+  ]);
   expect(sent).toEqual([]);
   await page.screenshot({ path: join(SHOTS, `details-password-${size}.png`) });
   // An address the browser lets through and the server refuses: the server's own words are shown.

@@ -3,7 +3,7 @@ import { type ApiError, api } from "../api.ts";
 import { h, mount } from "../dom.ts";
 import { plural } from "../format.ts";
 import { navigate } from "../router.ts";
-import { firstInvalid, PASSWORD_RULE, passwordRule } from "./password-rule.ts";
+import { firstInvalid, passwordProblem, passwordRule } from "./password-rule.ts";
 import { signinNotice } from "./signin-notice.ts";
 
 /** "Check your mail" with a button that mails the link again (README "Accounts: sign-up and sign-in"). */
@@ -53,7 +53,8 @@ export async function authPage(mode: "signin" | "signup"): Promise<void> {
     alert.replaceChildren();
     const wrong = firstInvalid(email, password);
     if (wrong) {
-      const say = wrong === email ? "Enter a valid email address." : signup ? PASSWORD_RULE : "Enter your password.";
+      const say =
+        wrong === email ? "Enter a valid email address." : signup ? passwordProblem(password) : "Enter your password.";
       alert.replaceChildren(h("p", { class: "alert" }, say));
       return;
     }

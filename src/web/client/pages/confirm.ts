@@ -1,7 +1,7 @@
 import { type ApiError, api } from "../api.ts";
 import { h, mount } from "../dom.ts";
 import { navigate } from "../router.ts";
-import { firstInvalid, PASSWORD_RULE, passwordRule } from "./password-rule.ts";
+import { firstInvalid, passwordProblem, passwordRule } from "./password-rule.ts";
 import { signinNotice } from "./signin-notice.ts";
 
 /** The mailed link's token, from /confirm#token=… (a fragment: it reaches no server log). */
@@ -34,7 +34,8 @@ export async function confirmPage(): Promise<void> {
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     alert.replaceChildren();
-    if (firstInvalid(password)) return void alert.replaceChildren(h("p", { class: "alert" }, PASSWORD_RULE));
+    if (firstInvalid(password))
+      return void alert.replaceChildren(h("p", { class: "alert" }, passwordProblem(password)));
     submit.disabled = true;
     try {
       await api("POST", "/api/v1/auth/confirm", { token, password: password.value });

@@ -69,23 +69,19 @@ export async function uploadAll(page: Page): Promise<void> {
   await input.setInputFiles(Object.entries(A_FILES).map(([name, f]) => file(name, f.text)));
   await drop(page, MARKUP_NAME, "Notes on pressure: stack pressure above 5 MPa slowed dendrite growth.");
   await input.setInputFiles([file(BAD.name, BAD.text, "application/pdf")]);
-  const row = (name: string) => page.locator("li.upload").filter({ has: page.getByText(name, { exact: true }) });
-  for (const name of [...Object.keys(A_FILES), MARKUP_NAME]) {
-    await row(name).and(page.locator('[data-status="ready"]')).waitFor();
-    expect(
-      await row(name)
-        .locator("progress")
-        .evaluate((p) => (p as HTMLProgressElement).value),
-    ).toBe(100);
-  }
-  await row(BAD.name).and(page.locator('[data-status="failed"]')).waitFor();
-  const reason = (await row(BAD.name).locator(".state").textContent())!;
+  // Each file settles into the documents' table, its row keyed by doc_id; its upload line then
+  // leaves the list, so no file is listed twice.
+  const listed = (name: string) => page.locator(`table.documents tr[data-doc=${JSON.stringify(name)}]`);
+  for (const name of [...Object.keys(A_FILES), MARKUP_NAME]) await listed(name).locator(".status-ready").waitFor();
+  await listed(BAD.name).locator(".status-failed").waitFor();
+  const reason = (await listed(BAD.name).locator(".doc-status").textContent())!;
   expect(reason).toMatch(/^Failed: \S/);
+  await page.waitForFunction(() => document.querySelectorAll("li.upload").length === 0, undefined, { timeout: 5000 });
   const statuses = await page.evaluate(() => (window as unknown as { uploadStatuses: object }).uploadStatuses);
-  for (const name of [...Object.keys(A_FILES), MARKUP_NAME]) {
+  for (const name of [...Object.keys(A_FILES), MARKUP_NAME, BAD.name]) {
     const s = (statuses as Record<string, string[]>)[name]!;
-    // Sent (the bar filled by the bytes), then followed in the list until ready.
-    expect([name, s.includes("uploading"), s.at(-1)]).toEqual([name, true, "ready"]);
+    // Sent (the bar filled by the bytes), then followed in the list until it settled.
+    expect([name, s.includes("uploading"), s.at(-1)]).toEqual([name, true, name === BAD.name ? "failed" : "ready"]);
   }
   // The markup-named file is text on the page: its name and title shown, no element made of it.
   await page.locator("table.documents").getByText(MARKUP_NAME).first().waitFor();

@@ -49,7 +49,7 @@ describe.if(canRun)("the Documents pages in Chromium", () => {
     await p.getByLabel("Collection name").fill(TEAM);
     await p.getByRole("button", { name: "Create collection" }).click();
     await p.getByRole("heading", { name: TEAM }).waitFor();
-    expect(await p.locator("main").textContent()).toContain("Owner: you · Private · 0 documents · 0 B");
+    expect(await p.locator("main").textContent()).toContain("Owner: you · Private · 0 documents · 0\u00a0B");
     // A name A already has is refused in words.
     await p.getByRole("link", { name: "Documents" }).first().click();
     await p.getByLabel("Collection name").fill(TEAM);
@@ -60,7 +60,7 @@ describe.if(canRun)("the Documents pages in Chromium", () => {
     await p.getByRole("heading", { name: TEAM }).waitFor();
   });
 
-  test("A uploads by the file picker and by a drop: each bar reaches ready; a bad file fails with its reason", async () => {
+  test("A uploads by the file picker and by a drop: each file settles into the table, listed once; a bad file fails with its reason", async () => {
     await uploadAll(a.page);
     // The counts above the list follow it: the failed file is not a document.
     await a.page.getByText("Owner: you · Private · 3 documents").waitFor();

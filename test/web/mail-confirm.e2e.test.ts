@@ -123,6 +123,13 @@ describe.if(canRun)("confirming the address in the browser (SMTP configured, 390
     expect(srv.sql.query("SELECT email_status AS s FROM accounts WHERE email = ?").get(EMAIL)).toEqual({
       s: "pending",
     });
+    // The rule is written under the field, and said again, in the page's words, when broken.
+    expect(await page.locator("#password-rule").textContent()).toBe("Use 8 to 256 characters.");
+    await page.getByLabel("Password").fill("short");
+    await page.getByRole("button", { name: "Confirm and sign in" }).tap();
+    expect(await page.locator("p.alert").allTextContents()).toEqual([
+      "This password is too short: use 8 to 256 characters.",
+    ]);
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Confirm and sign in" }).tap();
     await page.getByRole("heading", { name: "Research" }).waitFor();

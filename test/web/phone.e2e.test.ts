@@ -122,13 +122,13 @@ describe.if(canRun)("the web app on a phone (390×844)", () => {
     const box = page.getByLabel("Your question");
     const counter = page.locator(".counter");
     await box.fill("😀".repeat(2001));
-    expect(await counter.allTextContents()).toEqual(["2001 / 2000 characters: 1 too many"]);
+    expect(await counter.allTextContents()).toEqual(["2,001 / 2,000 characters: 1 too many"]);
     await page.getByRole("button", { name: "Ask" }).tap();
     expect(await box.evaluate((t: HTMLTextAreaElement) => t.validity.valid)).toBe(false);
     expect(runs).toEqual([]);
 
     await box.fill("😀".repeat(2000));
-    expect(await counter.allTextContents()).toEqual(["2000 / 2000 characters"]);
+    expect(await counter.allTextContents()).toEqual(["2,000 / 2,000 characters"]);
     await page.getByRole("button", { name: "Ask" }).tap();
     await page.getByText(/Done in/).waitFor();
     expect(runs.length).toBe(1);

@@ -1,4 +1,5 @@
 import { h } from "./dom.ts";
+import { fmtNumber } from "./format.ts";
 
 /**
  * The longest question in Unicode code points, as the API counts it (README "The API",
@@ -25,9 +26,10 @@ export function limitCodePoints(field: HTMLTextAreaElement | HTMLInputElement, m
   const update = () => {
     const n = codePoints(field.value);
     const over = n - max;
-    counter.textContent = over > 0 ? `${n} / ${max} characters: ${over} too many` : `${n} / ${max} characters`;
+    const count = `${fmtNumber(n)} / ${fmtNumber(max)} characters`;
+    counter.textContent = over > 0 ? `${count}: ${fmtNumber(over)} too many` : count;
     counter.classList.toggle("over", over > 0);
-    field.setCustomValidity(over > 0 ? `At most ${max} characters: remove ${over}.` : "");
+    field.setCustomValidity(over > 0 ? `At most ${fmtNumber(max)} characters: remove ${fmtNumber(over)}.` : "");
   };
   field.addEventListener("input", update);
   update();

@@ -76,7 +76,24 @@ function renderNav(me: Me | null): void {
   document.getElementById("nav")!.replaceChildren(h("ul", {}, ...items));
 }
 
-async function render(): Promise<void> {
+let firstRender = true;
+
+/**
+ * After a page is drawn (docs/decisions/0153-focus-on-navigation.md): a move inside the app
+ * puts focus on <main>, so a screen reader starts at the new page and Tab goes on from there,
+ * without scrolling the header away; a direct load leaves focus where the browser put it.
+ */
+function arrived(): void {
+  if (firstRender) {
+    firstRender = false;
+    return;
+  }
+  document.getElementById("main")!.focus({ preventScroll: true });
+  window.scrollTo(0, 0);
+}
+
+/** The page for the address, or a redirect to another (drawn in turn). */
+async function draw(): Promise<void> {
   const path = location.pathname;
   // Not /api/v1/me: its 401 for a signed-out visitor is a console error in every browser.
   const me = await api<{ account: Me | null }>("GET", "/api/v1/auth/session").then(
@@ -84,18 +101,17 @@ async function render(): Promise<void> {
     () => null,
   );
   renderNav(me);
-  if (path === "/confirm") return confirmPage();
+  if (path === "/confirm") return confirmPage().then(arrived);
   if (path === "/signin" || path === "/signup") {
     if (me) return navigate("/research");
-    return authPage(path === "/signup" ? "signup" : "signin");
+    return authPage(path === "/signup" ? "signup" : "signin").then(arrived);
   }
   if (!me) return navigate("/signin");
   for (const [re, page] of ROUTES) {
     const m = re.exec(path);
     if (m) {
       await page(me, m.slice(1).filter(Boolean));
-      document.getElementById("main")!.focus();
-      return;
+      return arrived();
     }
   }
   navigate("/research");
@@ -107,6 +123,6 @@ document.addEventListener("click", (e) => {
   e.preventDefault();
   navigate(a.getAttribute("href")!);
 });
-setRenderer(render);
-window.addEventListener("popstate", () => void render());
-void render();
+setRenderer(draw);
+window.addEventListener("popstate", () => void draw());
+void draw();

@@ -3,10 +3,12 @@ import type { Usage } from "../../../contract/console.ts";
 import { api } from "../api.ts";
 import { type CollectionAddress, collectionApi, documentApi, documentHref } from "../doc-links.ts";
 import { h, mount } from "../dom.ts";
+import { fmtBytes, fmtNumber, plural } from "../format.ts";
 import { collectionSettings } from "./collection-settings.ts";
+import { crumbs } from "./crumbs.ts";
 import { documentPages } from "./document-pages.ts";
 import { dropZone } from "./drop-zone.ts";
-import { fmtBytes, ownerLabel, STATUS_LABEL, visibilityLabel } from "./labels.ts";
+import { ownerLabel, STATUS_LABEL, visibilityLabel } from "./labels.ts";
 import { storageLine } from "./storage-line.ts";
 import { uploader } from "./uploader.ts";
 
@@ -44,7 +46,8 @@ function documentsTable(docs: DocumentItem[], at: CollectionAddress, mine: boole
         { "data-label": "Status", class: `doc-status status-${d.status}` },
         d.error ? `${STATUS_LABEL[d.status]}: ${d.error}` : STATUS_LABEL[d.status],
       ),
-      h("td", { "data-label": "Size" }, `${d.chars.toLocaleString()} characters`),
+      // Text kept, in characters: the sizes in bytes above (KiB, MiB) are the files' and the plan's.
+      h("td", { "data-label": "Characters" }, fmtNumber(d.chars)),
       h(
         "td",
         { class: "actions" },
@@ -69,7 +72,7 @@ function documentsTable(docs: DocumentItem[], at: CollectionAddress, mine: boole
   const head = h(
     "thead",
     {},
-    h("tr", {}, ...["Title", "ID", "Status", "Size", ""].map((c) => h("th", { scope: "col" }, c))),
+    h("tr", {}, ...["Title", "ID", "Status", "Characters", ""].map((c) => h("th", { scope: "col" }, c))),
   );
   return h(
     "div",
@@ -97,7 +100,7 @@ export async function collectionPage(at: CollectionAddress): Promise<void> {
       c.mine ? api<Usage>("GET", "/api/console/usage") : null,
     ]);
     if (now)
-      summary.textContent = `Owner: ${ownerLabel(now)} · ${visibilityLabel(now)} · ${now.documents} documents · ${fmtBytes(now.bytes)}`;
+      summary.textContent = `Owner: ${ownerLabel(now)} · ${visibilityLabel(now)} · ${plural(now.documents, "document")} · ${fmtBytes(now.bytes)}`;
     if (usage) storage.replaceChildren(storageLine(usage));
   };
   const docsBox = h("div", {});
@@ -140,7 +143,7 @@ export async function collectionPage(at: CollectionAddress): Promise<void> {
     );
   }
   mount(
-    h("p", { class: "crumbs" }, h("a", { href: "/documents", "data-link": true }, "Documents"), " › "),
+    crumbs([["Documents", "/documents"]], c.name),
     h("h1", {}, c.name),
     summary,
     c.mine

@@ -3,6 +3,7 @@ import { ApiError, api, type Me } from "../api.ts";
 import { type CollectionAddress, collectionHref, documentApi, quoteOf } from "../doc-links.ts";
 import { h, mount } from "../dom.ts";
 import { findQuote, flat, type QuoteSpot } from "../quote-mark.ts";
+import { crumbs } from "./crumbs.ts";
 import { ownerLabel } from "./labels.ts";
 
 type Passage = DocumentPage["passages"][number];
@@ -89,13 +90,12 @@ export async function documentPage(me: Me, at: CollectionAddress, docId: string)
     if (next === null) moreButton.remove();
   });
   mount(
-    h(
-      "p",
-      { class: "crumbs" },
-      h("a", { href: "/documents", "data-link": true }, "Documents"),
-      " › ",
-      h("a", { href: back, "data-link": true }, doc.collection),
-      " › ",
+    crumbs(
+      [
+        ["Documents", "/documents"],
+        [doc.collection, back],
+      ],
+      doc.title || doc.doc_id,
     ),
     h("h1", {}, doc.title || doc.doc_id),
     h(

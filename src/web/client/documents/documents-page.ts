@@ -3,8 +3,9 @@ import type { Usage } from "../../../contract/console.ts";
 import { ApiError, api } from "../api.ts";
 import { collectionHref } from "../doc-links.ts";
 import { h, mount } from "../dom.ts";
+import { fmtBytes, fmtNumber } from "../format.ts";
 import { navigate } from "../router.ts";
-import { fmtBytes, ownerLabel, visibilityLabel } from "./labels.ts";
+import { ownerLabel, visibilityLabel } from "./labels.ts";
 import { storageLine } from "./storage-line.ts";
 
 /** The server's rule for a collection's name, so the form says what is wrong before sending. */
@@ -83,7 +84,7 @@ function table(collections: Collection[]): HTMLElement {
       ),
       h("td", { "data-label": "Owner" }, ownerLabel(c)),
       h("td", { "data-label": "Visibility" }, visibilityLabel(c)),
-      h("td", { "data-label": "Documents" }, String(c.documents)),
+      h("td", { "data-label": "Documents" }, fmtNumber(c.documents)),
       h("td", { "data-label": "Size" }, fmtBytes(c.bytes)),
     );
   const head = h(

@@ -1,6 +1,6 @@
 import type { Usage } from "../../../contract/console.ts";
 import { h } from "../dom.ts";
-import { fmtBytes } from "./labels.ts";
+import { fmtBytes, fmtNumber, plural } from "../format.ts";
 
 /** The plan's storage allowance as one sentence: documents and bytes used of each. */
 export function storageLine(u: Pick<Usage, "plan" | "storage">): HTMLElement {
@@ -9,7 +9,7 @@ export function storageLine(u: Pick<Usage, "plan" | "storage">): HTMLElement {
   return h(
     "p",
     { class: full ? "alert storage" : "muted storage" },
-    `Storage: ${d.used.toLocaleString()} of ${d.limit.toLocaleString()} documents and ${fmtBytes(b.used)} of ${fmtBytes(b.limit)} used on the ${u.plan} plan.`,
+    `Storage: ${fmtNumber(d.used)} of ${plural(d.limit, "document")} and ${fmtBytes(b.used)} of ${fmtBytes(b.limit)} used on the ${u.plan} plan.`,
     full ? " It is full: remove documents before uploading more." : "",
   );
 }

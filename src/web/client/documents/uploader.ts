@@ -50,6 +50,11 @@ class UploadRow {
     this.state.textContent = `${LABEL.uploading} ${pct} %`;
   }
 
+  /** Accepted, and ready or failed in the collection: the documents' table says the rest. */
+  get settled(): boolean {
+    return this.docId !== null && (this.status === "ready" || this.status === "failed");
+  }
+
   get pending(): boolean {
     return this.docId !== null && (this.status === "queued" || this.status === "indexing");
   }
@@ -113,6 +118,12 @@ export function uploader(o: UploaderOptions): { list: HTMLElement; add(files: It
           else if (d.status !== r.status) r.set(d.status, d.error);
         }
         o.onDocuments(docs);
+        // A file settled and listed in the table is that row now: two lines for one file read
+        // as two documents. Those beyond the pages shown, and files refused, keep their line.
+        for (const r of rows.filter((x) => x.settled && byId.has(x.docId!))) {
+          r.el.remove();
+          rows.splice(rows.indexOf(r), 1);
+        }
       }
     } finally {
       watching = false;

@@ -1,7 +1,9 @@
 import type { Providers, SignupPending } from "../../../contract/auth.ts";
 import { type ApiError, api } from "../api.ts";
 import { h, mount } from "../dom.ts";
+import { plural } from "../format.ts";
 import { navigate } from "../router.ts";
+import { firstInvalid, passwordProblem, passwordRule } from "./password-rule.ts";
 import { signinNotice } from "./signin-notice.ts";
 
 /** "Check your mail" with a button that mails the link again (README "Accounts: sign-up and sign-in"). */
@@ -26,26 +28,37 @@ export async function authPage(mode: "signin" | "signup"): Promise<void> {
   const notice = signinNotice(location.search);
   if (notice) alert.append(h("p", { class: "alert" }, notice));
   const email = h("input", { type: "email", name: "email", autocomplete: "email", required: true });
+  const signup = mode === "signup";
   const password = h("input", {
     type: "password",
     name: "password",
-    autocomplete: mode === "signup" ? "new-password" : "current-password",
+    autocomplete: signup ? "new-password" : "current-password",
     required: true,
-    minlength: 8,
+    minlength: signup ? 8 : undefined,
     maxlength: 256,
   });
-  const submit = h("button", { type: "submit" }, mode === "signup" ? "Create account" : "Sign in");
+  const rule = signup ? passwordRule(password) : null;
+  const submit = h("button", { type: "submit" }, signup ? "Create account" : "Sign in");
   const form = h(
     "form",
-    { class: "stack", novalidate: false },
+    // The form says what is wrong in its own words (below), not in the browser's bubble.
+    { class: "stack", novalidate: true },
     h("label", {}, "Email", email),
     h("label", {}, "Password", password),
+    rule,
     submit,
   );
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
-    submit.disabled = true;
     alert.replaceChildren();
+    const wrong = firstInvalid(email, password);
+    if (wrong) {
+      const say =
+        wrong === email ? "Enter a valid email address." : signup ? passwordProblem(password) : "Enter your password.";
+      alert.replaceChildren(h("p", { class: "alert" }, say));
+      return;
+    }
+    submit.disabled = true;
     try {
       const answer = await api<Partial<SignupPending>>(
         "POST",
@@ -70,13 +83,11 @@ export async function authPage(mode: "signin" | "signup"): Promise<void> {
         x.code === "invalid_credentials"
           ? "Wrong email or password."
           : x.code === "too_many_attempts"
-            ? `Too many failed attempts. Try again in ${x.retryAfter ?? "a few"} seconds.`
+            ? `Too many failed attempts. Try again in ${x.retryAfter ? plural(x.retryAfter, "second") : "a few seconds"}.`
             : x.code === "email_taken"
               ? "An account with this email already exists. Sign in instead."
               : x.code === "invalid_request"
-                ? mode === "signup"
-                  ? "Enter a valid email and a password of 8 to 256 characters."
-                  : "Enter your email and password."
+                ? `${signup ? `Enter a valid email and a password of 8 to 256 characters` : "Enter your email and password"} (the server said: ${x.message}).`
                 : x.message;
       alert.replaceChildren(h("p", { class: "alert" }, msg));
     } finally {

@@ -1,6 +1,7 @@
 import { type ApiError, api } from "../api.ts";
 import { h, mount } from "../dom.ts";
 import { navigate } from "../router.ts";
+import { firstInvalid, passwordProblem, passwordRule } from "./password-rule.ts";
 import { signinNotice } from "./signin-notice.ts";
 
 /** The mailed link's token, from /confirm#token=… (a fragment: it reaches no server log). */
@@ -23,11 +24,19 @@ export async function confirmPage(): Promise<void> {
     maxlength: 256,
   });
   const submit = h("button", { type: "submit" }, "Confirm and sign in");
-  const form = h("form", { class: "stack" }, h("label", {}, "Password", password), submit);
+  const form = h(
+    "form",
+    { class: "stack", novalidate: true },
+    h("label", {}, "Password", password),
+    passwordRule(password),
+    submit,
+  );
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
-    submit.disabled = true;
     alert.replaceChildren();
+    if (firstInvalid(password))
+      return void alert.replaceChildren(h("p", { class: "alert" }, passwordProblem(password)));
+    submit.disabled = true;
     try {
       await api("POST", "/api/v1/auth/confirm", { token, password: password.value });
       navigate("/research", true);
@@ -37,7 +46,7 @@ export async function confirmPage(): Promise<void> {
         x.code === "confirmation_invalid"
           ? signinNotice("?error=confirmation_invalid")
           : x.code === "invalid_request"
-            ? "Enter a password of 8 to 256 characters."
+            ? `Enter a password of 8 to 256 characters (the server said: ${x.message}).`
             : x.message;
       alert.replaceChildren(h("p", { class: "alert" }, msg ?? x.message));
     } finally {

@@ -5,6 +5,7 @@ import type { Verification } from "../claims/claim-match.ts";
 import { type CheckedSource, showEvidence } from "../claims/show-evidence.ts";
 import { verificationNote } from "../claims/verification-note.ts";
 import { fmtDate, h, mount } from "../dom.ts";
+import { fmtSeconds } from "../format.ts";
 import { renderMarkdown } from "../markdown.ts";
 import { readEvents } from "../sse.ts";
 import { sourcesList } from "./sources-list.ts";
@@ -33,7 +34,8 @@ export function researchPage(me: Me): void {
   );
   const log = h("ul", { class: "log", "aria-live": "polite" });
   const status = h("div", { role: "status", "aria-live": "polite" });
-  const answer = h("div", { class: "answer", "aria-live": "off" });
+  // Hidden until the first words arrive: an empty bordered box looked like a field to fill in.
+  const answer = h("div", { class: "answer", "aria-live": "off", hidden: true });
   const checked = h("div");
   const sources = h("section", { "aria-label": "Sources" });
   const counter = limitCodePoints(question, MAX_QUERY_CHARS);
@@ -45,29 +47,47 @@ export function researchPage(me: Me): void {
     const found: Source[] = [];
     log.replaceChildren();
     answer.replaceChildren();
+    answer.hidden = true;
     checked.replaceChildren();
     sources.replaceChildren();
     status.replaceChildren();
-    for (const li of stages.children) li.className = "";
+    for (const [i, li] of [...stages.children].entries()) {
+      li.className = "";
+      li.textContent = STAGES[i]!;
+    }
+    let current = 0;
     const setStage = (st: string) => {
       const i = STAGES.indexOf(st as (typeof STAGES)[number]);
+      if (i >= 0) current = i;
       Array.from(stages.children).forEach((li, j) => {
         li.className = j < i ? "done" : j === i ? "active" : "";
       });
+    };
+    // The stage a run ended in without an answer says so: left blue it read as still running.
+    const failStage = () => {
+      const li = stages.children[current]!;
+      li.className = "failed";
+      li.textContent = `${STAGES[current]} failed`;
+    };
+    const failed = (...lines: string[]) => {
+      answer.replaceChildren();
+      answer.hidden = true;
+      status.replaceChildren(h("p", { class: "alert" }, ...lines));
     };
     const show = (event: string, d: Record<string, unknown>) => {
       if (event === "progress") {
         setStage(String(d.stage));
         log.append(h("li", {}, String(d.message ?? "")));
-        log.scrollTop = log.scrollHeight;
       } else if (event === "source") found.push(d as unknown as Source);
       else if (event === "answer") {
         text += String(d.delta ?? "");
         answer.replaceChildren(renderMarkdown(text));
+        answer.hidden = text === "";
       } else if (event === "final") {
         const env = d as unknown as Envelope & { sources: CheckedSource[]; verification?: Verification };
         if (env.status === "ok" && env.answer) {
           answer.replaceChildren(renderMarkdown(env.answer));
+          answer.hidden = false;
           const marked = showEvidence(answer, env.sources, env.verification ?? null);
           if (env.verification)
             checked.replaceChildren(
@@ -80,9 +100,10 @@ export function researchPage(me: Me): void {
           Array.from(stages.children).forEach((li) => {
             li.className = "done";
           });
-          status.replaceChildren(h("p", { class: "muted" }, `Done in ${(env.usage.latency_ms / 1000).toFixed(1)} s.`));
+          status.replaceChildren(h("p", { class: "muted" }, `Done in ${fmtSeconds(env.usage.latency_ms)}.`));
         } else {
-          status.replaceChildren(h("p", { class: "alert" }, ...env.errors.map((x) => `${x.message} (${x.code})`)));
+          failStage();
+          failed(...env.errors.map((x) => `${x.message} (${x.code})`));
         }
       }
     };
@@ -118,10 +139,7 @@ export function researchPage(me: Me): void {
                   `You have used this month's research runs. They reset on ${fmtDate(reset.toISOString())}.`,
                 ),
               );
-            } else
-              status.replaceChildren(
-                h("p", { class: "alert" }, err?.message ?? `Request failed (HTTP ${res.status}).`),
-              );
+            } else failed(err?.message ?? `Request failed (HTTP ${res.status}).`);
             return;
           }
           status.replaceChildren();
@@ -133,7 +151,7 @@ export function researchPage(me: Me): void {
           if (!ended) throw new Error("the stream ended before the answer was complete");
         } catch (err) {
           if (attempt >= MAX_RESUMES) {
-            status.replaceChildren(h("p", { class: "alert" }, `The connection broke: ${(err as Error).message}`));
+            failed(`The connection broke: ${(err as Error).message}`);
             return;
           }
           status.replaceChildren(h("p", { class: "muted" }, "The connection broke; reconnecting to the same run…"));

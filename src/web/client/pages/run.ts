@@ -4,11 +4,13 @@ import type { Verification } from "../claims/claim-match.ts";
 import { type CheckedSource, showEvidence } from "../claims/show-evidence.ts";
 import { verificationNote } from "../claims/verification-note.ts";
 import { fmtDate, h, mount, svg } from "../dom.ts";
+import { fmtNumber, fmtSeconds, plural } from "../format.ts";
 import { renderMarkdown } from "../markdown.ts";
 import { sourcesList } from "./sources-list.ts";
 
 const STAGES = ["planning", "searching", "reading", "writing", "verifying"];
 type Entry = Run["events"][number];
+const ms = (n: number) => `${fmtNumber(n)} ms`;
 
 /** The counts a `verifying` entry carries; null on every other entry. */
 function countsOf(e: Entry): Verification | null {
@@ -20,7 +22,7 @@ function countsOf(e: Entry): Verification | null {
 function counts(e: Entry): string {
   const v = countsOf(e);
   return v
-    ? ` — ${v.claims} claims, ${v.cited} cited, ${v.supported} supported, ${v.unsupported} unsupported, coverage ${Math.round(v.coverage * 100)} %`
+    ? ` — ${plural(v.claims, "claim")}, ${fmtNumber(v.cited)} cited, ${fmtNumber(v.supported)} supported, ${fmtNumber(v.unsupported)} unsupported, coverage ${Math.round(v.coverage * 100)} %`
     : "";
 }
 
@@ -44,7 +46,7 @@ function timeline(run: Run): SVGElement {
       svg(
         "rect",
         { class: "lane", x: x(a), y, width: Math.max(3, x(b) - x(a)), height: lane - 8 },
-        svg("title", {}, `${st}: ${b - a} ms`),
+        svg("title", {}, `${st}: ${ms(b - a)}`),
       ),
     );
     for (const e of evs)
@@ -52,7 +54,7 @@ function timeline(run: Run): SVGElement {
         svg(
           "rect",
           { class: "ev", x: x(e.at_ms) - 1, y, width: 2, height: lane - 8 },
-          svg("title", {}, `${e.at_ms} ms — ${e.message ?? ""}`),
+          svg("title", {}, `${ms(e.at_ms)} — ${e.message ?? ""}`),
         ),
       );
   });
@@ -61,13 +63,13 @@ function timeline(run: Run): SVGElement {
       svg(
         "rect",
         { class: "ev-error", x: x(e.at_ms) - 2, y: 0, width: 4, height: H - 20 },
-        svg("title", {}, `${e.at_ms} ms — ${e.code}`),
+        svg("title", {}, `${ms(e.at_ms)} — ${e.code}`),
       ),
     );
-  parts.push(svg("text", { x: left, y: H - 4 }, "0 ms"), svg("text", { x: W - 60, y: H - 4 }, `${end} ms`));
+  parts.push(svg("text", { x: left, y: H - 4 }, "0 ms"), svg("text", { x: W - 60, y: H - 4 }, ms(end)));
   return svg(
     "svg",
-    { class: "timeline", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `Run timeline over ${end} ms` },
+    { class: "timeline", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `Run timeline over ${ms(end)}` },
     ...parts,
   );
 }
@@ -92,10 +94,12 @@ export async function runPage(me: Me, id: string): Promise<void> {
       { class: "muted" },
       `${fmtDate(run.created_at)} · ${run.origin} · `,
       h("span", { class: `status-${run.status}` }, run.status),
-      run.latency_ms !== null ? ` · ${(run.latency_ms / 1000).toFixed(2)} s` : "",
+      run.latency_ms !== null ? ` · ${fmtSeconds(run.latency_ms, 2)}` : "",
     ),
     // Scrolls sideways inside its own box on a phone: squeezed to 390 px its labels are unreadable.
     h("div", { class: "scroll-x", tabindex: 0, role: "group", "aria-label": "Timeline" }, timeline(run)),
+    // Shown on a phone only, where the box is narrower than the timeline: nothing else said it scrolls.
+    h("p", { class: "scroll-hint muted" }, "Scroll sideways for the whole timeline."),
     run.errors.length
       ? h(
           "div",
@@ -111,7 +115,7 @@ export async function runPage(me: Me, id: string): Promise<void> {
         h(
           "li",
           {},
-          h("code", {}, `${e.at_ms} ms`),
+          h("code", {}, ms(e.at_ms)),
           ` ${e.type}${e.stage ? ` · ${e.stage}` : ""} ${e.message ?? e.code ?? ""}${counts(e)}`,
         ),
       ),

@@ -2,6 +2,7 @@ import type { Usage } from "../../../contract/console.ts";
 import { api } from "../api.ts";
 import { storageLine } from "../documents/storage-line.ts";
 import { fmtDate, h, mount, svg } from "../dom.ts";
+import { fmtNumber, fmtSeconds, plural } from "../format.ts";
 
 /** Stacked bars (ok below, error above) per day, drawn with SVG attributes (CSP-safe). */
 function chart(days: Usage["per_day"]): SVGElement {
@@ -14,7 +15,11 @@ function chart(days: Usage["per_day"]): SVGElement {
     const x = pad + i * bw + 1,
       okH = ((H - pad) * d.ok) / max,
       errH = ((H - pad) * d.error) / max;
-    const title = svg("title", {}, `${d.date}: ${d.calls} calls (${d.ok} ok, ${d.error} error)`);
+    const title = svg(
+      "title",
+      {},
+      `${d.date}: ${plural(d.calls, "call")} (${fmtNumber(d.ok)} ok, ${fmtNumber(d.error)} error)`,
+    );
     return [
       svg(
         "g",
@@ -28,8 +33,13 @@ function chart(days: Usage["per_day"]): SVGElement {
   });
   return svg(
     "svg",
-    { class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `Calls per day this month, highest ${max}` },
-    svg("text", { x: 0, y: 10 }, String(max)),
+    {
+      class: "chart",
+      viewBox: `0 0 ${W} ${H}`,
+      role: "img",
+      "aria-label": `Calls per day this month, highest ${fmtNumber(max)}`,
+    },
+    svg("text", { x: 0, y: 10 }, fmtNumber(max)),
     ...bars,
   );
 }
@@ -55,7 +65,7 @@ export async function usagePage(): Promise<void> {
       h("td", { "data-label": "Status", class: `status-${r.status}` }, r.status),
       h("td", { "data-label": "Origin" }, r.origin),
       h("td", { "data-label": "Key" }, r.key_prefix ? h("code", {}, `${r.key_prefix}…`) : "—"),
-      h("td", { "data-label": "Latency" }, r.latency_ms === null ? "—" : `${(r.latency_ms / 1000).toFixed(1)} s`),
+      h("td", { "data-label": "Latency" }, r.latency_ms === null ? "—" : fmtSeconds(r.latency_ms)),
       h("td", { "data-label": "Query" }, shorten(r.query, 80)),
     );
   const head = h(
@@ -71,10 +81,14 @@ export async function usagePage(): Promise<void> {
     h(
       "p",
       {},
-      h("strong", {}, `${u.allowance.used} of ${u.allowance.limit}`),
-      ` research runs used this month on the ${u.plan} plan; ${u.allowance.remaining} left. Resets ${fmtDate(u.period.end)}.`,
+      h("strong", {}, `${fmtNumber(u.allowance.used)} of ${fmtNumber(u.allowance.limit)}`),
+      ` research runs used this month on the ${u.plan} plan; ${fmtNumber(u.allowance.remaining)} left. Resets ${fmtDate(u.period.end)}.`,
     ),
-    h("p", { class: "muted" }, `${u.totals.calls} calls this month: ${u.totals.ok} ok, ${u.totals.error} error.`),
+    h(
+      "p",
+      { class: "muted" },
+      `${plural(u.totals.calls, "call")} this month: ${fmtNumber(u.totals.ok)} ok, ${fmtNumber(u.totals.error)} error.`,
+    ),
     storageLine(u),
     h("h2", {}, "Calls per day"),
     chart(u.per_day),

@@ -11,6 +11,7 @@ import { sha256Hex } from "../util/crypto.ts";
 import type { Logger } from "../util/logger.ts";
 import { monthBounds } from "../util/time.ts";
 import { allowancesOf } from "./allowance.ts";
+import { refusalEnvelope } from "./envelope.ts";
 import type { AdmittedRun, DeadlineTimer } from "./execute.ts";
 import type { HeldOutcomes } from "./held-outcomes.ts";
 import { attacher, INTERRUPTED } from "./instances/attach.ts";
@@ -94,6 +95,12 @@ export function createRunService(deps: RunServiceDeps) {
     held: deps.held,
   });
   const attach = attacher({ store, registry, writer, runTimeoutMs: config.RUN_TIMEOUT_MS });
+  /** search_unavailable when nothing the accounts' question could use can search (docs/decisions/0142-refuse-before-acceptance-when-nothing-can-search.md). */
+  const searchable = async (accounts: string[]): Promise<void> => {
+    const refused = deps.engine.refusal?.({ accounts });
+    const r = refused instanceof Promise ? await refused : refused;
+    if (r) throw r;
+  };
   /** Runs a run (registered at admission, or now for `ask`) to its end, in the background. */
   const begin = (run: AdmittedRun): LiveRun => {
     const live = registry.get(run.id) ?? registry.open(run.id, run.accountId, run.startedAt);
@@ -150,6 +157,8 @@ export function createRunService(deps: RunServiceDeps) {
       idempotencyKey?: string,
     ): Promise<Admission> {
       const query = await readQuery();
+      // Before the allowance: a question nothing can search is refused, not charged as a failed run.
+      await searchable([who.accountId]);
       if (!deps.instanceId) throw new Error("a run service without an instance lease cannot record runs");
       if (deps.leaseTaken) await deps.leaseTaken;
       const createdAt = new Date();
@@ -226,8 +235,17 @@ export function createRunService(deps: RunServiceDeps) {
     /** Starts an admitted run (it runs to its end whatever its callers do) and returns a view of it. */
     start: (run: AdmittedRun): Follow => liveFollow(run.id, begin(run)),
 
-    /** Starts a run and resolves its envelope (never rejects); `onEvent` hears every event. */
+    /**
+     * Starts a run and resolves its envelope (never rejects); `onEvent` hears every event. A
+     * question nothing can search gets search_unavailable's envelope and no run.
+     */
     async run(run: AdmittedRun, opts: RunOptions = {}): Promise<Envelope> {
+      try {
+        await searchable(run.accountId ? [run.accountId] : (run.owners ?? []));
+      } catch (e) {
+        if (!(e instanceof AppError)) throw e;
+        return refusalEnvelope(run.id, run.startedAt, [{ code: e.code, message: e.message }]);
+      }
       const live = begin(run);
       const stop = () => live.stop.abort("shutdown");
       if (opts.signal?.aborted) stop();

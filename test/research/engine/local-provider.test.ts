@@ -102,11 +102,11 @@ describe("LOCAL_SEARCH", () => {
     }
   });
 
-  test("only with empty collections: search_failed saying how to add documents", async () => {
+  test("only with empty collections: search_unavailable saying how to add documents", async () => {
     const t = await startCollectionsServer({ LOCAL_SEARCH: "only" });
     try {
       const env = await ask(t, "What limits solid-state batteries?");
-      expect(env.errors[0].code).toBe("search_failed");
+      expect(env.errors[0].code).toBe("search_unavailable");
       expect(env.errors[0].message).toContain("corpus add");
     } finally {
       await t.stop();

@@ -1,4 +1,4 @@
-import { localBackend } from "../mcp/local-backend.ts";
+import { localBackend, noDatabaseNote } from "../mcp/local-backend.ts";
 import { createMcpServer } from "../mcp/mcp-server.ts";
 import { remoteBackend } from "../mcp/remote-backend.ts";
 import { LineTransport } from "../mcp/stdio-transport.ts";
@@ -31,6 +31,9 @@ function serverBase(raw: string): string {
 
 async function localOf(cfg: CommandInput["cfg"], logger: Logger, emails: string[]) {
   const local = await openLocalRunsAs(cfg, logger, emails);
+  // Standard output is the protocol: the client's own log (stderr) is where this can be seen.
+  if (local.missingDatabase)
+    logger.warn("mcp_no_database", { path: local.missingDatabase, fix: noDatabaseNote(local.missingDatabase) });
   return localBackend(cfg, local, local.owners);
 }
 

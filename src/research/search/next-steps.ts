@@ -17,6 +17,8 @@ export const NEXT_STEPS = {
     "no collection you can read holds documents (add some with `research-query corpus add PATH --shared`, or upload them on the Documents page)",
   addDocuments: "add documents with `research-query corpus add PATH --shared` (or on the Documents page)",
   collectionsOff: "the collections are off (LOCAL_SEARCH=off)",
+  noDatabase:
+    "no database with collections was found at DATABASE_PATH (add documents with `research-query corpus add PATH --shared`, which creates it)",
   keys: "check the provider's API key",
   later: "try again in a minute (a provider is limiting requests)",
 } as const;

@@ -18,6 +18,8 @@ export interface SearchProviders {
   localOnly?: boolean;
   /** Whether the academic databases can be reached (with any configured). */
   reach?: AcademicReach;
+  /** LOCAL_SEARCH=off (rather than no database to search), for what a refusal says. */
+  localOff?: boolean;
 }
 
 /**
@@ -48,15 +50,14 @@ export function buildSearchProviders(
       ? []
       : [...new Set(cfg.ACADEMIC_PROVIDERS.split(",").map((n) => n.trim() as AcademicProviderName))];
   const academic = names.map((n) => SEARCH_PROVIDERS[n].build(cfg, timeout(n)));
-  const probed = names.length
-    ? {
-        reach: new AcademicReach(
-          names.map((n) => ({ name: n, url: SEARCH_PROVIDERS[n].url(cfg) })),
-          reach,
-        ),
-      }
-    : {};
-  return { web, academic, ...(local ? { local } : {}), ...probed };
+  const targets = names.map((n) => ({ name: n, url: SEARCH_PROVIDERS[n].url(cfg) }));
+  return {
+    web,
+    academic,
+    ...(local ? { local } : {}),
+    ...(names.length ? { reach: new AcademicReach(targets, reach) } : {}),
+    ...(cfg.LOCAL_SEARCH === "off" ? { localOff: true } : {}),
+  };
 }
 
 /** The providers one run searches: `local` kept to the collections its caller may read. */

@@ -29,7 +29,7 @@ async function refusalAfterLooking(p: SearchProviders, reader: CollectionReader)
       `the academic databases cannot be reached from this machine (${collapse(reach.failures.join("; "), 240)}): ${NEXT_STEPS.network}`,
     );
   } else if (!p.localOnly) missing.push(NEXT_STEPS.academicOff);
-  missing.push(p.local ? NEXT_STEPS.collections : NEXT_STEPS.collectionsOff);
+  missing.push(p.local ? NEXT_STEPS.collections : p.localOff ? NEXT_STEPS.collectionsOff : NEXT_STEPS.noDatabase);
   const retryS = Math.max(1, Math.ceil((p.reach?.recheckMs ?? 30_000) / 1000));
   return new AppError(
     "search_unavailable",

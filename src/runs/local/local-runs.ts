@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { accountIdsByEmail } from "../../auth/accounts.ts";
 import type { Config } from "../../config/schema.ts";
 import { buildEngine } from "../../research/build-engine.ts";
@@ -36,6 +37,12 @@ export interface LocalRuns {
   accountIds(emails: readonly string[]): Promise<{ ids: string[]; unknown: string[] }>;
   /** Closes the collections' database, if one was opened. */
   close(): Promise<void>;
+  /**
+   * The database file looked for and not found (absolute), when the collections would be
+   * searched but none could be opened: an MCP client starts `mcp` in its own folder, where a
+   * relative DATABASE_PATH names nothing.
+   */
+  missingDatabase?: string;
 }
 
 /**
@@ -46,7 +53,9 @@ export interface LocalRuns {
 export async function openLocalRuns(cfg: Config, logger: Logger): Promise<LocalRuns> {
   const collections = await collectionsStore(cfg);
   const engine = buildEngine(cfg, logger, undefined, undefined, collections);
+  const missing = !collections && cfg.LOCAL_SEARCH !== "off" && !cfg.DATABASE_URL;
   return {
+    ...(missing ? { missingDatabase: resolve(cfg.DATABASE_PATH) } : {}),
     runs: createRunService({ store: noStore, engine, config: cfg, logger }),
     // No database, no accounts: every address is unknown.
     accountIds: async (emails) =>

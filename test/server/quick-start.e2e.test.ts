@@ -10,18 +10,18 @@ import { useLongTimeout } from "../setup.ts";
 useLongTimeout();
 
 /**
- * The README's Quick start as a newcomer walks it on a box with no internet and nothing
+ * README "Quick start" as a newcomer walks it on a box with no internet and nothing
  * configured: `serve` as a process with no web provider, no model, and the academic databases at
- * closed ports. The start log says what is missing; the README's own first-query commands
+ * closed ports. The start log says what is missing; its own first-query commands
  * (curl and jq, run by bash) end with a message saying what to set, and spend none of the free
  * plan's runs; once a collection holds documents the same question is answered.
  */
 
-const README = join(import.meta.dir, "../../README.md");
+const MANUAL = join(import.meta.dir, "../../README.md");
 
-/** The README's "First query" commands, one per line, aimed at `host`. */
+/** The "First query" commands of README "Quick start", one per line, aimed at `host`. */
 async function firstQueryCommands(host: string): Promise<string[]> {
-  const readme = await Bun.file(README).text();
+  const readme = await Bun.file(MANUAL).text();
   const from = readme.indexOf("```sh\n", readme.indexOf("First query")) + 6;
   const block = readme.slice(from, readme.indexOf("\n```", from));
   return block.split("\n").map((l) => l.replaceAll("localhost:3000", host));
@@ -77,7 +77,7 @@ describe("the Quick start on a box with no internet and nothing configured", () 
     expect(String(academic.fix)).toContain("HTTPS_PROXY");
   });
 
-  test("the README's first query says exactly what to do and spends nothing; with documents it answers", async () => {
+  test("the manual's first query says exactly what to do and spends nothing; with documents it answers", async () => {
     const host = serve.base.replace("http://", "");
     const commands = await firstQueryCommands(host);
     expect(commands).toHaveLength(3);

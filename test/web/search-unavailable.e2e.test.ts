@@ -40,7 +40,7 @@ describe.if(run)("search_unavailable on the Research page", () => {
         for (let i = 0; i < 4; i++) await ask(s.page, "What limits solid-state batteries?");
         const alert = s.page.locator(".alert");
         await alert.waitFor();
-        const text = await alert.innerText();
+        const text = (await alert.textContent()) ?? "";
         expect(text).toStartWith("nothing can search on this server");
         for (const fix of ["SEARXNG_URL", "BRAVE_API_KEY", "TAVILY_API_KEY", "corpus add"]) expect(text).toContain(fix);
         expect(await alert.isVisible()).toBe(true);

@@ -96,11 +96,8 @@ export function createRunService(deps: RunServiceDeps) {
   });
   const attach = attacher({ store, registry, writer, runTimeoutMs: config.RUN_TIMEOUT_MS });
   /** search_unavailable when nothing the accounts' question could use can search (docs/decisions/0142-refuse-before-acceptance-when-nothing-can-search.md). */
-  const searchable = async (accounts: string[]): Promise<void> => {
-    const refused = deps.engine.refusal?.({ accounts });
-    const r = refused instanceof Promise ? await refused : refused;
-    if (r) throw r;
-  };
+  const searchable = (accounts: string[]): Awaitable<AppError | null | undefined> =>
+    deps.engine.refusal?.({ accounts });
   /** Runs a run (registered at admission, or now for `ask`) to its end, in the background. */
   const begin = (run: AdmittedRun): LiveRun => {
     const live = registry.get(run.id) ?? registry.open(run.id, run.accountId, run.startedAt);
@@ -158,7 +155,11 @@ export function createRunService(deps: RunServiceDeps) {
     ): Promise<Admission> {
       const query = await readQuery();
       // Before the allowance: a question nothing can search is refused, not charged as a failed run.
-      await searchable([who.accountId]);
+      const refusing = searchable([who.accountId]);
+      if (refusing) {
+        const refused = refusing instanceof Promise ? await refusing : refusing;
+        if (refused) throw refused;
+      }
       if (!deps.instanceId) throw new Error("a run service without an instance lease cannot record runs");
       if (deps.leaseTaken) await deps.leaseTaken;
       const createdAt = new Date();
@@ -240,12 +241,11 @@ export function createRunService(deps: RunServiceDeps) {
      * question nothing can search gets search_unavailable's envelope and no run.
      */
     async run(run: AdmittedRun, opts: RunOptions = {}): Promise<Envelope> {
-      try {
-        await searchable(run.accountId ? [run.accountId] : (run.owners ?? []));
-      } catch (e) {
-        if (!(e instanceof AppError)) throw e;
-        return refusalEnvelope(run.id, run.startedAt, [{ code: e.code, message: e.message }]);
-      }
+      // A check that could not be made (the database away) leaves the run to meet it and fail as it would.
+      const refused = await Promise.resolve(searchable(run.accountId ? [run.accountId] : (run.owners ?? []))).catch(
+        () => null,
+      );
+      if (refused) return refusalEnvelope(run.id, run.startedAt, [{ code: refused.code, message: refused.message }]);
       const live = begin(run);
       const stop = () => live.stop.abort("shutdown");
       if (opts.signal?.aborted) stop();

@@ -5,6 +5,7 @@ import { createLogger } from "../../../src/util/logger.ts";
 import { startPageServer } from "../../fixtures/page-server.ts";
 import { type SearchFixtures, startSearchFixtures } from "../../fixtures/search-servers.ts";
 import { keyedClient, query, startTestServer } from "../../helpers/server.ts";
+import { readSse } from "../../helpers/sse.ts";
 import { BATTERY_NOTES, closedPort, FAST, fillCollection } from "../collections-server.ts";
 
 /**
@@ -117,7 +118,7 @@ describe("nothing can search: refused before acceptance, never charged", () => {
     }
   });
 
-  test("a database answering with an HTTP error is reachable: the run is accepted and fails as search_failed", async () => {
+  test("a database answering with an HTTP error is reachable: the run is accepted, charged, and fails search_failed saying what to do", async () => {
     fx.setMode("openalex", "500");
     const { srv } = offlineServer(
       { openalex: closedPort(), arxiv: closedPort(), crossref: closedPort() },
@@ -129,7 +130,15 @@ describe("nothing can search: refused before acceptance, never charged", () => {
       const { c, key } = await keyedClient(srv.url);
       const env = (await (await query(srv.url, key, QUESTION)).json()) as any;
       expect(env.errors[0].code).toBe("search_failed");
-      expect(await c.used()).toBe(1);
+      // What went wrong, then what to do, on the stream's error event as in the envelope.
+      expect(env.errors[0].message).toContain("openalex (http_status 500");
+      expect(env.errors[0].message).toContain("What to do: ");
+      expect(env.errors[0].message).toContain("SEARXNG_URL");
+      const { events } = await readSse(await query(srv.url, key, QUESTION, {}, "/api/query/stream"));
+      const error = events.find((e) => e.event === "error")!.data as any;
+      expect(error.code).toBe("search_failed");
+      expect(error.message).toContain("What to do: ");
+      expect(await c.used()).toBe(2);
     } finally {
       fx.setMode("openalex", "ok");
       await srv.stop(100);

@@ -158,6 +158,9 @@ describe("mcp (local mode): the engine of this machine as MCP tools", () => {
       expect(warning).toBeDefined();
       expect(JSON.parse(warning!)).toMatchObject({ level: "warn", path: expect.stringMatching(/\/rq\.db$/) });
       expect(warning).toContain("DATABASE_PATH");
+      // What the engine lacks, as serve says it at start.
+      expect(bare.stderr()).toContain('"msg":"no_web_search"');
+      expect(bare.stderr()).toContain('"msg":"no_llm"');
     } finally {
       await bare.close();
     }

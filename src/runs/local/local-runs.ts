@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { accountIdsByEmail } from "../../auth/accounts.ts";
 import type { Config } from "../../config/schema.ts";
 import { buildEngine } from "../../research/build-engine.ts";
+import type { Engine } from "../../research/types.ts";
 import { openStore } from "../../store/open.ts";
 import type { Store } from "../../store/types.ts";
 import type { Logger } from "../../util/logger.ts";
@@ -30,6 +31,8 @@ async function collectionsStore(cfg: Config): Promise<Store | undefined> {
 
 export interface LocalRuns {
   runs: RunService;
+  /** The engine the runs use (its start-up warnings: src/research/setup-warnings.ts). */
+  engine: Engine;
   /**
    * The account ids of these emails, whose private collections a run may then read (pass them
    * to `runs.local`); `unknown` lists the emails no account has (all of them without a database).
@@ -57,6 +60,7 @@ export async function openLocalRuns(cfg: Config, logger: Logger): Promise<LocalR
   return {
     ...(missing ? { missingDatabase: resolve(cfg.DATABASE_PATH) } : {}),
     runs: createRunService({ store: noStore, engine, config: cfg, logger }),
+    engine,
     // No database, no accounts: every address is unknown.
     accountIds: async (emails) =>
       collections ? await accountIdsByEmail(collections, emails) : { ids: [], unknown: [...emails] },

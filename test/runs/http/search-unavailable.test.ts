@@ -118,6 +118,35 @@ describe("nothing can search: refused before acceptance, never charged", () => {
     }
   });
 
+  test("a box that goes offline: the run that meets it fails search_failed (charged), the next question is refused", async () => {
+    const port = closedPort();
+    const online = Bun.serve({
+      port,
+      hostname: "127.0.0.1",
+      fetch: (req) => {
+        const u = new URL(req.url);
+        return fetch(`${fx.base}${u.pathname}${u.search}`, { method: req.method });
+      },
+    });
+    const { srv } = offlineServer({ openalex: port, arxiv: closedPort(), crossref: closedPort() });
+    try {
+      const { c, key } = await keyedClient(srv.url);
+      expect(((await (await query(srv.url, key, QUESTION)).json()) as any).status).toBe("ok");
+      online.stop(true);
+      // Known reachable, so accepted; its every database call fails to connect.
+      const failed = (await (await query(srv.url, key, QUESTION)).json()) as any;
+      expect(failed.errors[0].code).toBe("search_failed");
+      expect(failed.errors[0].message).toContain("openalex (network");
+      const refused = await query(srv.url, key, QUESTION);
+      expect(refused.status).toBe(503);
+      expect(((await refused.json()) as any).errors[0].code).toBe("search_unavailable");
+      expect(await c.used()).toBe(2);
+    } finally {
+      online.stop(true);
+      await srv.stop(100);
+    }
+  });
+
   test("a database answering with an HTTP error is reachable: the run is accepted, charged, and fails search_failed saying what to do", async () => {
     fx.setMode("openalex", "500");
     const { srv } = offlineServer(

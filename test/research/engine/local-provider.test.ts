@@ -114,6 +114,20 @@ describe("LOCAL_SEARCH", () => {
   });
 });
 
+describe("no_sources says what to do", () => {
+  test("collections alone that hold nothing on the question: other words, or a web provider", async () => {
+    const t = await withNotes({ SEARXNG_URL: "" });
+    try {
+      const env = await ask(t, "zebra marmalade quorvex");
+      expect(env.errors[0].code).toBe("no_sources");
+      expect(env.errors[0].message).toContain("What to do: ask it in other words");
+      expect(env.errors[0].message).toContain("SEARXNG_URL, BRAVE_API_KEY or TAVILY_API_KEY");
+    } finally {
+      await t.stop();
+    }
+  });
+});
+
 describe("local beside the other providers", () => {
   test("a web fixture and a collection: both kinds are fused, ranked and cited in one answer", async () => {
     const t = await withNotes({ SEARXNG_URL: search.urls.searxng }, true);

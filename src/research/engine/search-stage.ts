@@ -56,7 +56,7 @@ export async function searchStage({ plan, early }: Planned, run: RunScope): Prom
   if (!hits.length)
     throw new AppError(
       "no_sources",
-      `the search providers found nothing for this question. What to do: ask it in other words${providers.local ? "" : `, or ${NEXT_STEPS.addDocuments} on its subject`}${providers.web.length ? "" : `, or ${NEXT_STEPS.configureWeb}`}.`,
+      `the search providers found nothing for this question. What to do: ask it in other words${providers.local ? "" : ", or add documents on its subject (`research-query corpus add PATH --shared`, or the Documents page)"}${providers.web.length ? "" : `, or ${NEXT_STEPS.configureWeb}`}.`,
     );
   ctx.emit({
     type: "progress",

@@ -1,7 +1,8 @@
-import { localBackend } from "../mcp/local-backend.ts";
+import { localBackend, noDatabaseNote } from "../mcp/local-backend.ts";
 import { createMcpServer } from "../mcp/mcp-server.ts";
 import { remoteBackend } from "../mcp/remote-backend.ts";
 import { LineTransport } from "../mcp/stdio-transport.ts";
+import { warnSetup } from "../research/setup-warnings.ts";
 import { createLogger, type Logger } from "../util/logger.ts";
 import { ownerOptions } from "./collection-args.ts";
 import { type CommandInput, EXIT, UsageError } from "./command.ts";
@@ -31,6 +32,10 @@ function serverBase(raw: string): string {
 
 async function localOf(cfg: CommandInput["cfg"], logger: Logger, emails: string[]) {
   const local = await openLocalRunsAs(cfg, logger, emails);
+  // Standard output is the protocol: the client's own log (stderr) is where these can be seen.
+  void warnSetup(cfg, local.engine, logger).catch(() => {});
+  if (local.missingDatabase)
+    logger.warn("mcp_no_database", { path: local.missingDatabase, fix: noDatabaseNote(local.missingDatabase) });
   return localBackend(cfg, local, local.owners);
 }
 

@@ -183,6 +183,12 @@ export const ERRORS = {
     description:
       "The database cannot be reached (PostgreSQL down or restarting); nothing was started (Retry-After: seconds). Answers of runs that ended meanwhile are written once it is back",
   },
+  search_unavailable: {
+    status: 503,
+    kind: "refusal",
+    description:
+      "Nothing could search for the question: no web provider is configured, the academic databases cannot be reached from the server, and no collection the caller may read holds documents; the message names what to configure. Nothing was started or charged (Retry-After: seconds until the databases are probed again)",
+  },
   search_failed: { status: 500, kind: "run", description: "No search provider answered" },
   no_sources: { status: 500, kind: "run", description: "Nothing usable was found or read" },
   llm_failed: { status: 500, kind: "run", description: "The writer's model failed after retries" },

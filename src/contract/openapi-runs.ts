@@ -87,7 +87,7 @@ export function runOp(kind: "key" | "session", stream: boolean, operationId: str
     operationId,
     summary,
     tags: [kind === "key" ? "Query" : "Web client runs"],
-    description: `Checks in order: credentials, body (query of 1 to ${MAX_QUERY_CHARS} characters), allowance; only a call passing all three is accepted and uses one research run. An Idempotency-Key naming a run of the account answers with that run before the allowance is checked; a Last-Event-ID ${stream ? "follows" : "answers with"} its run right after the credential check, without reading the body (README "Safe retries"). The run outlives the connection: it finishes and is recorded whatever the client does.`,
+    description: `Checks in order: credentials, body (query of 1 to ${MAX_QUERY_CHARS} characters), whether anything can search (search_unavailable), allowance; only a call passing all four is accepted and uses one research run. An Idempotency-Key naming a run of the account answers with that run before the allowance is checked; a Last-Event-ID ${stream ? "follows" : "answers with"} its run right after the credential check, without reading the body (README "Safe retries"). The run outlives the connection: it finishes and is recorded whatever the client does.`,
     security: kind === "key" ? KEY_AUTH : COOKIE_AUTH,
     parameters: [IDEMPOTENCY_KEY, stream ? LAST_EVENT_ID : LAST_EVENT_ID_JSON],
     requestBody: body,
@@ -110,7 +110,11 @@ export function runOp(kind: "key" | "session", stream: boolean, operationId: str
       422: env(["idempotency_key_reused"]),
       429: env(["quota_exceeded"], " (Retry-After: seconds until the next month)", retry),
       500: env(["internal_error"], " (an unexpected failure)"),
-      503: env(UNAVAILABLE, UNAVAILABLE_WHY, retry),
+      503: env(
+        [...UNAVAILABLE, "search_unavailable"],
+        `${UNAVAILABLE_WHY.slice(0, -1)}; or search_unavailable: nothing could search for the question (no web provider, the academic databases unreachable, no documents in a readable collection), the message names what to configure; nothing was charged)`,
+        retry,
+      ),
     },
   };
 }

@@ -21,6 +21,8 @@ export interface ResearchCall {
  */
 interface BackendBase {
   research(question: string, call: ResearchCall): Promise<Envelope>;
+  /** Said after every failed research result: what this backend lacks that could have answered (local mode without a database). */
+  readonly note?: string;
   close(): Promise<void>;
 }
 

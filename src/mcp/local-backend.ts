@@ -5,6 +5,11 @@ import { watchedParser } from "../research/read/watched-parser.ts";
 import type { LocalRuns } from "../runs/local/local-runs.ts";
 import type { LocalBackend } from "./backend.ts";
 
+/** What a local `mcp` with no database says at start and after a failed research call. */
+export function noDatabaseNote(path: string): string {
+  return `note: no database at ${path} (DATABASE_PATH), so no collection was searched; set DATABASE_PATH to the absolute path of the server's database file in the MCP client's configuration`;
+}
+
 /** A page read by `extract` gets as long as the CLI's `extract`: 20 s to fetch, 30 s in all. */
 const EXTRACT_FETCH_MS = 20_000;
 const EXTRACT_TOTAL_MS = 30_000;
@@ -15,13 +20,14 @@ const EXTRACT_TOTAL_MS = 30_000;
  * ones of `owners` (account ids). A cancelled `research` stops its run: nobody else
  * can ever read it, so finishing it would only spend the model's tokens.
  */
-export function localBackend(cfg: Config, { runs, close }: LocalRuns, owners: string[]): LocalBackend {
+export function localBackend(cfg: Config, { runs, close, missingDatabase }: LocalRuns, owners: string[]): LocalBackend {
   // Threat: an agent firing research calls in a loop would run them all at once on this
   // machine (each a dozen fetches and a model call): past the cap a call is refused at once.
   let running = 0;
   const parser = watchedParser(cfg.PARSE_MEMORY_MB);
   return {
     mode: "local",
+    ...(missingDatabase ? { note: noDatabaseNote(missingDatabase) } : {}),
     async research(question, call) {
       if (running >= cfg.MCP_MAX_CONCURRENT)
         throw new AppError(

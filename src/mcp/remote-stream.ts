@@ -79,6 +79,9 @@ export async function followRemoteRun(server: RemoteServer, question: string, ca
     const payload: unknown = type.includes("json")
       ? await res.json().catch(() => null)
       : await res.text().then(() => null);
+    // A server that can search nothing says what to configure: waiting seconds and asking again changes nothing.
+    if (isEnvelope(payload) && payload.errors.some((e) => e.code === "search_unavailable"))
+      return { envelope: payload };
     if (res.status >= 502 && res.status <= 504) return { retry: `HTTP ${res.status}`, afterMs };
     if (isEnvelope(payload)) {
       if (lastId && payload.errors.some((e) => e.code === "run_not_found"))

@@ -28,5 +28,5 @@ export async function callResearch(question: string, backend: McpBackend, ctx: T
   // but a response at once: read in one chunk, the response would end the call and its
   // last progress would arrive "for an unknown token". A pause lets them travel apart.
   if (progress) await Bun.sleep(PROGRESS_SETTLE_MS);
-  return researchResult(env);
+  return researchResult(env, backend.note);
 }

@@ -8,12 +8,13 @@ import { answerText, errorsText } from "../runs/answer-text.ts";
 /**
  * A run's envelope as a tool result: the answer and its sources as text, the envelope as
  * structured content. A run that failed (or was refused: quota_exceeded, invalid_api_key…)
- * is `isError` with its codes and messages as the text, so the model sees why.
+ * is `isError` with its codes and messages as the text, so the model sees why, and the
+ * backend's `note` after them (what it lacks that could have answered).
  */
-export function researchResult(env: Envelope): CallToolResult {
+export function researchResult(env: Envelope, note?: string): CallToolResult {
   const ok = env.status === "ok";
   return {
-    content: [{ type: "text", text: ok ? answerText(env) : errorsText(env) }],
+    content: [{ type: "text", text: ok ? answerText(env) : `${errorsText(env)}${note ? `\n\n${note}` : ""}` }],
     structuredContent: env as unknown as Record<string, unknown>,
     ...(ok ? {} : { isError: true }),
   };

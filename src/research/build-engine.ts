@@ -34,7 +34,7 @@ export function buildEngine(
   };
 
   const llm = buildLlm(cfg, { retry, attemptMs: t.llmAttemptMs });
-  const search = buildSearchProviders(cfg, t.searchTimeoutMs, store);
+  const search = buildSearchProviders(cfg, t.searchTimeoutMs, store, { recheckMs: t.academicRecheckMs });
   logger.info("engine", {
     llm: llm ? `${llm.client.provider}:${llm.model}` : "none (extractive answers)",
     web: search.web.map((p) => p.name),

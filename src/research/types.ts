@@ -1,6 +1,8 @@
 import type { Verification, Source as WireSource } from "../contract/envelope.ts";
+import type { AppError } from "../contract/errors.ts";
 import type { Stage } from "../contract/events.ts";
-import type { CollectionReader } from "../store/types.ts";
+import type { Awaitable, CollectionReader } from "../store/types.ts";
+import type { ReachState } from "./search/reachability.ts";
 
 // The wire types the engine produces are the contract's (src/contract/).
 export type { SourceType } from "../contract/envelope.ts";
@@ -52,4 +54,12 @@ export interface RunContext {
  */
 export interface Engine {
   run(query: string, ctx: RunContext): Promise<EngineResult>;
+  /**
+   * Why a question from `reader` could search nothing now (search_unavailable), or null:
+   * asked before a run is accepted, so such a question is never charged. Engines without it
+   * are never refused.
+   */
+  refusal?(reader: CollectionReader): Awaitable<AppError | null>;
+  /** Probes the academic databases (at start): what was learned, or undefined with none configured. */
+  probe?(): Promise<ReachState | undefined>;
 }

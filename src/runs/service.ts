@@ -11,6 +11,7 @@ import { sha256Hex } from "../util/crypto.ts";
 import type { Logger } from "../util/logger.ts";
 import { monthBounds } from "../util/time.ts";
 import { allowancesOf } from "./allowance.ts";
+import { refusalEnvelope } from "./envelope.ts";
 import type { AdmittedRun, DeadlineTimer } from "./execute.ts";
 import type { HeldOutcomes } from "./held-outcomes.ts";
 import { attacher, INTERRUPTED } from "./instances/attach.ts";
@@ -94,6 +95,9 @@ export function createRunService(deps: RunServiceDeps) {
     held: deps.held,
   });
   const attach = attacher({ store, registry, writer, runTimeoutMs: config.RUN_TIMEOUT_MS });
+  /** search_unavailable when nothing the accounts' question could use can search (docs/decisions/0142-refuse-before-acceptance-when-nothing-can-search.md). */
+  const searchable = (accounts: string[]): Awaitable<AppError | null | undefined> =>
+    deps.engine.refusal?.({ accounts });
   /** Runs a run (registered at admission, or now for `ask`) to its end, in the background. */
   const begin = (run: AdmittedRun): LiveRun => {
     const live = registry.get(run.id) ?? registry.open(run.id, run.accountId, run.startedAt);
@@ -150,6 +154,12 @@ export function createRunService(deps: RunServiceDeps) {
       idempotencyKey?: string,
     ): Promise<Admission> {
       const query = await readQuery();
+      // Before the allowance: a question nothing can search is refused, not charged as a failed run.
+      const refusing = searchable([who.accountId]);
+      if (refusing) {
+        const refused = refusing instanceof Promise ? await refusing : refusing;
+        if (refused) throw refused;
+      }
       if (!deps.instanceId) throw new Error("a run service without an instance lease cannot record runs");
       if (deps.leaseTaken) await deps.leaseTaken;
       const createdAt = new Date();
@@ -226,8 +236,16 @@ export function createRunService(deps: RunServiceDeps) {
     /** Starts an admitted run (it runs to its end whatever its callers do) and returns a view of it. */
     start: (run: AdmittedRun): Follow => liveFollow(run.id, begin(run)),
 
-    /** Starts a run and resolves its envelope (never rejects); `onEvent` hears every event. */
+    /**
+     * Starts a run and resolves its envelope (never rejects); `onEvent` hears every event. A
+     * question nothing can search gets search_unavailable's envelope and no run.
+     */
     async run(run: AdmittedRun, opts: RunOptions = {}): Promise<Envelope> {
+      // A check that could not be made (the database away) leaves the run to meet it and fail as it would.
+      const refused = await Promise.resolve(searchable(run.accountId ? [run.accountId] : (run.owners ?? []))).catch(
+        () => null,
+      );
+      if (refused) return refusalEnvelope(run.id, run.startedAt, [{ code: refused.code, message: refused.message }]);
       const live = begin(run);
       const stop = () => live.stop.abort("shutdown");
       if (opts.signal?.aborted) stop();

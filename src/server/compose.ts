@@ -1,6 +1,7 @@
 import type { Config } from "../config/schema.ts";
 import { Metrics } from "../metrics/registry.ts";
 import { buildEngine } from "../research/build-engine.ts";
+import { warnSetup } from "../research/setup-warnings.ts";
 import { openStore } from "../store/open.ts";
 import { createLogger, type Logger } from "../util/logger.ts";
 import { type RunningServer, startServer } from "./server.ts";
@@ -26,14 +27,11 @@ export async function composeServer(
   const metrics = new Metrics(() => server?.deps.runs.inFlight ?? 0);
   // One store for the server and the engine's `local` provider: the collections live in it.
   const store = await openStore(cfg, { checkpointThread: true });
-  server = startServer({
-    config: cfg,
-    engine: buildEngine(cfg, logger, metrics, undefined, store),
-    store,
-    logger,
-    metrics,
-  });
+  const engine = buildEngine(cfg, logger, metrics, undefined, store);
+  server = startServer({ config: cfg, engine, store, logger, metrics });
   started(server);
+  // What is not configured yet, said once it listens; the databases' probe answers in the background.
+  void warnSetup(cfg, engine, logger).catch((e: unknown) => logger.error("setup_unchecked", { error: String(e) }));
   // A store that can't answer it yet is logged, never a reason not to serve.
   await logSharedCollections(store, cfg, logger).catch((e: unknown) =>
     logger.error("shared_collections_unread", { error: String(e) }),

@@ -69,6 +69,7 @@ describe("ask answers from the collections", () => {
     const r = await cli(["ask", "What limits solid-state batteries?", "--json"], env);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.out).errors[0].code).toBe("search_failed");
+    expect(JSON.parse(r.out).errors[0].message).toContain("What to do: ");
     expect(existsSync(db)).toBe(false);
 
     const filled = join(dir, "filled.db");

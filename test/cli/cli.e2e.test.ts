@@ -118,9 +118,13 @@ describe("CLI", () => {
     expect(plain.out).toContain("Sources:");
     expect(plain.out).toMatch(/\[S1\] .+\n\s+http/);
     for (const e of quotes) expect(plain.out).toContain(`> "${e.quote}"`);
+    // Nothing can search (no web provider, no database, no collection): what to configure, no run.
     const failed = await cli(["ask", "anything"], { ACADEMIC_PROVIDERS: "none" });
     expect(failed.code).toBe(1);
-    expect(failed.err).toContain("search_failed");
+    expect(failed.err).toContain("search_unavailable: nothing can search");
+    for (const fix of ["SEARXNG_URL", "BRAVE_API_KEY", "TAVILY_API_KEY", "corpus add"])
+      expect(failed.err).toContain(fix);
+    expect(failed.err).not.toContain("[searching]");
   });
 
   test("ask - reads the question from standard input; a question is never read from stdin without the -", async () => {

@@ -85,6 +85,7 @@ describe("the error table", () => {
       "storage_quota_exceeded",
       "insufficient_storage",
       "service_unavailable",
+      "search_unavailable",
       "client_closed",
       "server_unreachable",
       "too_many_calls",
@@ -93,6 +94,7 @@ describe("the error table", () => {
     expect([errorKind("too_many_calls"), errorStatus("too_many_calls")]).toEqual(["client", 429]);
     expect(errorStatus("idempotency_key_reused")).toBe(422);
     expect([errorStatus("service_unavailable"), errorKind("service_unavailable")]).toEqual([503, "refusal"]);
+    expect([errorStatus("search_unavailable"), errorKind("search_unavailable")]).toEqual([503, "refusal"]);
     expect(
       (
         [
@@ -123,7 +125,7 @@ describe("the error table", () => {
     for (const c of ERROR_CODES) {
       // A refusal is the client's to fix (4xx), except a full disk (507) and a database away (503):
       // the server's, nothing started either.
-      const servers = ["insufficient_storage", "service_unavailable", "mail_failed"];
+      const servers = ["insufficient_storage", "service_unavailable", "mail_failed", "search_unavailable"];
       if (ERRORS[c].kind === "refusal")
         expect([c, (ERRORS[c].status >= 400 && ERRORS[c].status < 500) || servers.includes(c)]).toEqual([c, true]);
       expect(ERRORS[c].description.length).toBeGreaterThan(0);

@@ -136,10 +136,38 @@ describe("mcp (local mode): the engine of this machine as MCP tools", () => {
       const r = await down.client.callTool({ name: "research", arguments: { question: "What is base editing?" } });
       expect(r.isError).toBe(true);
       expect(textOf(r)).toStartWith("search_failed: ");
+      // What to do next, and that the collections were never searched: this mcp found no database.
+      expect(textOf(r)).toContain("What to do: check this machine's network or proxy");
+      expect(textOf(r)).toContain("no database at ");
       expect(r.structuredContent).toMatchObject({ status: "error", answer: null, errors: [{ code: "search_failed" }] });
       expect((await down.client.listTools()).tools).toHaveLength(2);
     } finally {
       await down.close();
+    }
+  });
+
+  test("started from a client's folder with no database and nothing to search: says so at start (stderr) and in the result", async () => {
+    const bare = await mcpSession([], { ACADEMIC_PROVIDERS: "none", DATABASE_PATH: "rq.db" });
+    try {
+      const r = await bare.client.callTool({ name: "research", arguments: { question: "What is base editing?" } });
+      expect(r.isError).toBe(true);
+      const text = textOf(r);
+      expect(text).toStartWith("search_unavailable: nothing can search");
+      for (const fix of ["SEARXNG_URL", "BRAVE_API_KEY", "TAVILY_API_KEY", "ACADEMIC_PROVIDERS=none", "corpus add"])
+        expect(text).toContain(fix);
+      expect(text).toMatch(/note: no database at \/.+\/rq\.db \(DATABASE_PATH\)/);
+      const warning = bare
+        .stderr()
+        .split("\n")
+        .find((l) => l.includes('"msg":"mcp_no_database"'));
+      expect(warning).toBeDefined();
+      expect(JSON.parse(warning!)).toMatchObject({ level: "warn", path: expect.stringMatching(/\/rq\.db$/) });
+      expect(warning).toContain("DATABASE_PATH");
+      // What the engine lacks, as serve says it at start.
+      expect(bare.stderr()).toContain('"msg":"no_web_search"');
+      expect(bare.stderr()).toContain('"msg":"no_llm"');
+    } finally {
+      await bare.close();
     }
   });
 

@@ -129,9 +129,23 @@ describe("mcp --server: research on a research-query server with the account's k
         const r = await failing.client.callTool(ask);
         expect(r.isError).toBe(true);
         expect(textOf(r)).toStartWith("search_failed: ");
+        expect(textOf(r)).toContain("What to do: ");
         expect(r.structuredContent).toMatchObject({ status: "error", errors: [{ code: "search_failed" }] });
       } finally {
         await failing.close();
+      }
+      // A server that can search nothing: its refusal (503) is the result at once, not retried into server_unreachable.
+      const nothing = await startCollectionsServer({ SEARXNG_URL: "" });
+      const bare = await mcpSession(["--server", nothing.srv.url], { RQ_API_KEY: nothing.key });
+      try {
+        const r = await bare.client.callTool(ask);
+        expect(r.isError).toBe(true);
+        expect(textOf(r)).toStartWith("search_unavailable: nothing can search");
+        expect(textOf(r)).toContain("SEARXNG_URL");
+        expect(r.structuredContent).toMatchObject({ status: "error", errors: [{ code: "search_unavailable" }] });
+      } finally {
+        await bare.close();
+        await nothing.stop();
       }
     } finally {
       await tight.stop();

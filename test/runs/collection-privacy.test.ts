@@ -118,17 +118,19 @@ describe("account B and account A's private collection", () => {
     expectNoLeak(JSON.stringify(env), "B's run with A's shared collection");
   });
 
-  test("B with nothing readable and LOCAL_SEARCH=only: search_failed, not a word or count of A's", async () => {
+  test("B with nothing readable and LOCAL_SEARCH=only: search_unavailable, not a word or count of A's", async () => {
     const lone = await startCollectionsServer({ LOCAL_SEARCH: "only" });
     try {
       const owner = await signUp(lone.srv.url, "alice@team.example");
       const other = await signUp(lone.srv.url, "bob@team.example");
       await ownedCollection(lone.store, owner.id, QUORVEX_COLLECTION, "private", QUORVEX_NOTES);
-      const raw = await (await query(lone.srv.url, other.key, QUESTION, {}, "/api/query/stream")).text();
+      const res = await query(lone.srv.url, other.key, QUESTION, {}, "/api/query/stream");
+      const raw = await res.text();
       expectNoLeak(raw, "lone stream");
-      const { events } = await readSse(new Response(raw));
-      const env = events.at(-1)!.data;
-      expect(env.errors.map((e: any) => e.code)).toEqual(["search_failed"]);
+      // Refused before acceptance, like quota_exceeded: the envelope as the body, nothing charged.
+      expect(res.status).toBe(503);
+      const env = JSON.parse(raw);
+      expect(env.errors.map((e: any) => e.code)).toEqual(["search_unavailable"]);
       expect(env.errors[0].message).not.toMatch(/\d/);
       expect((await (await query(lone.srv.url, owner.key, QUESTION)).json()).status).toBe("ok");
     } finally {

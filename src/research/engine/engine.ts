@@ -1,4 +1,5 @@
 import { providersForRun } from "../search/registry.ts";
+import { searchRefusal } from "../search/searchable.ts";
 import type { Engine, EngineResult, RunContext } from "../types.ts";
 import { planStage } from "./plan-stage.ts";
 import { readStage } from "./read-stage.ts";
@@ -37,5 +38,7 @@ export function createEngine(deps: EngineDeps): Engine {
       };
       return ENGINE_STAGES.run(undefined, scope);
     },
+    refusal: (reader) => searchRefusal(deps.search, reader),
+    probe: async () => deps.search.reach?.probe(),
   };
 }

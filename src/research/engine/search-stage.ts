@@ -3,6 +3,7 @@ import { since } from "../../util/time.ts";
 import type { Plan } from "../plan/heuristic.ts";
 import { hostOf } from "../read/host-of.ts";
 import { mergeAndRank, type RankedHit } from "../search/merge.ts";
+import { NEXT_STEPS } from "../search/next-steps.ts";
 import { type ProviderAttempt, type QuestionKind, type SearchAllResult, searchAll } from "../search/run-search.ts";
 import type { RunScope } from "./run-scope.ts";
 
@@ -52,7 +53,11 @@ export async function searchStage({ plan, early }: Planned, run: RunScope): Prom
     found.flatMap((r) => r.lists),
     [run.question, ...plan.queries].join(" "),
   );
-  if (!hits.length) throw new AppError("no_sources", "the search providers found nothing for this question");
+  if (!hits.length)
+    throw new AppError(
+      "no_sources",
+      `the search providers found nothing for this question. What to do: ask it in other words${providers.local ? "" : ", or add documents on its subject (`research-query corpus add PATH --shared`, or the Documents page)"}${providers.web.length ? "" : `, or ${NEXT_STEPS.configureWeb}`}.`,
+    );
   ctx.emit({
     type: "progress",
     stage: "searching",

@@ -28,6 +28,8 @@ export interface EngineTimings {
   llmAttemptMs: { openai: number; groq: number };
   /** Each search provider's own timeout. */
   searchTimeoutMs: Record<SearchProviderName, number>;
+  /** How long academic databases found unreachable stay so before the next question probes them again. */
+  academicRecheckMs: number;
 }
 
 export const DEFAULT_TIMINGS: Readonly<EngineTimings> = Object.freeze({
@@ -44,6 +46,7 @@ export const DEFAULT_TIMINGS: Readonly<EngineTimings> = Object.freeze({
     SearchProviderName,
     number
   >,
+  academicRecheckMs: 30_000,
 });
 
 /** What a caller may override: any field, and any single provider inside the per-provider maps. */

@@ -13,7 +13,7 @@ export interface ArxivOptions {
   timeoutMs?: number;
   /** Least time between two calls from this process (arXiv's terms: one request every 3 s); 0 = unpaced. */
   minIntervalMs?: number;
-  /** Longest a call may wait for its slot before being skipped as rate_limited. */
+  /** Longest a call may wait for its slot before being skipped (reported as its last call's failure to connect, or "skipped"). */
   maxWaitMs?: number;
   /** The pacer's clock; tests move it by hand instead of waiting out the interval. */
   now?: () => number;
@@ -100,6 +100,27 @@ export function arxivQuery(query: string): string {
 export function createArxiv(o: ArxivOptions): SearchProvider {
   const base = o.baseUrl.replace(/\/+$/, "");
   const pacer = new Pacer(o.minIntervalMs ?? 0);
+  // The outcome of the last call made: what a call skipped by the pacing reports (below).
+  let last: Promise<SearchError | null> = Promise.resolve(null);
+  /**
+   * A call the pacing turned away made no request, so it is no rate limit of arXiv's: on a box
+   * with no network it reports what the call it made way for met (that call's failure to
+   * connect); otherwise that it was skipped, waiting for its turn past what the run can afford.
+   */
+  const skipped = async (signal: AbortSignal): Promise<SearchError> => {
+    const before = await Promise.race([
+      last,
+      new Promise<null>((r) => signal.addEventListener("abort", () => r(null), { once: true })),
+    ]);
+    if (signal.aborted) return new SearchError("arxiv", "aborted", "the run was aborted");
+    if (before && (before.reason === "network" || before.reason === "timeout"))
+      return new SearchError("arxiv", before.reason, `not asked: the call before it failed (${before.message})`);
+    return new SearchError(
+      "arxiv",
+      "skipped",
+      "not asked: arXiv takes one request every 3 s and the run's search could not wait for its turn",
+    );
+  };
   return {
     name: "arxiv",
     kind: "academic",
@@ -107,27 +128,30 @@ export function createArxiv(o: ArxivOptions): SearchProvider {
       const q = arxivQuery(query);
       if (!q) return [];
       const wait = pacer.reserve(o.maxWaitMs ?? 2000, o.now?.());
-      if (wait === null)
-        throw new SearchError(
-          "arxiv",
-          "rate_limited",
-          "skipped: arXiv allows one request every few seconds and the next slot is too far off",
-        );
-      await (o.sleep ?? sleepUnlessAborted)(wait, signal).catch(() => {
-        throw new SearchError("arxiv", "aborted", "the run was aborted");
-      });
-      const params = new URLSearchParams({
-        search_query: q,
-        start: "0",
-        max_results: String(Math.max(1, Math.min(limit, 25))),
-      });
-      const xml = await providerFetch<string>("arxiv", `${base}/api/query?${params}`, {
-        signal,
-        timeoutMs: o.timeoutMs ?? SLOW_PROVIDER_TIMEOUT_MS,
-        as: "text",
-        errorText: arxivErrorText,
-      });
-      return parseArxivFeed(xml, limit);
+      if (wait === null) throw await skipped(signal);
+      const asked = (async () => {
+        await (o.sleep ?? sleepUnlessAborted)(wait, signal).catch(() => {
+          throw new SearchError("arxiv", "aborted", "the run was aborted");
+        });
+        const params = new URLSearchParams({
+          search_query: q,
+          start: "0",
+          max_results: String(Math.max(1, Math.min(limit, 25))),
+        });
+        const xml = await providerFetch<string>("arxiv", `${base}/api/query?${params}`, {
+          signal,
+          timeoutMs: o.timeoutMs ?? SLOW_PROVIDER_TIMEOUT_MS,
+          as: "text",
+          errorText: arxivErrorText,
+        });
+        return parseArxivFeed(xml, limit);
+      })();
+      // Taken with the slot, so a call turned away meanwhile waits for this one's outcome.
+      last = asked.then(
+        () => null,
+        (e: unknown) => (e instanceof SearchError ? e : null),
+      );
+      return asked;
     },
   };
 }

@@ -21,6 +21,8 @@ interface WebRow {
 interface AcademicRow {
   kind: "academic";
   timeoutMs: number;
+  /** Its address, which a probe asks whether this machine reaches it (reachability.ts). */
+  url(cfg: Config): string;
   build(cfg: Config, timeoutMs: number): SearchProvider;
 }
 
@@ -55,22 +57,26 @@ export const SEARCH_PROVIDERS = {
   openalex: {
     kind: "academic",
     timeoutMs: DEFAULT_TIMEOUT_MS,
+    url: (cfg) => cfg.OPENALEX_URL,
     build: (cfg, timeoutMs) => createOpenAlex({ baseUrl: cfg.OPENALEX_URL, mailto: cfg.CONTACT_EMAIL, timeoutMs }),
   },
   arxiv: {
     kind: "academic",
     timeoutMs: SLOW_PROVIDER_TIMEOUT_MS,
+    url: (cfg) => cfg.ARXIV_URL,
     build: (cfg, timeoutMs) =>
       createArxiv({ baseUrl: cfg.ARXIV_URL, minIntervalMs: arxivInterval(cfg.ARXIV_URL), timeoutMs }),
   },
   crossref: {
     kind: "academic",
     timeoutMs: SLOW_PROVIDER_TIMEOUT_MS,
+    url: (cfg) => cfg.CROSSREF_URL,
     build: (cfg, timeoutMs) => createCrossref({ baseUrl: cfg.CROSSREF_URL, mailto: cfg.CONTACT_EMAIL, timeoutMs }),
   },
   semantic_scholar: {
     kind: "academic",
     timeoutMs: DEFAULT_TIMEOUT_MS,
+    url: (cfg) => cfg.SEMANTIC_SCHOLAR_URL,
     build: (cfg, timeoutMs) => createSemanticScholar({ baseUrl: cfg.SEMANTIC_SCHOLAR_URL, timeoutMs }),
   },
 } satisfies Record<string, WebRow | AcademicRow> & Record<AcademicProviderName, AcademicRow>;

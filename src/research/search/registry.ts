@@ -3,6 +3,7 @@ import { AppError } from "../../contract/errors.ts";
 import type { CollectionReader, Store } from "../../store/types.ts";
 import { createLocal, type LocalCollections, type LocalProvider } from "./local.ts";
 import { PROVIDER_NAMES, SEARCH_PROVIDERS, type SearchProviderName } from "./providers.ts";
+import { AcademicReach, type ReachOptions } from "./reachability.ts";
 import type { SearchProvider } from "./types.ts";
 
 /**
@@ -15,6 +16,10 @@ export interface SearchProviders {
   local?: LocalCollections;
   /** LOCAL_SEARCH=only: the collections are the sole source. */
   localOnly?: boolean;
+  /** Whether the academic databases can be reached (with any configured). */
+  reach?: AcademicReach;
+  /** LOCAL_SEARCH=off (rather than no database to search), for what a refusal says. */
+  localOff?: boolean;
 }
 
 /**
@@ -28,6 +33,7 @@ export function buildSearchProviders(
   cfg: Config,
   t: Partial<Record<SearchProviderName, number>> = {},
   store?: Store,
+  reach?: ReachOptions,
 ): SearchProviders {
   const local = store && cfg.LOCAL_SEARCH !== "off" ? createLocal({ store }) : undefined;
   if (cfg.LOCAL_SEARCH === "only") return { web: [], academic: [], local, localOnly: true };
@@ -44,7 +50,14 @@ export function buildSearchProviders(
       ? []
       : [...new Set(cfg.ACADEMIC_PROVIDERS.split(",").map((n) => n.trim() as AcademicProviderName))];
   const academic = names.map((n) => SEARCH_PROVIDERS[n].build(cfg, timeout(n)));
-  return { web, academic, ...(local ? { local } : {}) };
+  const targets = names.map((n) => ({ name: n, url: SEARCH_PROVIDERS[n].url(cfg) }));
+  return {
+    web,
+    academic,
+    ...(local ? { local } : {}),
+    ...(names.length ? { reach: new AcademicReach(targets, reach) } : {}),
+    ...(cfg.LOCAL_SEARCH === "off" ? { localOff: true } : {}),
+  };
 }
 
 /** The providers one run searches: `local` kept to the collections its caller may read. */
@@ -52,6 +65,8 @@ export interface RunProviders {
   web: SearchProvider[];
   academic: SearchProvider[];
   local?: LocalProvider;
+  /** Told what the run's database calls met, so a box gone offline refuses the next question uncharged. */
+  reach?: AcademicReach;
 }
 
 /**
@@ -61,11 +76,12 @@ export interface RunProviders {
  */
 export async function providersForRun(p: SearchProviders, reader: CollectionReader): Promise<RunProviders> {
   const local = p.local ? await p.local.forReader(reader) : null;
-  if (local) return { web: p.web, academic: p.academic, local };
+  const reach = p.reach ? { reach: p.reach } : {};
+  if (local) return { web: p.web, academic: p.academic, local, ...reach };
   if (p.local && p.localOnly)
     throw new AppError(
       "search_failed",
       "LOCAL_SEARCH=only, but no collection this caller may read holds documents: upload some on the Documents page, or share some with `research-query corpus add PATH --shared`",
     );
-  return { web: p.web, academic: p.academic };
+  return { web: p.web, academic: p.academic, ...reach };
 }

@@ -1,5 +1,6 @@
 import { AppError } from "../../contract/errors.ts";
 import { collapse } from "../../util/collapse.ts";
+import { failedSearchNextSteps } from "./next-steps.ts";
 import type { RunProviders } from "./registry.ts";
 import { SearchError } from "./search-error.ts";
 import type { SearchHit, SearchOptions, SearchProvider } from "./types.ts";
@@ -137,11 +138,15 @@ export async function searchAll(
     if (use.local && providers.local) jobs.push(call(providers.local, q).then((h) => h ?? []));
   }
   const lists = await untilAborted(Promise.all(jobs), o.signal);
+  providers.reach?.observe(attempts);
   // Collections that found nothing don't make a run whose every other provider failed a
   // "nothing found": the failures are the news.
   const failed = attempts.filter((a) => !a.ok);
   if (failed.length && !attempts.some((a) => a.ok && (a.provider !== "local" || a.count > 0)))
-    throw new AppError("search_failed", `no search provider answered: ${failureSummary(failed)}`);
+    throw new AppError(
+      "search_failed",
+      `no search provider answered: ${failureSummary(failed)}.${failedSearchNextSteps(providers, failed)}`,
+    );
   return { lists: lists.filter((l) => l.length > 0), attempts };
 }
 
@@ -154,8 +159,10 @@ const SUMMARY_MAX = 270;
  * failure), with what the upstream said, so a user sees why nothing answered.
  */
 function failureSummary(attempts: ProviderAttempt[]): string {
+  // A call skipped without asking (arXiv's pacing) tells less than one that asked: it comes last.
+  const told = [...attempts.filter((a) => a.error !== "skipped"), ...attempts.filter((a) => a.error === "skipped")];
   const first: ProviderAttempt[] = [];
-  for (const a of attempts) if (!first.some((f) => f.provider === a.provider)) first.push(a);
+  for (const a of told) if (!first.some((f) => f.provider === a.provider)) first.push(a);
   const heads = first.map((a) => `${a.provider} (${a.error}${a.status ? ` ${a.status}` : ""}`);
   const withDetail = first.filter((a) => a.detail).length;
   const room = SUMMARY_MAX - heads.reduce((n, h) => n + h.length + 3, 0);

@@ -1,8 +1,9 @@
 /**
  * Why a provider call failed: a non-2xx answer, no answer in time, an answer we
- * can't read, a connection failure, the run itself being aborted, our own pacing of
- * a provider whose terms limit the request rate (the call was not made), or a
- * provider that answered but could not search (a SearXNG whose every engine failed).
+ * can't read, a connection failure, the run itself being aborted, the provider's own
+ * limit on requests, our pacing of a provider whose terms limit the request rate (the
+ * call was not made: "skipped"), or a provider that answered but could not search (a
+ * SearXNG whose every engine failed).
  */
 export type SearchFailure =
   | "http_status"
@@ -11,6 +12,7 @@ export type SearchFailure =
   | "network"
   | "aborted"
   | "rate_limited"
+  | "skipped"
   | "unavailable";
 
 /** A search provider's failure; one provider failing never fails a run by itself. */

@@ -102,12 +102,26 @@ describe("LOCAL_SEARCH", () => {
     }
   });
 
-  test("only with empty collections: search_failed saying how to add documents", async () => {
+  test("only with empty collections: search_unavailable saying how to add documents", async () => {
     const t = await startCollectionsServer({ LOCAL_SEARCH: "only" });
     try {
       const env = await ask(t, "What limits solid-state batteries?");
-      expect(env.errors[0].code).toBe("search_failed");
+      expect(env.errors[0].code).toBe("search_unavailable");
       expect(env.errors[0].message).toContain("corpus add");
+    } finally {
+      await t.stop();
+    }
+  });
+});
+
+describe("no_sources says what to do", () => {
+  test("collections alone that hold nothing on the question: other words, or a web provider", async () => {
+    const t = await withNotes({ SEARXNG_URL: "" });
+    try {
+      const env = await ask(t, "zebra marmalade quorvex");
+      expect(env.errors[0].code).toBe("no_sources");
+      expect(env.errors[0].message).toContain("What to do: ask it in other words");
+      expect(env.errors[0].message).toContain("SEARXNG_URL, BRAVE_API_KEY or TAVILY_API_KEY");
     } finally {
       await t.stop();
     }

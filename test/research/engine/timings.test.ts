@@ -24,6 +24,7 @@ describe("engine timings", () => {
         arxiv: 10_000,
         crossref: 10_000,
       },
+      academicRecheckMs: 30_000,
     });
     expect(resolveTimings()).toEqual(DEFAULT_TIMINGS);
     expect(retryPolicy(DEFAULT_TIMINGS)).toEqual(DEFAULT_RETRY);

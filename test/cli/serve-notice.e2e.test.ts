@@ -1,4 +1,4 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,11 +22,18 @@ async function database(dir: string, shared: string[]): Promise<string> {
   return path;
 }
 
+/** The serve processes started: killed after the tests if a failed check left one running. */
+const started: Bun.Subprocess[] = [];
+afterAll(() => {
+  for (const p of started) if (p.exitCode === null) p.kill("SIGKILL");
+});
+
 /** Starts `serve`, waits for its notice of the shared collections, stops it; its stdout as JSON lines, its stderr as text. */
 async function serveLog(env: Record<string, string>, notice: string, shared = ["handbook"]) {
   const dir = mkdtempSync(join(tmpdir(), "rq-serve-notice-"));
   const s = await spawnServe({ DATABASE_PATH: await database(dir, shared), ...env }, dir);
   // Every log line is on stdout, warnings too (README "Deployment").
+  started.push(s.proc);
   await s.out.until(`"msg":"${notice}"`);
   s.proc.kill("SIGTERM");
   expect(await s.proc.exited).toBe(0);

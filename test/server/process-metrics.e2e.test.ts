@@ -36,11 +36,14 @@ function parseExposition(text: string) {
 }
 
 let pages: PageServer, search: SearchFixtures;
+/** The serve process of the test: killed after it if a failed check left it running. */
+let serving: Bun.Subprocess | undefined;
 beforeAll(() => {
   pages = startPageServer();
   search = startSearchFixtures(pages.base);
 });
 afterAll(() => {
+  if (serving?.exitCode === null) serving.kill("SIGKILL");
   pages.stop();
   search.stop();
 });
@@ -65,6 +68,7 @@ describe("serve as an operator runs it: /metrics, then a stop that leaves nothin
       },
       dir,
     );
+    serving = s.proc;
     // A run reads pages on the parse threads and searches the collection on the search threads;
     // an upload is imported on the import thread.
     const { key } = await keyedClient(s.base);

@@ -1,5 +1,5 @@
 import { answerText, errorsText } from "../runs/answer-text.ts";
-import { createLogger } from "../util/logger.ts";
+import { createLogger, toStderr } from "../util/logger.ts";
 import { ownerOptions } from "./collection-args.ts";
 import { type CommandInput, EXIT, UsageError } from "./command.ts";
 import { openLocalRunsAs } from "./local-owners.ts";
@@ -26,7 +26,7 @@ export async function askCommand(input: CommandInput): Promise<number> {
   const { cfg, options, args } = input;
   const question = await readQuestion(args[0]!);
   if (!question) throw new UsageError(args[0] === "-" ? "no question on standard input" : "the question is empty");
-  const logger = createLogger(cfg.LOG_LEVEL === "info" ? "warn" : cfg.LOG_LEVEL);
+  const logger = createLogger(cfg.LOG_LEVEL === "info" ? "warn" : cfg.LOG_LEVEL, toStderr);
   const { runs, close, owners } = await openLocalRunsAs(cfg, logger, ownerOptions(input));
   const interrupt = new AbortController();
   process.once("SIGINT", () => interrupt.abort("interrupted"));

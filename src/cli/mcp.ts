@@ -3,7 +3,7 @@ import { createMcpServer } from "../mcp/mcp-server.ts";
 import { remoteBackend } from "../mcp/remote-backend.ts";
 import { LineTransport } from "../mcp/stdio-transport.ts";
 import { warnSetup } from "../research/setup-warnings.ts";
-import { createLogger, type Logger } from "../util/logger.ts";
+import { createLogger, type Logger, toStderr } from "../util/logger.ts";
 import { ownerOptions } from "./collection-args.ts";
 import { type CommandInput, EXIT, UsageError } from "./command.ts";
 import { openLocalRunsAs } from "./local-owners.ts";
@@ -54,7 +54,7 @@ export async function mcpCommand(input: CommandInput): Promise<number> {
       "--owner is for local mode: with --server, the key's account decides which collections are read",
     );
   keepStdoutForProtocol();
-  const logger = createLogger(cfg.LOG_LEVEL, (line) => process.stderr.write(`${line}\n`));
+  const logger = createLogger(cfg.LOG_LEVEL, toStderr);
   const apiKey = process.env.RQ_API_KEY?.trim() || undefined;
   if (server && !apiKey) logger.warn("mcp_no_key", { hint: "set RQ_API_KEY: the server refuses calls without a key" });
   const backend = server

@@ -2,6 +2,8 @@ import type { Config } from "../config/schema.ts";
 import { composeServer } from "../server/compose.ts";
 import type { RunningServer } from "../server/server.ts";
 import { createLogger, type Logger } from "../util/logger.ts";
+import { closeAllPools } from "../util/worker-pool/pool-census.ts";
+import { VERSION } from "./version.ts";
 
 /** How long a stop waits for the runs in flight before it closes the server anyway. */
 const STOP_GRACE_MS = 25_000;
@@ -9,7 +11,7 @@ const STOP_GRACE_MS = 25_000;
 /** `serve`: runs until SIGTERM/SIGINT, then drains running runs (bounded) and exits. */
 export async function serveCommand(cfg: Config): Promise<void> {
   const logger = createLogger(cfg.LOG_LEVEL);
-  await composeServer(cfg, logger, (server) => stopOnSignals(server, logger));
+  await composeServer(cfg, logger, (server) => stopOnSignals(server, logger), VERSION);
 }
 
 function stopOnSignals(server: RunningServer, logger: Logger): void {
@@ -19,7 +21,10 @@ function stopOnSignals(server: RunningServer, logger: Logger): void {
     stopping = true;
     logger.info("shutting_down", { signal, runs_in_flight: server.deps.runs.inFlight });
     await server.stop(STOP_GRACE_MS);
-    logger.info("stopped", {});
+    // Every thread ended before the last line: one still alive holds process.exit until it can
+    // be stopped (docs/decisions/0150-healthz-in-a-drain-and-a-prompt-exit.md).
+    const threads = await closeAllPools();
+    logger.info("stopped", { threads });
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));

@@ -18,7 +18,10 @@ import { UPLOAD_SCHEMAS } from "./uploads.ts";
 
 export const HealthSchema = T.Object(
   {
-    status: T.Literal("ok", { description: "the process answers; the database was open and migrated at its start" }),
+    status: T.Union([T.Literal("ok"), T.Literal("draining")], {
+      description:
+        "`ok`: the process answers; the database was open and migrated at its start. `draining` (with 503): a stop is under way, runs in flight finish and new calls are refused",
+    }),
     database: T.Union([T.Literal("ok"), T.Literal("unreachable")], {
       description:
         "whether the database answers now; while it is unreachable new calls get 503 service_unavailable with Retry-After",

@@ -37,6 +37,12 @@ export interface Declaration {
   /** The answer's schema, when the handler returns an object (Elysia's `response`). */
   response?: TSchema;
   operation: Operation;
+  /**
+   * Answered by its handler while the server drains, where every other route hears 503
+   * `internal_error`: `/healthz`, so a probe tells a draining server from a broken one
+   * (docs/decisions/0150-healthz-in-a-drain-and-a-prompt-exit.md).
+   */
+  duringDrain?: true;
 }
 
 type AccountFor<Au extends Auth, A> = Au extends "session" ? A : Au extends "optional-session" ? A | null : undefined;

@@ -1,3 +1,6 @@
+import { processSeries } from "./process-series.ts";
+import { threadSeries } from "./thread-series.ts";
+
 /** Minimal Prometheus text-format metrics: labelled counters, one histogram, gauges by callback. */
 type Labels = Record<string, string>;
 const key = (l: Labels) =>
@@ -60,7 +63,29 @@ export class Histogram {
   }
 }
 
-/** The service's metrics (requests, runs, latency, upstream calls, runs in flight). */
+/** A gauge this process moves up and down (uploads being received). */
+export class Gauge {
+  private value = 0;
+  constructor(
+    readonly name: string,
+    readonly help: string,
+  ) {}
+  add(by: number): void {
+    this.value += by;
+  }
+  render(): string {
+    return `# HELP ${this.name} ${this.help}\n# TYPE ${this.name} gauge\n${this.name} ${this.value}`;
+  }
+}
+
+/** Uploaded files by status, every instance's (the store's `uploads.statusCounts`). */
+export type UploadCounts = Record<"queued" | "indexing" | "failed", number>;
+
+/**
+ * The service's metrics (requests, runs, latency, upstream calls, runs in flight, uploads and
+ * their imports), and at each scrape the process's own and its threads' (process-series.ts,
+ * thread-series.ts).
+ */
 export class Metrics {
   readonly requests = new Counter("rq_http_requests_total", "HTTP requests by route and status");
   readonly runs = new Counter("rq_runs_total", "Finished research runs by status and first error code");
@@ -77,9 +102,35 @@ export class Metrics {
     "rq_document_parses_total",
     "Pages and PDFs turned into text, by where (worker thread or inline) and outcome",
   );
-  constructor(private readonly inFlight: () => number) {}
-  render(): string {
+  readonly uploadsReceiving = new Gauge("rq_uploads_in_flight", "Upload requests whose files are being received now");
+  readonly uploadBytes = new Counter("rq_upload_bytes_total", "Bytes of uploaded files received and queued for import");
+  readonly uploadFiles = new Counter("rq_upload_files_total", "Uploaded files received and queued for import");
+  readonly imports = new Counter(
+    "rq_imports_total",
+    "Uploaded files this instance finished importing, by outcome (imported, failed, removed meanwhile)",
+  );
+  readonly importedDocuments = new Counter(
+    "rq_imported_documents_total",
+    "Documents stored by this instance's imports of uploaded files",
+  );
+  constructor(
+    private readonly inFlight: () => number,
+    /** The build's version (`research_query_build_info`): `serve` gives package.json's. */
+    private readonly version = "unknown",
+  ) {
+    // Label-less counters start at 0, so a scrape before the first upload sees the series.
+    for (const c of [this.uploadBytes, this.uploadFiles, this.importedDocuments]) c.inc({}, 0);
+  }
+  /** `uploads`: the files on their way in by status (null: the database did not answer; left out). */
+  render(uploads: UploadCounts | null = null): string {
     const gauge = `# HELP rq_runs_in_flight Research runs now running\n# TYPE rq_runs_in_flight gauge\nrq_runs_in_flight ${this.inFlight()}`;
+    const files = uploads
+      ? [
+          "# HELP rq_uploads Uploaded files not yet imported (queued, indexing) or failed, on every instance",
+          "# TYPE rq_uploads gauge",
+          ...Object.entries(uploads).map(([status, n]) => `rq_uploads{status="${status}"} ${n}`),
+        ].join("\n")
+      : null;
     return (
       [
         this.requests.render(),
@@ -88,6 +139,14 @@ export class Metrics {
         this.upstream.render(),
         this.parses.render(),
         gauge,
+        this.uploadsReceiving.render(),
+        this.uploadBytes.render(),
+        this.uploadFiles.render(),
+        this.imports.render(),
+        this.importedDocuments.render(),
+        ...(files ? [files] : []),
+        threadSeries(),
+        processSeries(this.version),
       ].join("\n") + "\n"
     );
   }

@@ -82,10 +82,11 @@ export function createHandlers(deps: AppDeps): AppHandlers {
     if (server) offerHold(request, server);
     let res: Response;
     try {
-      if (deps.runs.draining) throw SHUTTING_DOWN;
+      const declared = matcher.match(request.method, path);
+      if (deps.runs.draining && !declared?.duringDrain) throw SHUTTING_DOWN;
       if (isCrossSiteWrite(request, ownOrigin))
         throw new AppError("CROSS_SITE_REQUEST", "cross-site writes with the session cookie are refused");
-      const gated = await gateBody(request, matcher.match(request.method, path), session, deps.bodyTimeoutMs);
+      const gated = await gateBody(request, declared, session, deps.bodyTimeoutMs);
       if (gated !== request) setClientIp(gated, peer);
       res = await m.handle(gated);
     } catch (e) {

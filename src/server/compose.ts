@@ -21,10 +21,12 @@ export async function composeServer(
   cfg: Config,
   logger: Logger = createLogger(cfg.LOG_LEVEL),
   started: (server: RunningServer) => void = () => {},
+  /** The build's version, for /metrics (the command knows it: package.json's). */
+  version?: string,
 ): Promise<RunningServer> {
   let server: RunningServer | undefined;
   // Built before the server, for the engine to count upstream calls: it reads the runs in flight once there are any.
-  const metrics = new Metrics(() => server?.deps.runs.inFlight ?? 0);
+  const metrics = new Metrics(() => server?.deps.runs.inFlight ?? 0, version);
   // One store for the server and the engine's `local` provider: the collections live in it.
   const store = await openStore(cfg, { checkpointThread: true });
   const engine = buildEngine(cfg, logger, metrics, undefined, store);

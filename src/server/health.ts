@@ -4,7 +4,8 @@ import type { Store } from "../store/types.ts";
 const PROBE_MS = 2_000;
 
 export interface Health {
-  status: "ok";
+  /** `draining`: a stop is under way; the runs in flight finish, new calls are refused (503). */
+  status: "ok" | "draining";
   database: "ok" | "unreachable";
   /** Runs that ended while the database was away; their answers are written once it is back. */
   unrecorded_runs: number;
@@ -14,9 +15,10 @@ export interface Health {
  * /healthz's answer (docs/decisions/0099-postgres-outage.md): the process answers (`status`,
  * so a liveness probe does not restart it and lose the answers it holds), whether the
  * database answers a trivial statement now, and how many ended runs wait for it. One probe at
- * a time: health checks that arrive together share it.
+ * a time: health checks that arrive together share it. During a drain the status says so
+ * (docs/decisions/0150-healthz-in-a-drain-and-a-prompt-exit.md).
  */
-export function healthProbe(store: Store, unrecorded: () => number): () => Promise<Health> {
+export function healthProbe(store: Store, unrecorded: () => number, draining: () => boolean): () => Promise<Health> {
   let probing: Promise<boolean> | undefined;
   const probe = async (): Promise<boolean> => {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -36,6 +38,10 @@ export function healthProbe(store: Store, unrecorded: () => number): () => Promi
       probing = undefined;
     });
     const up = await probing;
-    return { status: "ok", database: up ? "ok" : "unreachable", unrecorded_runs: unrecorded() };
+    return {
+      status: draining() ? "draining" : "ok",
+      database: up ? "ok" : "unreachable",
+      unrecorded_runs: unrecorded(),
+    };
   };
 }

@@ -82,6 +82,7 @@ export function startServer(opts: StartOptions): RunningServer {
     instanceId: lease.id,
     leaseTaken: lease.taken,
     spool: openSpool(opts.config),
+    metrics,
     ...opts.imports,
   });
   const deps: AppDeps = {

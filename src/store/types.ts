@@ -575,6 +575,8 @@ export interface UploadsTable {
   remove(collectionId: number, docId: string): Awaitable<UploadRow[]>;
   /** Every spool folder a row still names (the sweep keeps them). */
   spools(): Awaitable<string[]>;
+  /** Files by status, every instance's (/metrics). */
+  statusCounts(): Awaitable<Record<UploadRow["status"], number>>;
 }
 
 export interface Store {

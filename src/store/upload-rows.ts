@@ -53,3 +53,10 @@ export const toStorageUse = (r: { documents: number | string; bytes: number | st
   documents: Number(r.documents),
   bytes: Number(r.bytes),
 });
+
+/** Files by status from `SELECT status, count(*) AS n … GROUP BY status`, a status with none at 0. */
+export function countsOf(rows: { status: UploadStatus; n: number | string }[]): Record<UploadStatus, number> {
+  const out: Record<UploadStatus, number> = { queued: 0, indexing: 0, failed: 0 };
+  for (const r of rows) out[r.status] = Number(r.n);
+  return out;
+}

@@ -1,4 +1,10 @@
-/** Structured JSON log lines on stdout/stderr. Never pass keys, passwords, cookies or query text. */
+/**
+ * Structured JSON log lines, every level on one stream: stdout for `serve` (README "Deployment"),
+ * stderr for the commands whose stdout is data (`mcp`, `ask`; `toStderr`), so a collector never
+ * has to join two streams to read one process's log in order
+ * (docs/decisions/0149-every-log-line-on-one-stream.md). Never pass keys, passwords, cookies or
+ * query text.
+ */
 export interface Logger {
   debug(msg: string, fields?: Record<string, unknown>): void;
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -11,11 +17,11 @@ export interface Logger {
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 export type LogLevel = keyof typeof LEVELS;
 
-export function createLogger(level: LogLevel, write: (line: string, isError: boolean) => void = defaultWrite): Logger {
+export function createLogger(level: LogLevel, write: (line: string) => void = toStdout): Logger {
   const min = LEVELS[level];
   const log = (lvl: Exclude<LogLevel, "silent">) => (msg: string, fields?: Record<string, unknown>) => {
     if (LEVELS[lvl] < min) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields }), LEVELS[lvl] >= LEVELS.warn);
+    write(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields }));
   };
   return {
     debug: log("debug"),
@@ -26,6 +32,11 @@ export function createLogger(level: LogLevel, write: (line: string, isError: boo
   };
 }
 
-function defaultWrite(line: string, isError: boolean): void {
-  (isError ? process.stderr : process.stdout).write(line + "\n");
+function toStdout(line: string): void {
+  process.stdout.write(line + "\n");
+}
+
+/** The log of a command whose stdout is its answer or a protocol. */
+export function toStderr(line: string): void {
+  process.stderr.write(line + "\n");
 }

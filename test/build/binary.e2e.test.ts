@@ -55,7 +55,8 @@ describe("the single executable", () => {
     const p = Bun.spawn([bin, "serve"], { cwd: dir, env, stdout: "pipe", stderr: "pipe" });
     try {
       const base = `http://127.0.0.1:${port}`;
-      await processLog(p.stdout).until('"msg":"listening"');
+      const log = processLog(p.stdout);
+      await log.until('"msg":"listening"');
       expect(readdirSync(join(dir, "data"))).toContain("research-query.db");
       const signup = await fetch(`${base}/api/v1/auth/signup`, {
         method: "POST",
@@ -93,6 +94,9 @@ describe("the single executable", () => {
       const metrics = await (await fetch(`${base}/metrics`)).text();
       expect(metrics).toMatch(/rq_document_parses_total\{outcome="ok",where="worker"\} [1-9]/);
       expect(metrics).not.toContain('where="inline"');
+      // The binary knows its version, and the thread that parsed them.
+      expect(metrics).toContain(`research_query_build_info{version="${pkg.version}",`);
+      expect(metrics).toMatch(/rq_worker_jobs_total\{outcome="ok",pool="parse"\} [1-9]/);
       // An upload is imported by the import worker the binary carries (it has no inline fallback).
       await fetch(`${base}/api/console/collections`, {
         method: "POST",
@@ -110,6 +114,11 @@ describe("the single executable", () => {
           .documents[0];
       } while (doc?.status === "queued" || doc?.status === "indexing");
       expect(doc).toMatchObject({ status: "ready", title: "Binary upload" });
+      // A stop ends every thread (parse, import, checkpoints) before its last line, then exits.
+      p.kill("SIGTERM");
+      expect(await p.exited).toBe(0);
+      const last = JSON.parse((await log.rest()).trim().split("\n").at(-1)!);
+      expect(last).toMatchObject({ msg: "stopped", threads: 0 });
     } finally {
       p.kill("SIGTERM");
       await p.exited;

@@ -127,6 +127,17 @@ describe("CLI", () => {
     expect(failed.err).not.toContain("[searching]");
   });
 
+  test("ask's stdout is its answer: with LOG_LEVEL=debug the log lines go to stderr", async () => {
+    const env = { SEARXNG_URL: fx.search.urls.searxng, ACADEMIC_PROVIDERS: "none", FETCH_ALLOW_PRIVATE: "true" };
+    const j = await cli(["ask", "How do base editors avoid double-strand breaks?", "--json"], {
+      ...env,
+      LOG_LEVEL: "debug",
+    });
+    expect(j.code).toBe(0);
+    expect(JSON.parse(j.out)).toMatchObject({ status: "ok" });
+    expect(j.err).toContain('"msg":"engine"');
+  });
+
   test("ask - reads the question from standard input; a question is never read from stdin without the -", async () => {
     const env = { SEARXNG_URL: fx.search.urls.searxng, ACADEMIC_PROVIDERS: "none", FETCH_ALLOW_PRIVATE: "true" };
     const j = await cli(["ask", "-", "--json"], env, "How do base editors work in zebrafish embryos?\n");

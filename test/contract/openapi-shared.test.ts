@@ -52,10 +52,11 @@ describe("every operation of the OpenAPI document", () => {
     expect(responses).toBeGreaterThan(100);
   });
 
-  test("every operation may answer 500 and the draining server's 503 internal_error", () => {
+  test("every operation may answer 500 and the draining server's 503: internal_error, or /healthz's draining status", () => {
     for (const { at, op } of operations) {
       const r = op.responses["503"];
-      expect([at, r?.description]).toEqual([at, expect.stringContaining("`internal_error`")]);
+      const drained = at === "GET /healthz" ? '`status: "draining"`' : "`internal_error`";
+      expect([at, r?.description]).toEqual([at, expect.stringContaining(drained)]);
       expect([at, r?.description]).toEqual([at, expect.stringContaining("shutting down")]);
       expect([at, op.responses["500"] !== undefined]).toEqual([at, true]);
     }

@@ -12,7 +12,7 @@ export interface ServeProcess {
   base: string;
   /** Its working directory (and, unless the caller set a database, where its SQLite file is). */
   dir: string;
-  /** Its stdout (info lines) and stderr (warnings, errors), read as they come. */
+  /** Its stdout (every log line) and stderr (nothing of ours but a crash), read as they come. */
   out: ReturnType<typeof processLog>;
   err: ReturnType<typeof processLog>;
 }

@@ -49,15 +49,13 @@ async function serve(dir: string, DATABASE_URL: string) {
       OPENAI_BASE_URL: chat.openaiBase,
     },
     stdout: "pipe",
-    stderr: "pipe",
+    stderr: "inherit",
   });
   running.push(proc);
   const log = processLog(proc.stdout);
-  // Warnings and errors go to stderr.
-  const warnings = processLog(proc.stderr);
   const out = await log.until('"msg":"listening"');
   const line = out.split("\n").find((l) => l.includes('"msg":"listening"'))!;
-  return { url: (JSON.parse(line) as { url: string }).url, proc, log, warnings };
+  return { url: (JSON.parse(line) as { url: string }).url, proc, log };
 }
 
 /** Waits (bounded, never a fixed sleep) until `done` holds; a failing check counts as not yet. */
@@ -88,7 +86,8 @@ describe.skipIf(!postgresTests)("SIGTERM during a PostgreSQL outage", () => {
 
     first.proc.kill("SIGTERM");
     expect(await first.proc.exited).toBe(0);
-    const stopLog = await first.warnings.rest();
+    // Warnings and errors are on stdout with every other line.
+    const stopLog = await first.log.rest();
     expect(stopLog).toContain('"msg":"run_outcome_held"');
     expect(stopLog).not.toContain('"msg":"run_outcome_lost"');
 

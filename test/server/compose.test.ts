@@ -26,7 +26,8 @@ test("the server is wired in one place: only server/compose.ts starts it, and se
     "runs/local/local-runs.ts",
     "server/compose.ts",
   ]);
-  // `serve` itself handles the process only: its signals, the stop's grace, the exit.
+  // `serve` itself handles the process only: its signals, the stop's grace, the process's
+  // threads ended before the exit, the build's version.
   const serveImports = [...readFileSync(join(SRC, "cli/serve.ts"), "utf8").matchAll(/from "([^"]+)"/g)].map(
     (m) => m[1],
   );
@@ -35,6 +36,8 @@ test("the server is wired in one place: only server/compose.ts starts it, and se
     "../server/compose.ts",
     "../server/server.ts",
     "../util/logger.ts",
+    "../util/worker-pool/pool-census.ts",
+    "./version.ts",
   ]);
 });
 

@@ -35,32 +35,28 @@ async function lines(config: { SIGNUP: "open" | "closed"; SIGNUP_DOMAINS?: strin
 }
 
 describe("serve's start notice of shared collections", () => {
-  test("sign-up closed: one info line per shared collection (name, owner or none, documents); private ones never", async () => {
+  test("sign-up closed: one info line naming the shared collections (count, names, documents); private ones never", async () => {
     const out = await lines({ SIGNUP: "closed" });
     expect(
-      out.map(({ level, msg, collection, owner, documents }) => ({ level, msg, collection, owner, documents })),
+      out.map(({ level, msg, count, collections, documents }) => ({ level, msg, count, collections, documents })),
     ).toEqual([
-      { level: "info", msg: "shared_collection", collection: "handbook", owner: null, documents: 2 },
-      { level: "info", msg: "shared_collection", collection: "team", owner: "alice@team.example", documents: 1 },
+      { level: "info", msg: "shared_collections", count: 2, collections: ["handbook", "team"], documents: 3 },
     ]);
     expect(out[0]!.message).toBe(
-      "every account can read collection handbook (no owner, 2 documents) through its answers",
+      "every account reads 2 shared collections: handbook, team (research-query corpus list)",
     );
     expect(JSON.stringify(out)).not.toContain("payroll");
   });
 
-  test("sign-up open: a warning each, saying who else reads it and how to stop that", async () => {
+  test("sign-up open: one warning, saying who else reads them and how to stop that", async () => {
     const out = await lines({ SIGNUP: "open" });
-    expect(out.map((l) => [l.level, l.msg, l.collection])).toEqual([
-      ["warn", "shared_collection_open_signup", "handbook"],
-      ["warn", "shared_collection_open_signup", "team"],
-    ]);
-    expect(out[1]!.message).toBe(
-      "every account can read collection team (owner alice@team.example, 1 document) through its answers, and sign-up is open (SIGNUP=open): anyone who signs up can read it too. Close sign-up (SIGNUP=closed) or make it private: research-query corpus unshare team --owner alice@team.example",
+    expect(out.map((l) => [l.level, l.msg, l.count])).toEqual([["warn", "shared_collections_open_signup", 2]]);
+    expect(out[0]!.message).toBe(
+      "every account reads 2 shared collections: handbook, team (research-query corpus list); sign-up is open (SIGNUP=open), so anyone who signs up reads them too: set SIGNUP=closed, or research-query corpus unshare NAME --owner EMAIL",
     );
     const domains = await lines({ SIGNUP: "open", SIGNUP_DOMAINS: "team.example, @Partner.org" });
     expect(domains[0]!.message).toContain(
-      "anyone with an address at team.example, partner.org who signs up can read it too",
+      "so anyone with an address at team.example, partner.org who signs up reads them too",
     );
   });
 

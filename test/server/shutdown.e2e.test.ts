@@ -20,6 +20,13 @@ async function expectShuttingDown(res: Response) {
   expect(body.errors[0]!.code).toBe("internal_error");
 }
 
+/** What /healthz answers a probe during a drain: 503, so the balancer moves on, and a body that says why. */
+async function expectDraining(res: Response) {
+  expect(res.status).toBe(503);
+  expect(res.headers.get("retry-after")).toBe("5");
+  expect(await res.json()).toEqual({ status: "draining", database: "ok", unrecorded_runs: 0 });
+}
+
 describe("a drain loses no answer", () => {
   test("runs under way finish and reach their callers; new calls hear 503 with Retry-After", async () => {
     let open!: () => void;
@@ -36,9 +43,9 @@ describe("a drain loses no answer", () => {
     await eng.started;
     while (s.deps.runs.inFlight < 13) await Bun.sleep(5);
     const stopped = s.stop(10_000);
-    // Still listening: a new call is told to come back, on every kind of route.
+    // Still listening: a new call is told to come back, on every kind of route; /healthz says why.
     await expectShuttingDown(await query(s.url, key, { query: "late" }));
-    await expectShuttingDown(await fetch(`${s.url}/healthz`));
+    await expectDraining(await fetch(`${s.url}/healthz`));
     await expectShuttingDown(await c.req("GET", "/api/console/usage"));
     const late = await query(s.url, key, { query: "late" }, {}, "/api/query/stream");
     expect(late.status).toBe(503);
@@ -96,6 +103,7 @@ describe("SIGTERM on `serve`", () => {
     p.kill("SIGTERM");
     await log.until('"msg":"shutting_down"');
     await expectShuttingDown(await query(base, key, { query: "late" }));
+    await expectDraining(await fetch(`${base}/healthz`));
     const answer = await json;
     expect(answer.status).toBe(200);
     expectEnvelope(await answer.json(), { status: "ok" });

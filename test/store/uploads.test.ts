@@ -54,6 +54,18 @@ for (const backend of backends) {
       for (const s of opened) await s.close();
     });
 
+    test("statusCounts: the files by status, every status named, 0 when none", async () => {
+      const s = await open();
+      expect(await s.uploads.statusCounts()).toEqual({ queued: 0, indexing: 0, failed: 0 });
+      const a = await account(s);
+      const cid = await collection(s, a.id, "counted");
+      const q = await s.uploads.enqueue(cid, a.id, [file(cid, "a.md"), file(cid, "b.md"), file(cid, "c.md")], fitsAll);
+      if (typeof q === "string") throw new Error(q);
+      await s.uploads.fail(q.queued[2]!.id, "not text");
+      expect((await s.uploads.claim("live"))?.docId).toBe("a.md");
+      expect(await s.uploads.statusCounts()).toEqual({ queued: 1, indexing: 1, failed: 1 });
+    });
+
     test("enqueue: rows queued with their owner; a later file of a queued or failed name replaces it; storage counts them", async () => {
       const s = await open();
       const a = await account(s);

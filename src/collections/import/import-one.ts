@@ -2,6 +2,7 @@ import type { Config } from "../../config/schema.ts";
 import { gzipLimit } from "../../corpus/import/jsonl-lines.ts";
 import { searcherOf } from "../../corpus/search/search-corpus.ts";
 import { type StorageAllowance, storageAllowanceFor, withinAllowance } from "../../corpus/storage-allowance.ts";
+import type { Metrics } from "../../metrics/registry.ts";
 import { passageBytes } from "../../store/corpus-rows.ts";
 import type { CorpusDocumentInput, StorageUse, Store, UploadRow } from "../../store/types.ts";
 import type { Logger } from "../../util/logger.ts";
@@ -18,6 +19,8 @@ export interface ImportContext {
   logger: Logger;
   spool: Spool;
   host: WorkerHost;
+  /** Counts each file's outcome and the documents it stored (/metrics). */
+  metrics?: Metrics;
 }
 
 /** A reason is kept to this many characters (a JSONL file's problems are summarised, not listed). */
@@ -137,14 +140,18 @@ export async function importOne(row: UploadRow, c: ImportContext): Promise<void>
       reason = verdict(row, outcome, written.size);
     }
     stands = reason === null ? await c.store.uploads.finish(row.id) : await settleFailed(c, row, clip(reason));
+    const status = !stands ? "removed" : reason === null ? "ready" : "failed";
+    c.metrics?.imports.inc({ outcome: status === "ready" ? "imported" : status });
+    c.metrics?.importedDocuments.inc({}, stands ? written.size : 0);
     c.logger.info("upload_imported", {
-      status: !stands ? "removed" : reason === null ? "ready" : "failed",
+      status,
       documents: written.size,
       bytes: row.bytes,
       ms: Math.round(performance.now() - t0),
     });
   } catch (e) {
     c.logger.error("upload_import_failed", { error: String(e) });
+    c.metrics?.imports.inc({ outcome: "failed" });
     stands = await settleFailed(c, row, "the import failed on the server (see its log)");
   } finally {
     if (!stands && written.size) await dropWritten(c, row, written);

@@ -1,4 +1,5 @@
 import type { Config } from "../../config/schema.ts";
+import type { Metrics } from "../../metrics/registry.ts";
 import type { Store, UploadRow } from "../../store/types.ts";
 import type { Logger } from "../../util/logger.ts";
 import type { Spool } from "../uploads/spool.ts";
@@ -19,6 +20,8 @@ export interface ImportQueueOptions {
   /** Settles once the lease's row exists (a network database): no file is queued or taken before. */
   leaseTaken?: Promise<void>;
   spool: Spool;
+  /** Counts the imports' outcomes (/metrics). */
+  metrics?: Metrics;
   /** The worker's settings beyond the configuration's; tests shorten or replace them. */
   worker?: Partial<WorkerHostOptions>;
   sweepMs?: number;
@@ -103,7 +106,7 @@ export function startImportQueue(o: ImportQueueOptions): ImportQueue {
       // Taken as the server stops: left `indexing`, for the next start (as a file cut short).
       if (stopping) break;
       if (row) {
-        await importOne(row, { store, config: o.config, logger, spool, host });
+        await importOne(row, { store, config: o.config, logger, spool, host, metrics: o.metrics });
         continue;
       }
       host.drop();

@@ -46,6 +46,7 @@ export class WorkerHost {
   constructor(o: WorkerHostOptions) {
     const failed = (reason: string) => () => new Error(reason);
     this.threads = createWorkerPool<HostJob, HostOutcome>({
+      name: "import",
       url: o.workerUrl ?? workerUrl("collections/import/import-worker.ts"),
       size: 1,
       message: (j) => ({ type: "job", job: j.job }) satisfies ToWorker,

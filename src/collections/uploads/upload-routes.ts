@@ -8,6 +8,7 @@ import type { UploadedFile } from "../../contract/uploads.ts";
 import { storageAllowanceFor, withinAllowance } from "../../corpus/storage-allowance.ts";
 import { json, NO_STORE } from "../../http/responses.ts";
 import { routes } from "../../http/route.ts";
+import type { Metrics } from "../../metrics/registry.ts";
 import type { Store } from "../../store/types.ts";
 import { ownCollection } from "../find-collection.ts";
 import type { ImportQueue } from "../import/import-queue.ts";
@@ -51,6 +52,7 @@ export interface UploadDeps {
   store: Store;
   config: Config;
   imports: ImportQueue;
+  metrics: Metrics;
   /** Longest silence within an upload's body (default BODY_TIMEOUT_S); tests shorten it. */
   bodyTimeoutMs?: number;
 }
@@ -85,10 +87,11 @@ export const UPLOAD_ROUTES = routes<Account>()(
           "your collections hold more than your plan keeps: nothing was stored; remove documents or ask for a larger plan",
         );
       const spool = deps.imports.spool;
+      deps.metrics.uploadsReceiving.add(1);
       const files = await receiveUpload(request, spool, deps.config, {
         idleMs: deps.bodyTimeoutMs ?? BODY_TIMEOUT_S * 1000,
         room: allowance.bytes - use.bytes,
-      });
+      }).finally(() => deps.metrics.uploadsReceiving.add(-1));
       await deps.imports.ready;
       const rows = await enqueueUpload(deps.store, deps.config, spool, {
         account,
@@ -97,6 +100,11 @@ export const UPLOAD_ROUTES = routes<Account>()(
         instanceId: deps.imports.instanceId,
       });
       deps.imports.kick();
+      deps.metrics.uploadFiles.inc({}, rows.length);
+      deps.metrics.uploadBytes.inc(
+        {},
+        rows.reduce((n, r) => n + r.bytes, 0),
+      );
       const documents: UploadedFile[] = rows.map((r) => ({ doc_id: r.docId, status: "queued", bytes: r.bytes }));
       return json({ documents }, 202, NO_STORE);
     },

@@ -51,6 +51,7 @@ export function createSearchPool(o: SearchPoolOptions): {
 } {
   const limit = o.memoryLimit ?? SEARCH_MEMORY;
   const threads = createWorkerPool<SearchTask, Value>({
+    name: "search",
     url: o.workerUrl ?? workerUrl("corpus/search/search-worker.ts"),
     size: o.size ?? 2,
     open: { type: "open", source: o.source } satisfies SearchJob,

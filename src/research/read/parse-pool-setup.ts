@@ -46,6 +46,7 @@ export function parseThreads(o: ParsePoolOptions) {
   const memoryLimit = o.memoryLimit ?? PARSE_MEMORY_BYTES;
   const fail = (why: FetchFailure, message: string) => (job: PoolJob) => new FetchError(why, job.url, message);
   return createWorkerPool<PoolJob, unknown>({
+    name: "parse",
     url: o.workerUrl ?? workerUrl("research/read/parse-worker.ts"),
     size: o.size ?? Math.max(1, Math.min(4, availableParallelism() - 1)),
     perThread: Number.POSITIVE_INFINITY,

@@ -1,6 +1,6 @@
 import type { SQL } from "bun";
 import type { UploadsTable } from "../types.ts";
-import { STORAGE_USE, toStorageUse, toUploadRow, UPLOAD_COLUMNS, type UploadRowRaw } from "../upload-rows.ts";
+import { countsOf, STORAGE_USE, toStorageUse, toUploadRow, UPLOAD_COLUMNS, type UploadRowRaw } from "../upload-rows.ts";
 
 /** Thrown inside the enqueue transaction to roll it back. */
 class Over extends Error {}
@@ -106,5 +106,7 @@ export function pgUploads(sql: SQL): UploadsTable {
       ),
     spools: async () =>
       (await sql`SELECT spool FROM corpus_uploads WHERE spool IS NOT NULL`).map((r: { spool: string }) => r.spool),
+    statusCounts: async () =>
+      countsOf(await sql`SELECT status, count(*)::int AS n FROM corpus_uploads GROUP BY status`),
   };
 }

@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { endThread, newThread } from "../../util/worker-pool/pool-census.ts";
 import { workerUrl } from "../../util/worker-url.ts";
 
 /** How often the thread moves the WAL's pages into the database file. */
@@ -22,11 +23,11 @@ export function startCheckpointer(
   let worker: Worker | undefined;
   const fallBack = () => {
     db.exec(`PRAGMA wal_autocheckpoint = ${AUTO_PAGES};`);
-    worker?.terminate();
+    if (worker) endThread(worker);
     worker = undefined;
   };
   try {
-    worker = new Worker(url, { smol: true } as WorkerOptions);
+    worker = newThread(new Worker(url, { smol: true } as WorkerOptions));
   } catch {
     return () => {};
   }
@@ -42,7 +43,7 @@ export function startCheckpointer(
   (worker as Worker & { unref(): void }).unref();
   worker.postMessage({ path: db.filename, everyMs: EVERY_MS });
   return () => {
-    worker?.terminate();
+    if (worker) endThread(worker);
     worker = undefined;
   };
 }

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
-import type { EnqueueOutcome, NewUpload, StorageUse, UploadsTable } from "../types.ts";
-import { STORAGE_USE, toStorageUse, toUploadRow, UPLOAD_COLUMNS, type UploadRowRaw } from "../upload-rows.ts";
+import type { EnqueueOutcome, NewUpload, StorageUse, UploadStatus, UploadsTable } from "../types.ts";
+import { countsOf, STORAGE_USE, toStorageUse, toUploadRow, UPLOAD_COLUMNS, type UploadRowRaw } from "../upload-rows.ts";
 
 /** Thrown inside the enqueue transaction to roll it back. */
 class Over extends Error {}
@@ -52,6 +52,9 @@ export function sqliteUploads(db: Database): UploadsTable {
     `DELETE FROM corpus_uploads WHERE collection_id = ? AND doc_id = ? RETURNING ${UPLOAD_COLUMNS}`,
   );
   const spools = db.prepare<{ spool: string }, []>("SELECT spool FROM corpus_uploads WHERE spool IS NOT NULL");
+  const byStatus = db.prepare<{ status: UploadStatus; n: number }, []>(
+    "SELECT status, count(*) AS n FROM corpus_uploads GROUP BY status",
+  );
   const now = () => new Date().toISOString();
 
   const enqueue = db.transaction(
@@ -92,5 +95,6 @@ export function sqliteUploads(db: Database): UploadsTable {
     adopt: (id, instanceId) => adopt.run(now(), id, instanceId).changes > 0,
     remove: (cid, docId) => remove.all(cid, docId).map(toUploadRow),
     spools: () => spools.all().map((r) => r.spool),
+    statusCounts: () => countsOf(byStatus.all()),
   };
 }

@@ -36,6 +36,8 @@ export interface PoolErrors<J> {
 }
 
 export interface WorkerPoolConfig<J, R> {
+  /** The pool's name in /metrics (`pool` label): parse, search, import. */
+  name: string;
   /** The worker script (src/util/worker-url.ts finds one in a checkout or inside the binary). */
   url: string | URL;
   /** Threads at most. */

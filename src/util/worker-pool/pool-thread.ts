@@ -1,5 +1,6 @@
 // One thread of a pool and the jobs it holds: started, kept alive while busy, let go when idle.
 
+import { newThread } from "./pool-census.ts";
 import type { RunOptions } from "./pool-config.ts";
 
 /** A job as the pool holds it. */
@@ -45,7 +46,7 @@ export interface ThreadHooks {
 
 /** Starts a thread for slot `at` (throws where the Worker constructor refuses the script). */
 export function startThread<J, R>(at: number, queue: PoolJob<J, R>[], h: ThreadHooks): Thread<J, R> {
-  const worker = new Worker(h.url, { smol: true } as WorkerOptions);
+  const worker = newThread(new Worker(h.url, { smol: true } as WorkerOptions));
   const t: Thread<J, R> = { worker, at, ready: h.open === undefined, started: false, queue, held: new Map() };
   worker.onmessage = (e: MessageEvent) => h.onMessage(e.data);
   worker.onerror = (e) => {

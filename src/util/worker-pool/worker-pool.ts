@@ -1,3 +1,4 @@
+import { endThread, enlist } from "./pool-census.ts";
 import { type WorkerPool, type WorkerPoolConfig, wallClockTimer } from "./pool-config.ts";
 import { poolMemory } from "./pool-memory.ts";
 import { busy, keep, newJob, type PoolJob, startThread, type Thread } from "./pool-thread.ts";
@@ -23,13 +24,14 @@ export function createWorkerPool<J, R>(c: WorkerPoolConfig<J, R>): WorkerPool<J,
     for (const t of slots) if (t) yield* t.held.values();
   };
   const memory = c.memory && poolMemory(c.memory, held, (tripped) => overMemory(tripped));
+  const tally = { ok: 0, failed: 0, restarts: 0 };
   const live = (t: Thread<J, R>) => slots[t.at] === t;
 
   const drop = (t: Thread<J, R>) => {
     if (!live(t)) return;
     slots[t.at] = undefined;
     clearTimeout(t.idle);
-    t.worker.terminate();
+    endThread(t.worker);
   };
   /** Runs a job in place, or fails it, where no thread can take it. */
   const threadlessRun = (j: Job<J, R>, why: string) => {
@@ -92,8 +94,9 @@ export function createWorkerPool<J, R>(c: WorkerPoolConfig<J, R>): WorkerPool<J,
    * Terminates `t`: each job it held fails with `fate`'s error or (null) goes to another thread
    * once; its queue goes to a new thread in its slot.
    */
-  const retire = (t: Thread<J, R>, fate: (j: Job<J, R>) => Error | null) => {
+  const retire = (t: Thread<J, R>, fate: (j: Job<J, R>) => Error | null, restart = true) => {
     if (!live(t)) return;
+    if (restart) tally.restarts++;
     drop(t);
     const again: Job<J, R>[] = [];
     for (const j of t.held.values()) {
@@ -173,13 +176,26 @@ export function createWorkerPool<J, R>(c: WorkerPoolConfig<J, R>): WorkerPool<J,
     j.reject(c.errors.abandoned(j.input));
   };
 
-  return {
+  const pool: WorkerPool<J, R> = {
     run(input, o = {}) {
       const { signal, inPlace } = o;
       if (signal?.aborted) return Promise.reject(c.errors.abandoned(input));
       if (threadless && inPlace) return inPlace();
       return new Promise<R>((resolve, reject) => {
-        const job = newJob<J, R>(input, nextSeq++, o, resolve, reject, () => abandon(job));
+        const job = newJob<J, R>(
+          input,
+          nextSeq++,
+          o,
+          (v) => {
+            tally.ok++;
+            resolve(v);
+          },
+          (e) => {
+            if (!o.signal?.aborted) tally.failed++;
+            reject(e);
+          },
+          () => abandon(job),
+        );
         place(job);
       });
     },
@@ -192,9 +208,22 @@ export function createWorkerPool<J, R>(c: WorkerPoolConfig<J, R>): WorkerPool<J,
         if (!t) continue;
         const queued = t.queue;
         t.queue = [];
-        retire(t, (j) => c.errors.closed(j.input));
+        retire(t, (j) => c.errors.closed(j.input), false);
         for (const j of queued) j.reject(c.errors.closed(j.input));
       }
     },
   };
+  enlist(pool, () => {
+    let threads = 0;
+    let busyNow = 0;
+    let queued = 0;
+    for (const t of slots) {
+      if (!t) continue;
+      threads++;
+      if (t.held.size) busyNow++;
+      queued += t.queue.length;
+    }
+    return { pool: c.name, size: c.size, threads, busy: busyNow, queued, ...tally };
+  });
+  return pool;
 }

@@ -57,6 +57,7 @@ function manualMemory() {
 
 function pool(o: Partial<WorkerPoolConfig<PoolTestJob, Answer>> = {}) {
   return createWorkerPool<PoolTestJob, Answer>({
+    name: "test",
     url: WORKER,
     size: 1,
     message: (job, id) => ({ ...job, id }),

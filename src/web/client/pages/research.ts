@@ -7,6 +7,7 @@ import { verificationNote } from "../claims/verification-note.ts";
 import { fmtDate, h, mount } from "../dom.ts";
 import { fmtSeconds } from "../format.ts";
 import { renderMarkdown } from "../markdown.ts";
+import { messageLines } from "../message-nodes.ts";
 import { readEvents } from "../sse.ts";
 import { sourcesList } from "./sources-list.ts";
 
@@ -72,7 +73,7 @@ export function researchPage(me: Me): void {
     const failed = (...lines: string[]) => {
       answer.replaceChildren();
       answer.hidden = true;
-      status.replaceChildren(h("p", { class: "alert" }, ...lines));
+      status.replaceChildren(h("p", { class: "alert" }, ...messageLines(lines)));
     };
     const show = (event: string, d: Record<string, unknown>) => {
       if (event === "progress") {

@@ -39,13 +39,15 @@ function linesOf(text: string): Line[] {
 /**
  * Whether text line `t` goes on the open block whose last line is `last`. After a blank line
  * only a sentence left open and taken up in lower case does (a PDF's page break); an item only
- * where the line carries its sentence on; a paragraph unless a sentence ended and `t` reads as
- * a heading that the line after it does not carry on.
+ * where the line carries its sentence on; a paragraph also where a sentence ended and `t` starts
+ * another that reads as no heading. A line left open that `t` does not carry on ends its block:
+ * a web page's paragraphs are one line each, and one without a full stop (a caption, a label)
+ * must not run into the next.
  */
 function joins(kind: BlockKind, last: string, t: string, gap: boolean, carried: boolean): boolean {
   if (gap) return kind === "prose" && !endsSentence(last) && /^\p{Ll}/u.test(t);
-  if (kind === "item") return continues(last, t);
-  return continues(last, t) || !(endsSentence(last) && headingLike(t) && !carried);
+  if (continues(last, t)) return true;
+  return kind === "prose" && endsSentence(last) && !(headingLike(t) && !carried);
 }
 
 /** The blocks of `text` in order (blank lines, and nothing else, dropped). */

@@ -41,6 +41,12 @@ describe("wrapped lines", () => {
     ]);
   });
 
+  test("a line left open that the next does not carry on ends its block (a web page's caption, one line per block)", () => {
+    const page =
+      "Figure 2 shows the capacity that the coated cells kept over five hundred cycles of fast charging at forty degrees\nThe coating step added two hours per batch.";
+    expect(wholeSentences(page)).toEqual(["The coating step added two hours per batch."]);
+  });
+
   test("text stored with hard line breaks by an earlier import reads as sentences", () => {
     const stored = "The yield rose\nfrom 61 percent to 74 percent once the cathode particles were\ncoated.";
     expect(splitSentences(stored)).toEqual([

@@ -77,7 +77,7 @@ export function splitSentences(text: string): string[] {
 }
 
 // A sentence begun half-way starts in lower case or with what closes or continues a clause.
-const HALF_BEGUN = /^[\p{Ll}\p{M},;:.!?)\]}…%’”–—]/u;
+const HALF_BEGUN = /^[\p{Ll}\p{M},;:.!?)\]}…%’”–—<>=+×/&]/u;
 // A statement ends with . ! or 。！ and any closing marks; a question is not a claim.
 const ENDS = /[.!。！]["'”’)\]]*$/u;
 const BULLET = /^\s*(?:[-*+•▪◦‣]|\d{1,3}[.)]|\(?[a-z]\))\s+/;

@@ -20,6 +20,22 @@ interface Line {
   kind: LineKind;
   /** A blank line stood before it. */
   gap: boolean;
+  /**
+   * It fills its group's width, in a group set in lines no longer than a page's (WRAPPED): the
+   * line was wrapped where the width ran out, not where a sentence or a block ended.
+   */
+  full: boolean;
+}
+
+// The width of a hard-wrapped group at most: a web page's paragraphs, one a line, run longer.
+const WRAPPED = 160;
+// How much of the group's width a line fills to count as wrapped there (ragged right edges included).
+const FULL = 0.75;
+
+/** A group's width: its median line length, so that a long title or a short last line does not set it. */
+function widthOf(lengths: number[]): number {
+  const sorted = [...lengths].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 /** The lines of `text`, each with its kind; in a blank-line group that is mostly code, every line is code. */
@@ -29,25 +45,37 @@ function linesOf(text: string): Line[] {
     const lines = group.split("\n").filter((l) => l.trim());
     const kinds = lines.map(lineKind);
     const code = kinds.filter((k) => k === "code").length;
+    const width = widthOf(lines.map((l) => l.trim().length));
+    const wrapped = lines.length > 1 && width <= WRAPPED;
     lines.forEach((l, i) => {
-      out.push({ text: l.trimEnd(), kind: code * 2 >= lines.length ? "code" : kinds[i]!, gap: i === 0 });
+      const kind = code * 2 >= lines.length ? "code" : kinds[i]!;
+      out.push({ text: l.trimEnd(), kind, gap: i === 0, full: wrapped && l.trim().length >= FULL * width });
     });
   }
   return out;
 }
 
 /**
- * Whether text line `t` goes on the open block whose last line is `last`. After a blank line
- * only a sentence left open and taken up in lower case does (a PDF's page break); an item only
- * where the line carries its sentence on; a paragraph also where a sentence ended and `t` starts
- * another that reads as no heading. A line left open that `t` does not carry on ends its block:
- * a web page's paragraphs are one line each, and one without a full stop (a caption, a label)
- * must not run into the next.
+ * Whether text line `t` goes on the open block whose last line is `last` (`lastFull`: it filled
+ * its wrapped group's width). After a blank line only a sentence left open and taken up in lower
+ * case does (a PDF's page break); an item only where the line carries its sentence on; a
+ * paragraph also where a sentence ended and `t` starts another that reads as no heading, or
+ * where `last` was wrapped mid-sentence ("… during\nER stress …"). A line left open and not
+ * wrapped ends its block: a web page's paragraphs are one line each, and one without a full
+ * stop (a caption, a label) must not run into the next.
  */
-function joins(kind: BlockKind, last: string, t: string, gap: boolean, carried: boolean): boolean {
+function joins(kind: BlockKind, last: string, lastFull: boolean, t: string, gap: boolean, carried: boolean): boolean {
   if (gap) return kind === "prose" && !endsSentence(last) && /^\p{Ll}/u.test(t);
   if (continues(last, t)) return true;
-  return kind === "prose" && endsSentence(last) && !(headingLike(t) && !carried);
+  if (kind !== "prose") return false;
+  return endsSentence(last) ? !(headingLike(t) && !carried) : lastFull;
+}
+
+/** A numbered section's heading ("2.3 Methods"), or words of four letters or more mostly capitalised. */
+function titleCase(t: string): boolean {
+  if (/^\d+(?:\.\d+)*\.?\s/.test(t)) return true;
+  const long = t.split(" ").filter((w) => /^\p{L}{4,}/u.test(w));
+  return long.length > 0 && long.filter((w) => /^\p{Lu}/u.test(w)).length >= 0.6 * long.length;
 }
 
 /** The blocks of `text` in order (blank lines, and nothing else, dropped). */
@@ -59,6 +87,7 @@ export function textBlocks(text: string): TextBlock[] {
   // The paragraph or item the next text line may continue, and its last line as written.
   let open: { kind: BlockKind; parts: string[] } | null = null;
   let last = "";
+  let lastFull = false;
   const start = (kind: BlockKind, t: string) => {
     const b = { kind, parts: [t] };
     blocks.push(b);
@@ -76,16 +105,22 @@ export function textBlocks(text: string): TextBlock[] {
     if (line.kind === "item") {
       open = start("item", t);
       last = t;
+      lastFull = line.full;
       return;
     }
     const next = lines[i + 1];
-    const carried = next !== undefined && !next.gap && next.kind === "text" && continues(t, next.text);
-    if (open && joins(open.kind, last, t, line.gap, carried)) {
+    // The next line carries this one on: it continues the sentence, or this line was wrapped
+    // where the width ran out inside a paragraph (then it is no heading, however few its words;
+    // a group's first line and a line in title case may still be one).
+    const wrapped = line.full && !line.gap && !titleCase(t);
+    const carried = next !== undefined && !next.gap && next.kind === "text" && (wrapped || continues(t, next.text));
+    if (open && joins(open.kind, last, lastFull, t, line.gap, carried)) {
       const { drop, sep } = joinOf(last, t, spellings);
       const end = open.parts.length - 1;
       if (drop) open.parts[end] = open.parts[end]!.slice(0, -1);
       open.parts.push(sep + t);
       last = t;
+      lastFull = line.full;
       return;
     }
     if (headingLike(t) && !carried) {
@@ -95,6 +130,7 @@ export function textBlocks(text: string): TextBlock[] {
     }
     open = start("prose", t);
     last = t;
+    lastFull = line.full;
   });
   return blocks.map((b) => ({ kind: b.kind, text: b.parts.join("") }));
 }

@@ -16,7 +16,7 @@ export interface FragmentFaults {
   pieces: string[];
 }
 
-interface Envelope {
+export interface Envelope {
   answer: string;
   sources: { evidence?: { claim: string; quote: string }[] }[];
   verification?: { claims: number };
@@ -32,7 +32,15 @@ const STARTED = /^(?:$|\s+["'“‘(]*[\p{Lu}\p{Lt}\p{Lo}\p{N}])/u;
 /** Checks an extractive answer over `docs`: where its markers stand and what it quotes. */
 export function fragmentFaults(env: Envelope, docs: FragmentDoc[]): FragmentFaults {
   const sentences = new Set(docs.flatMap((d) => d.sentences));
-  const apart = docs.flatMap((d) => d.apart);
+  return answerFaults(
+    env,
+    (s) => sentences.has(s),
+    docs.flatMap((d) => d.apart),
+  );
+}
+
+/** The same over any documents: `whole` tells a whole sentence (or run of them) of theirs, `apart` what is never quoted. */
+export function answerFaults(env: Envelope, whole: (s: string) => boolean, apart: string[] = []): FragmentFaults {
   const f: FragmentFaults = { markerInside: 0, cut: 0, apart: 0, claims: 0, quotes: 0, pieces: [] };
   // The lead-in line ("Here is what the sources say:") is the writer's own; the quotes follow it.
   for (const para of env.answer.split(/\n\n+/).slice(1)) {
@@ -44,14 +52,14 @@ export function fragmentFaults(env: Envelope, docs: FragmentDoc[]): FragmentFaul
     for (const piece of para.split(MARKERS).map((p) => unescaped(p).trim())) {
       if (!piece) continue;
       f.pieces.push(piece);
-      if (!sentences.has(piece)) f.cut++;
+      if (!whole(piece)) f.cut++;
       if (apart.some((a) => piece.includes(a))) f.apart++;
     }
   }
   for (const s of env.sources)
     for (const e of s.evidence ?? []) {
-      if (!sentences.has(e.claim)) f.claims++;
-      if (!sentences.has(e.quote)) f.quotes++;
+      if (!whole(e.claim)) f.claims++;
+      if (!whole(e.quote)) f.quotes++;
     }
   if (env.verification && env.verification.claims !== f.pieces.length) f.claims++;
   return f;

@@ -43,8 +43,8 @@ describe("wrapped lines", () => {
 
   test("a line left open that the next does not carry on ends its block (a web page's caption, one line per block)", () => {
     const page =
-      "Figure 2 shows the capacity that the coated cells kept over five hundred cycles of fast charging at forty degrees\nThe coating step added two hours per batch.";
-    expect(wholeSentences(page)).toEqual(["The coating step added two hours per batch."]);
+      "Figure 2 shows the capacity that the coated cells kept over five hundred cycles of fast charging at forty degrees\nThe coating step added two hours per batch. It raised the cost per kilogram of cathode by three percent, which the longer life of the cells more than repaid, the team wrote in its report.";
+    expect(wholeSentences(page)[0]).toBe("The coating step added two hours per batch.");
   });
 
   test("text stored with hard line breaks by an earlier import reads as sentences", () => {

@@ -23,20 +23,29 @@ export function splitPassages(text: string, target = 110, max = 170): string[] {
     cur = "";
     n = 0;
   };
-  for (const { text: p } of textBlocks(text)) {
+  // A heading waiting for the block it heads: it goes into that block's passage, never ends one.
+  let heading = "";
+  for (const { kind, text: p } of textBlocks(text)) {
+    if (kind === "heading") {
+      heading = heading ? `${heading}\n\n${p}` : p;
+      continue;
+    }
     const pieces =
       words(p) > max
         ? (p.includes("\n") ? [p] : lineSentences(p)).flatMap((s) => (words(s) > max ? windows(s, target) : [s]))
         : [p];
     pieces.forEach((piece, i) => {
-      const k = words(piece);
+      const k = words(piece) + words(heading);
       if (n && n + k > max) push();
       // A paragraph's sentences go on after a space; the next block after a blank line.
-      cur += cur ? (i ? " " : "\n\n") + piece : piece;
+      const lead = heading ? `${heading}\n\n` : "";
+      cur += (cur ? (i ? " " : "\n\n") : "") + lead + piece;
+      heading = "";
       n += k;
       if (n >= target) push();
     });
   }
+  if (heading) cur += (cur ? "\n\n" : "") + heading;
   push();
   return out.filter((p) => p.length >= 40);
 }
@@ -147,5 +156,6 @@ function lineSentences(line: string): string[] {
  */
 export function withoutTitle(text: string, title: string): string {
   const t = title.trim();
-  return t && /\s/.test(text[t.length] ?? "") && text.startsWith(t) ? text.slice(t.length + 1).trimStart() : text;
+  if (!t || !text.startsWith(t)) return text;
+  return text.length === t.length ? "" : /\s/.test(text[t.length]!) ? text.slice(t.length + 1).trimStart() : text;
 }

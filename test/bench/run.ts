@@ -6,6 +6,7 @@ import { benchCriticalPath } from "./critical-path.ts";
 import { benchExtraction } from "./extraction.ts";
 import { benchHeldStreams } from "./held-streams.ts";
 import { benchInstances } from "./instances.ts";
+import { benchSentences } from "./sentences.ts";
 import { benchServing } from "./serving.ts";
 import { benchSignupFlood } from "./signup-flood.ts";
 import { benchSpentKeyFlood } from "./spent-key-flood.ts";
@@ -31,6 +32,7 @@ const sections: [string, () => Promise<string>][] = [
     async () => `${await burstProfile("ramp", 2000, 2000)}\n\n${await burstProfile("burst", 2000, 0)}`,
   ],
   ["12. Runs during a spent key's flood", () => benchSpentKeyFlood()],
+  ["13. Answers on sentences: wrapped text, PDFs, Markdown", benchSentences],
 ];
 const only = process.argv[2];
 for (const [title, fn] of sections) {

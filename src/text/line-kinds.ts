@@ -7,10 +7,10 @@
 
 export type LineKind = "table" | "code" | "item" | "text";
 
-// Cells (white space runs and tabs read as two spaces first): a pipe at either end, or a run of spaces between words that no full stop,
+// Cells: a pipe at either end, or a run of spaces between words that no full stop,
 // colon or comma precedes (markdown-text.ts joins a row's cells with two spaces; "end.  Next"
 // is a typist's sentence gap).
-const TABLE = /^\s*\||\|\s*$|[^\s.!?:;,] {2}(?=\S)/;
+const TABLE = /^\s*\||\|\s*$|[^\s.!?:;,](?: {2,}|[ \t]*\t[ \t]*)(?=\S)/;
 
 // Code: a brace or "=>" where prose has none, a call, an assignment by a keyword, SQL in capitals.
 const CODE = [
@@ -27,12 +27,17 @@ const SQL_START =
   /^\s*(?:SELECT|FROM|WHERE|INSERT|UPDATE|DELETE|JOIN|GROUP|ORDER|LIMIT|VALUES|CREATE|ALTER|DROP|RETURNING|SET|AND|OR)\b/;
 const SQL_MORE = /[=<>;(']|\b(?:FROM|WHERE|BY|AS|ON|INTO|IN|IS|NOT|NULL|LIKE|DESC|ASC|TABLE|JOIN)\b/;
 const SYMBOLS = /[{}()[\]<>=;$#\\*|&^~`@]/g;
+// A character some mark of code above needs (the keyword patterns need "=", "(" or a space and
+// "from"/"import"/"$"/"#").
+const CODE_CHAR = /[{}()[\]<>=;$#\\*|&^~`@]|::|\+\+|^\s*(?:import|from)\s/;
 
 // A bullet or a number and a space, as plain-text lists and PDFs write them.
 const ITEM = /^\s*(?:[-*+•▪◦‣]|\d{1,3}[.)]|\(?[a-z]\))\s+\S/;
 
 /** Whether a line reads as code: a mark of code, or symbols where prose has words. */
 export function codeLine(line: string): boolean {
+  // Prose's own marks only (letters, digits, spaces, . , ; : ' " ! ? % and dashes): no code, and no pattern to try.
+  if (!CODE_CHAR.test(line) && !SQL_START.test(line)) return false;
   if (SQL_START.test(line) && SQL_MORE.test(line.replace(SQL_START, ""))) return true;
   if (CODE.some((re) => re.test(line))) {
     // A sentence about code still ends like one: "Call f() first." is prose.
@@ -49,7 +54,7 @@ const LONGEST = 2000;
 
 export function lineKind(line: string): LineKind {
   if (line.length > LONGEST) return "text";
-  if (TABLE.test(line.replace(/[ \t]{2,}|\t/g, "  "))) return "table";
+  if (TABLE.test(line)) return "table";
   if (codeLine(line)) return "code";
   if (ITEM.test(line)) return "item";
   return "text";

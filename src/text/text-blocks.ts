@@ -64,11 +64,18 @@ function linesOf(text: string): Line[] {
  * wrapped ends its block: a web page's paragraphs are one line each, and one without a full
  * stop (a caption, a label) must not run into the next.
  */
-function joins(kind: BlockKind, last: string, lastFull: boolean, t: string, gap: boolean, carried: boolean): boolean {
+function joins(
+  kind: BlockKind,
+  last: string,
+  lastFull: boolean,
+  t: string,
+  gap: boolean,
+  carried: () => boolean,
+): boolean {
   if (gap) return kind === "prose" && !endsSentence(last) && /^\p{Ll}/u.test(t);
   if (continues(last, t)) return true;
   if (kind !== "prose") return false;
-  return endsSentence(last) ? !(headingLike(t) && !carried) : lastFull;
+  return endsSentence(last) ? !(headingLike(t) && !carried()) : lastFull;
 }
 
 /** A numbered section's heading ("2.3 Methods"), or words of four letters or more mostly capitalised. */
@@ -112,8 +119,12 @@ export function textBlocks(text: string): TextBlock[] {
     // The next line carries this one on: it continues the sentence, or this line was wrapped
     // where the width ran out inside a paragraph (then it is no heading, however few its words;
     // a group's first line and a line in title case may still be one).
-    const wrapped = line.full && !line.gap && !titleCase(t);
-    const carried = next !== undefined && !next.gap && next.kind === "text" && (wrapped || continues(t, next.text));
+    // Asked only of a line that could be a heading: most lines are too long or end a sentence.
+    const carried = () =>
+      next !== undefined &&
+      !next.gap &&
+      next.kind === "text" &&
+      ((line.full && !line.gap && !titleCase(t)) || continues(t, next.text));
     if (open && joins(open.kind, last, lastFull, t, line.gap, carried)) {
       const { drop, sep } = joinOf(last, t, spellings);
       const end = open.parts.length - 1;
@@ -123,7 +134,7 @@ export function textBlocks(text: string): TextBlock[] {
       lastFull = line.full;
       return;
     }
-    if (headingLike(t) && !carried) {
+    if (headingLike(t) && !carried()) {
       start("heading", t);
       open = null;
       return;

@@ -82,9 +82,20 @@ export function headingLike(line: string): boolean {
   return t.split(/\s+/).length <= 12;
 }
 
+/** A stop that ends an abbreviation ("e.g.", "Dr."), read on a sentence's last 10 characters. */
+export const ABBREV =
+  /(?:^|[\s(])(?:e\.g|i\.e|et al|etc|Dr|Mr|Mrs|Ms|Prof|St|Jr|Sr|Inc|Ltd|Co|Fig|Figs|No|Nr|vs|approx|cf|ca|Vol|pp|Eq|z\.B|d\.h|bzw|usw)\.$/i;
+/** A stop that ends an initial ("J."). */
+export const INITIAL = /(?:^|\s)\p{Lu}\.$/u;
+/** Whether a line ends on an abbreviation or an initial: its stop ends no sentence. */
+export const abbreviated = (line: string): boolean => {
+  const end = line.trimEnd().slice(-10);
+  return ABBREV.test(end) || INITIAL.test(end);
+};
+
 /** Whether `next` carries on the sentence `line` left open (lower case, or a number or bracket after an open end). */
 export function continues(line: string, next: string): boolean {
   const n = next.trimStart();
-  if (/^\p{Ll}/u.test(n)) return true;
+  if (/^\p{Ll}/u.test(n)) return !endsSentence(line) || abbreviated(line);
   return !endsSentence(line) && (OPEN_END.test(tail(line)) || /^[\d(["'“‘%]/u.test(n));
 }

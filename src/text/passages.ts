@@ -1,3 +1,4 @@
+import { ABBREV, INITIAL } from "./line-kinds.ts";
 import { textBlocks } from "./text-blocks.ts";
 
 // Scripts written without spaces between words count a character as a word, so their
@@ -61,9 +62,6 @@ function windows(s: string, size: number): string[] {
   return out;
 }
 
-const ABBREV =
-  /(?:^|[\s(])(?:e\.g|i\.e|et al|etc|Dr|Mr|Mrs|Ms|Prof|St|Jr|Sr|Inc|Ltd|Co|Fig|Figs|No|Nr|vs|approx|cf|ca|Vol|pp|Eq|z\.B|d\.h|bzw|usw)\.$/i;
-const INITIAL = /(?:^|\s)\p{Lu}\.$/u;
 const DENSE_END = /[。！？]$/;
 // Where a sentence may end: after . ! ? and any closing quotes or brackets, before a space and
 // something; or right after 。！？. Matched forwards from the stop: a look-behind over the closing

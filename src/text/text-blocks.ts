@@ -59,7 +59,7 @@ function linesOf(text: string): Line[] {
  * Whether text line `t` goes on the open block whose last line is `last` (`lastFull`: it filled
  * its wrapped group's width). After a blank line only a sentence left open and taken up in lower
  * case does (a PDF's page break); an item only where the line carries its sentence on; a
- * paragraph also where a sentence ended and `t` starts another that reads as no heading, or
+ * paragraph also where a sentence ended and `t` starts another (not in lower case) that reads as no heading, or
  * where `last` was wrapped mid-sentence ("… during\nER stress …"). A line left open and not
  * wrapped ends its block: a web page's paragraphs are one line each, and one without a full
  * stop (a caption, a label) must not run into the next.
@@ -75,7 +75,10 @@ function joins(
   if (gap) return kind === "prose" && !endsSentence(last) && /^\p{Ll}/u.test(t);
   if (continues(last, t)) return true;
   if (kind !== "prose") return false;
-  return endsSentence(last) ? !(headingLike(t) && !carried()) : lastFull;
+  if (!endsSentence(last)) return lastFull;
+  // A line starting in lower case after a sentence's end (no abbreviation's) begins a block of
+  // its own: joined, the line break that was its only stop would be lost.
+  return !/^\p{Ll}/u.test(t) && !(headingLike(t) && !carried());
 }
 
 /** A numbered section's heading ("2.3 Methods"), or words of four letters or more mostly capitalised. */

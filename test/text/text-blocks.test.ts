@@ -47,6 +47,13 @@ describe("wrapped lines", () => {
     expect(wholeSentences(page)[0]).toBe("The coating step added two hours per batch.");
   });
 
+  test("a line in lower case after a sentence's end keeps the line break as its stop; after an abbreviation it goes on", () => {
+    expect(splitSentences("Notes on the coated cells.\nab. cd ab. cd ab. cd")[0]).toBe("Notes on the coated cells.");
+    expect(splitSentences("The cells were cycled at 40 degrees, e.g.\nthe fast-charge tests.")).toEqual([
+      "The cells were cycled at 40 degrees, e.g. the fast-charge tests.",
+    ]);
+  });
+
   test("text stored with hard line breaks by an earlier import reads as sentences", () => {
     const stored = "The yield rose\nfrom 61 percent to 74 percent once the cathode particles were\ncoated.";
     expect(splitSentences(stored)).toEqual([

@@ -1,3 +1,6 @@
+import { ABBREV, INITIAL } from "./line-kinds.ts";
+import { textBlocks } from "./text-blocks.ts";
+
 // Scripts written without spaces between words count a character as a word, so their
 // passages stay as short as everyone else's (and within the writer's token budget).
 const DENSE = "\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\p{Script=Thai}";
@@ -6,34 +9,44 @@ const UNITS = new RegExp(`[${DENSE}]|[^\\s${DENSE}]+`, "gu");
 const words = (s: string) => s.split(/\s+/).filter(Boolean).length + (s.match(DENSE_CHARS)?.length ?? 0);
 
 /**
- * Splits text into passages of about `target` words (80–150 in practice) on paragraph,
- * then sentence boundaries; a run-on piece without sentence ends (PDF text, lists) is cut
- * into windows of `max` words so no passage outgrows the budget.
+ * Splits text into passages of about `target` words (80–150 in practice) on block (text-blocks.ts:
+ * wrapped lines joined, headings, code and tables apart), then sentence boundaries; a run-on
+ * piece without sentence ends (lists, code) is cut into windows of `max` words so no passage
+ * outgrows the budget. Blocks in a passage stand a blank line apart, so a heading or a code
+ * line is read back as one (docs/decisions/0136-joining-wrapped-lines.md).
  */
 export function splitPassages(text: string, target = 110, max = 170): string[] {
-  const paras = text
-    .split(/\n+/)
-    .map((p) => p.replace(/\s+/g, " ").trim())
-    .filter(Boolean);
   const out: string[] = [];
-  let cur: string[] = [];
+  let cur = "";
   let n = 0;
   const push = () => {
-    // Paragraphs keep their line break: a heading has no full stop and would run into the next sentence.
-    if (cur.length) out.push(cur.join("\n"));
-    cur = [];
+    if (cur) out.push(cur);
+    cur = "";
     n = 0;
   };
-  for (const p of paras) {
-    const pieces = words(p) > max ? splitSentences(p).flatMap((s) => (words(s) > max ? windows(s, target) : [s])) : [p];
-    for (const piece of pieces) {
-      const k = words(piece);
+  // A heading waiting for the block it heads: it goes into that block's passage, never ends one.
+  let heading = "";
+  for (const { kind, text: p } of textBlocks(text)) {
+    if (kind === "heading") {
+      heading = heading ? `${heading}\n\n${p}` : p;
+      continue;
+    }
+    const pieces =
+      words(p) > max
+        ? (p.includes("\n") ? [p] : lineSentences(p)).flatMap((s) => (words(s) > max ? windows(s, target) : [s]))
+        : [p];
+    pieces.forEach((piece, i) => {
+      const k = words(piece) + words(heading);
       if (n && n + k > max) push();
-      cur.push(piece);
+      // A paragraph's sentences go on after a space; the next block after a blank line.
+      const lead = heading ? `${heading}\n\n` : "";
+      cur += (cur ? (i ? " " : "\n\n") : "") + lead + piece;
+      heading = "";
       n += k;
       if (n >= target) push();
-    }
+    });
   }
+  if (heading) cur += (cur ? "\n\n" : "") + heading;
   push();
   return out.filter((p) => p.length >= 40);
 }
@@ -49,9 +62,6 @@ function windows(s: string, size: number): string[] {
   return out;
 }
 
-const ABBREV =
-  /(?:^|[\s(])(?:e\.g|i\.e|et al|etc|Dr|Mr|Mrs|Ms|Prof|St|Jr|Sr|Inc|Ltd|Co|Fig|Figs|No|Nr|vs|approx|cf|ca|Vol|pp|Eq|z\.B|d\.h|bzw|usw)\.$/i;
-const INITIAL = /(?:^|\s)\p{Lu}\.$/u;
 const DENSE_END = /[。！？]$/;
 // Where a sentence may end: after . ! ? and any closing quotes or brackets, before a space and
 // something; or right after 。！？. Matched forwards from the stop: a look-behind over the closing
@@ -64,11 +74,32 @@ const TAIL = 10;
 /**
  * Sentence split: after . ! ? (and closing quotes) followed by white space, and after
  * 。！？ directly. Abbreviations ("e.g.", "Dr."), initials, a lower-case continuation and
- * very short pieces stay with their neighbour. A line break always ends a sentence (a
- * heading or a list item has no full stop of its own).
+ * very short pieces stay with their neighbour. A paragraph's wrapped lines are one (text-blocks.ts);
+ * a heading, a code line and a table row are each a piece of their own.
  */
 export function splitSentences(text: string): string[] {
-  return text.split(/\n+/).flatMap(lineSentences);
+  return textBlocks(text).flatMap((b) =>
+    b.kind === "prose" || b.kind === "item" ? lineSentences(b.text) : b.text.split("\n").map((l) => l.trim()),
+  );
+}
+
+// A sentence begun half-way starts in lower case or with what closes or continues a clause.
+const HALF_BEGUN = /^[\p{Ll}\p{M},;:.!?)\]}…%’”–—<>=+×/&]/u;
+// A statement ends with . ! or 。！ and any closing marks; a question is not a claim.
+const ENDS = /[.!。！]["'”’)\]]*$/u;
+const BULLET = /^\s*(?:[-*+•▪◦‣]|\d{1,3}[.)]|\(?[a-z]\))\s+/;
+
+/**
+ * The whole sentences of the text's paragraphs and list items: each starts like a sentence and
+ * ends like one, so a piece cut at a passage's edge or a wrapped line's half never counts, and
+ * nothing of a heading, code or a table does (docs/decisions/0137-what-is-a-sentence.md).
+ */
+export function wholeSentences(text: string): string[] {
+  return textBlocks(text)
+    .flatMap((b) =>
+      b.kind === "prose" ? lineSentences(b.text) : b.kind === "item" ? lineSentences(b.text.replace(BULLET, "")) : [],
+    )
+    .filter((s) => !HALF_BEGUN.test(s) && ENDS.test(s));
 }
 
 /** A line's pieces between the places a sentence may end, in order, none empty. */
@@ -123,5 +154,6 @@ function lineSentences(line: string): string[] {
  */
 export function withoutTitle(text: string, title: string): string {
   const t = title.trim();
-  return t && /\s/.test(text[t.length] ?? "") && text.startsWith(t) ? text.slice(t.length + 1).trimStart() : text;
+  if (!t || !text.startsWith(t)) return text;
+  return text.length === t.length ? "" : /\s/.test(text[t.length]!) ? text.slice(t.length + 1).trimStart() : text;
 }

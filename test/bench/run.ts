@@ -7,6 +7,7 @@ import { benchExtraction } from "./extraction.ts";
 import { benchExtractiveRelevance } from "./extractive-relevance.ts";
 import { benchHeldStreams } from "./held-streams.ts";
 import { benchInstances } from "./instances.ts";
+import { benchSentences } from "./sentences.ts";
 import { benchServing } from "./serving.ts";
 import { benchSignupFlood } from "./signup-flood.ts";
 import { benchSpentKeyFlood } from "./spent-key-flood.ts";
@@ -33,6 +34,7 @@ const sections: [string, () => Promise<string>][] = [
   ],
   ["12. Runs during a spent key's flood", () => benchSpentKeyFlood()],
   ["13. Extractive answers that quote only relevant sources", benchExtractiveRelevance],
+  ["14. Answers on sentences: wrapped text, PDFs, Markdown", benchSentences],
 ];
 const only = process.argv[2];
 for (const [title, fn] of sections) {

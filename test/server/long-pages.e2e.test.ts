@@ -114,8 +114,14 @@ describe("a 5 MB page of one glued sentence", () => {
     expect(worst).toBeLessThan(1_500);
     const final = events?.at(-1);
     expect(final?.event).toBe("final");
-    expect(final?.data.status).toBe("ok");
-    expect(final?.data.sources).toHaveLength(1);
+    // The run ends, and honestly: the passages chosen are pieces of the glued "sentence", begun
+    // in lower case, which the writer without a model never quotes
+    // (docs/decisions/0137-what-is-a-sentence.md).
+    expect(final?.data.status).toBe("error");
+    expect(final?.data.errors[0]).toMatchObject({
+      code: "no_sources",
+      message: "the sources read hold no usable sentences",
+    });
   });
 });
 

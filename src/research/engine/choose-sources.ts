@@ -64,7 +64,7 @@ export async function chooseSources(
     provided.push(src);
     texts.set(
       src.id,
-      d.text.length <= CHECKED_CHARS ? d.text : `${c.passages.join("\n")}\n${d.text.slice(0, CHECKED_CHARS)}`,
+      d.text.length <= CHECKED_CHARS ? d.text : `${c.passages.join("\n\n")}\n\n${d.text.slice(0, CHECKED_CHARS)}`,
     );
     writerSources.push({
       id: src.id,

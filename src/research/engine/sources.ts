@@ -20,7 +20,8 @@ export function usableDocs(results: ReadResult<RankedHit>[]): ReadableDoc[] {
       out.push({
         key: String(i),
         title: r.hit.title || r.doc.title,
-        text: `${r.hit.title}\n${text}`,
+        // The title a block of its own (src/text/text-blocks.ts): never joined to the first line.
+        text: `${r.hit.title}\n\n${text}`,
         hit: r.hit,
         via: "page",
       });
@@ -28,7 +29,7 @@ export function usableDocs(results: ReadResult<RankedHit>[]): ReadableDoc[] {
       out.push({
         key: String(i),
         title: r.hit.title,
-        text: `${r.hit.title}\n${r.hit.abstract}`,
+        text: `${r.hit.title}\n\n${r.hit.abstract}`,
         hit: r.hit,
         via: "abstract",
       });

@@ -2,6 +2,7 @@ import type { Verification, Writer } from "../../contract/envelope.ts";
 import { since } from "../../util/time.ts";
 import type { EngineResult, RunContext, Source } from "../types.ts";
 import { finalizeCitations } from "../write/citations.ts";
+import { markersAtSentenceEnds } from "../write/marker-places.ts";
 import { answerClaims } from "../write/verify/answer-claims.ts";
 import { type Verified, type VerifyInput, verifyInput } from "../write/verify/verify-answer.ts";
 import type { RunScope } from "./run-scope.ts";
@@ -26,11 +27,11 @@ export const verifyingMessage = (v: Verification, writer?: Writer | null) =>
     : `Checked ${v.claims} claims against the sources: ${v.supported} backed by a quote, ${v.unsupported} uncited as unsupported`;
 
 /**
- * The last stage: the answer's citations settled (unknown markers dropped, sources renumbered
- * by first citation), then checked against what was read (README "Claims you can check").
+ * The last stage: the answer's citations settled (a marker splitting a clause moved to its
+ * sentence's end, unknown markers dropped, sources renumbered by first citation), then checked against what was read (README "Claims you can check").
  */
 export async function verifyStage({ language, text, provided, texts }: Written, run: RunScope): Promise<EngineResult> {
-  const written = finalizeCitations(text, provided);
+  const written = finalizeCitations(markersAtSentenceEnds(text), provided);
   run.ctx.emit({
     type: "progress",
     stage: "writing",

@@ -1,4 +1,4 @@
-import { splitSentences, withoutTitle } from "../../text/passages.ts";
+import { wholeSentences, withoutTitle } from "../../text/passages.ts";
 import { Bm25 } from "../rank/bm25.ts";
 import { escapeMarkdown } from "./markdown-escape.ts";
 import { neutraliseMarkers } from "./markers.ts";
@@ -39,12 +39,15 @@ interface Sentence {
   score: number;
 }
 
-/** Candidate sentences: whole, readable, with reference marks and marker-shaped text cut. */
+/**
+ * Candidate sentences: whole (begun and ended as sentences, never a heading, code or a table
+ * row: wholeSentences), readable, with reference marks and marker-shaped text cut.
+ */
 function sentencesOf(sources: WriterSource[]): Omit<Sentence, "score">[] {
   const out: Omit<Sentence, "score">[] = [];
   sources.forEach((s, src) => {
     for (const p of s.passages)
-      for (const raw of splitSentences(withoutTitle(p, s.title))) {
+      for (const raw of wholeSentences(withoutTitle(p, s.title))) {
         const text = neutraliseMarkers(raw.replace(REFS, "")).trim();
         if (text.length >= 40 && text.length <= 600 && /\p{L}/u.test(text)) out.push({ src, pos: out.length, text });
       }

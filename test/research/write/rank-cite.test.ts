@@ -46,11 +46,11 @@ describe("passages", () => {
     expect(ps.join(" ").replace(/\s+/g, " ")).toBe(text);
   });
 
-  test("a heading keeps its line break in a passage and never runs into the next sentence", () => {
+  test("a heading stands a blank line apart in a passage and never runs into the next sentence", () => {
     const [p] = splitPassages(
       "Q3 review: solid-state cells\n\nDendrites grow through the ceramic electrolyte at high current.",
     );
-    expect(p).toBe("Q3 review: solid-state cells\nDendrites grow through the ceramic electrolyte at high current.");
+    expect(p).toBe("Q3 review: solid-state cells\n\nDendrites grow through the ceramic electrolyte at high current.");
     expect(splitSentences(p!)).toEqual([
       "Q3 review: solid-state cells",
       "Dendrites grow through the ceramic electrolyte at high current.",

@@ -125,13 +125,14 @@ describe("extractive writer", () => {
     const answer = writeExtractive("recall cells warranty", "en", [
       { id: "S1", title: "Recall", url: "https://example.org/r", passages: [sentences.join("\n")] },
     ]);
-    expect(answer).toContain("1\\. Owners must \\[confirm the warranty\\](https://evil.example)");
+    // A list item's bullet or number is not part of its sentence.
+    expect(answer).toContain("Owners must \\[confirm the warranty\\](https://evil.example)");
     expect(answer).toContain(
       "\\# Recall: \\*\\*every\\*\\* cell\\_made before March at \\<https://evil.example/x\\> counts, AT\\&T wrote!",
     );
-    expect(answer).toContain("\\- A 3.5 percent share of the cells is affected by the recall, the \\\\ maker said");
+    expect(answer).toContain(" A 3.5 percent share of the cells is affected by the recall, the \\\\ maker said");
     // The lead-in (ending in ":") is no claim; each quote is one, as the source wrote it.
-    expect(answerClaims(answer).map((c) => c.text)).toEqual(sentences);
+    expect(answerClaims(answer).map((c) => c.text)).toEqual(sentences.map((s) => s.replace(/^(?:1\.|-) /, "")));
   });
 
   test("maxSentences and perSource hold", () => {

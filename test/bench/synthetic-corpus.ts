@@ -73,7 +73,11 @@ export function* syntheticDocs(from: number, to: number): Generator<{ id: string
     const n = 120 + Math.floor(r() * 60);
     const words = Array.from({ length: n }, () => word(zipf(r)));
     const sentences: string[] = [];
-    for (let i = 0; i < words.length; i += 15) sentences.push(`${words.slice(i, i + 15).join(" ")}.`);
+    // Each a sentence as a reader writes one (a capital, a stop), so an answer without a model may quote it.
+    for (let i = 0; i < words.length; i += 15) {
+      const s = words.slice(i, i + 15).join(" ");
+      sentences.push(`${s[0]!.toUpperCase()}${s.slice(1)}.`);
+    }
     yield { id: `s${d}`, title: Array.from({ length: 6 }, () => word(zipf(r))).join(" "), text: sentences.join(" ") };
   }
 }

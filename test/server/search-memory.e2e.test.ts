@@ -62,7 +62,8 @@ describe("a collection thick with one short word", () => {
       // A's private collection as its uploads would leave it, and a shared one B reads.
       const store = openSqliteStore(dbPath);
       const mine = (await store.corpus.createCollection({ name: "mine", ownerId: account.id, visibility: "private" }))!;
-      const body = "zq ".repeat(PER_DOC);
+      // Sentences of the one word, so the answer without a model has something whole to quote.
+      const body = `Zq${" zq".repeat(19)}. `.repeat(PER_DOC / 20);
       for (let from = 0; from < DOCS; from += 50)
         await store.corpus.put(
           mine.id,

@@ -83,8 +83,13 @@ export function splitSentences(text: string): string[] {
   );
 }
 
-// A sentence begun half-way starts in lower case or with what closes or continues a clause.
+// A sentence begun half-way starts in lower case or with what closes or continues a clause —
+// unless its first word is a name written in lower case (mTOR, p53, siRNA, c-Myc, α-synuclein),
+// as science's sentences often begin.
 const HALF_BEGUN = /^[\p{Ll}\p{M},;:.!?)\]}…%’”–—<>=+×/&]/u;
+const LOWER_NAME = /^(?:\p{Ll}+[\p{Lu}\p{N}]|\p{Script=Greek}[-‐]|\p{Ll}[-‐]\p{Lu})/u;
+const halfBegun = (s: string) => HALF_BEGUN.test(s) && !LOWER_NAME.test(s);
+const lowerBegun = (s: string) => /^\p{Ll}/u.test(s) && !LOWER_NAME.test(s);
 // A statement ends with . ! or 。！ and any closing marks; a question is not a claim.
 const ENDS = /[.!。！]["'”’)\]]*$/u;
 const BULLET = /^\s*(?:[-*+•▪◦‣]|\d{1,3}[.)]|\(?[a-z]\))\s+/;
@@ -99,7 +104,7 @@ export function wholeSentences(text: string): string[] {
     .flatMap((b) =>
       b.kind === "prose" ? lineSentences(b.text) : b.kind === "item" ? lineSentences(b.text.replace(BULLET, "")) : [],
     )
-    .filter((s) => !HALF_BEGUN.test(s) && ENDS.test(s));
+    .filter((s) => !halfBegun(s) && ENDS.test(s));
 }
 
 /** A line's pieces between the places a sentence may end, in order, none empty. */
@@ -130,7 +135,7 @@ function lineSentences(line: string): string[] {
   for (const s of pieces(line.replace(/\s+/g, " ").trim())) {
     const dense = DENSE_END.test(tail);
     const glue =
-      parts.length > 0 && (ABBREV.test(tail) || INITIAL.test(tail) || /^\p{Ll}/u.test(s) || length < (dense ? 6 : 20));
+      parts.length > 0 && (ABBREV.test(tail) || INITIAL.test(tail) || lowerBegun(s) || length < (dense ? 6 : 20));
     const sep = glue && !dense ? " " : "";
     if (!glue) {
       close();

@@ -94,3 +94,16 @@ B  74 percent`;
     expect(textBlocks(p!).map((b) => b.kind)).toEqual(["heading", "prose", "code", "table"]);
   });
 });
+
+describe("sentences that begin with a name written in lower case", () => {
+  test("mTOR, p53, siRNA, c-Myc and α-synuclein begin sentences; a lower-case word still begins none", () => {
+    const text =
+      "The cells were grown for ten days in the usual medium. mTOR inhibition rescued them in most of the mice we tested. " +
+      "p53 was raised in every treated sample that we measured. siRNA against the gene lowered its expression by half. " +
+      "c-Myc rose in the treated group within the first two days. α-synuclein gathered in the neurons of older animals.";
+    const got = wholeSentences(text);
+    for (const start of ["mTOR inhibition", "p53 was", "siRNA against", "c-Myc rose", "α-synuclein gathered"])
+      expect(got.some((s) => s.startsWith(start))).toBe(true);
+    expect(wholeSentences("and so the yield rose from 61 percent to 74 percent over the year.")).toEqual([]);
+  });
+});

@@ -28,7 +28,8 @@ const unescaped = (s: string) => s.replace(/\\([!-/:-@[-`{-~])/g, "$1");
 // A sentence's end before a marker; a sentence's start (or nothing) after it.
 const ENDED = /[.!?。！？]["'”’)\]]*$/u;
 // A name written in lower case (mTOR, p53, c-Myc, α-synuclein) starts a sentence too, as passages.ts reads one.
-const STARTED = /^(?:$|\s+["'“‘(]*(?:[\p{Lu}\p{Lt}\p{Lo}\p{N}]|\p{Ll}+[\p{Lu}\p{N}]|\p{Script=Greek}[-‐]|\p{Ll}[-‐]\p{Lu}))/u;
+const STARTED =
+  /^(?:$|\s+["'“‘(]*(?:[\p{Lu}\p{Lt}\p{Lo}\p{N}]|\p{Ll}+[\p{Lu}\p{N}]|\p{Script=Greek}[-‐]|\p{Ll}[-‐]\p{Lu}))/u;
 
 /** Checks an extractive answer over `docs`: where its markers stand and what it quotes. */
 export function fragmentFaults(env: Envelope, docs: FragmentDoc[]): FragmentFaults {

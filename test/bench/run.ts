@@ -1,5 +1,6 @@
 import { cpus, totalmem } from "node:os";
 import { burstProfile } from "./burst-profile.ts";
+import { benchCheckModel } from "./check-model/bench.ts";
 import { benchClaims } from "./claims.ts";
 import { benchCorpus } from "./corpus.ts";
 import { benchCriticalPath } from "./critical-path.ts";
@@ -31,6 +32,7 @@ const sections: [string, () => Promise<string>][] = [
     async () => `${await burstProfile("ramp", 2000, 2000)}\n\n${await burstProfile("burst", 2000, 0)}`,
   ],
   ["12. Runs during a spent key's flood", () => benchSpentKeyFlood()],
+  ["13. The learned claim check", benchCheckModel],
 ];
 const only = process.argv[2];
 for (const [title, fn] of sections) {

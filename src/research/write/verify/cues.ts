@@ -43,6 +43,36 @@ const ASSOCIATED = /\b(?:associat|correlat|linked|link\b|relat(?:ed|ionship))/i;
 const NOT_ASSOCIATED =
   /\b(?:not|no|nor|without|lack of|absence of)\s+(?:\w+\s+){0,2}(?:associat|correlat|linked|link\b|relat(?:ed|ionship))|\b(?:unrelated|uncorrelated|independent of|unassociated)\b/i;
 
+/** A change or difference stated, against none found. */
+const CHANGE = side([
+  "increas",
+  "decreas",
+  "reduc",
+  "rais",
+  "rose",
+  "rise",
+  "elevat",
+  "declin",
+  "higher",
+  "lower",
+  "greater",
+  "improv",
+  "worsen",
+  "more\\b",
+  "less\\b",
+  "fewer\\b",
+  "fall",
+  "fell",
+  "impair",
+  "enhanc",
+]);
+const NO_CHANGE =
+  /\b(?:similar|comparable|unchanged|unaffected|stable|no (?:significant |statistically significant |detectable |measurable )?(?:difference|change|effect|benefit|improvement|increase|decrease|reduction)s?|(?:did|does|do) not (?:differ|change|affect|alter|improve|reduce|increase))\b/i;
+const EFFECTIVE = [
+  side(["effective", "efficac", "succeed", "success"]),
+  side(["ineffective", "ineffic", "unsuccessful", "fail"]),
+] as Pair;
+
 const UNIVERSAL = /\b(?:all|every|always|entire(?:ly)?|completely|universal(?:ly)?|invariably|only|sole(?:ly)?)\b/i;
 const HEDGED = /\b(?:some|may|might|few|several|partial(?:ly)?|subset|often|sometimes|certain|can|could|possibly)\b/i;
 
@@ -70,7 +100,10 @@ const opposed =
 
 /** The cues by name; their order is the features' (features.ts). */
 export const CUES: Record<string, Cue> = {
-  polarity: (c, q) => (negations(c) > 0 !== negations(q) > 0 ? 1 : 0),
+  /** The claim denies what the quote states. */
+  denied: (c, q) => (negations(c) > 0 && negations(q) === 0 ? 1 : 0),
+  /** The quote denies what the claim states. */
+  polarity: (c, q) => (negations(q) > 0 && negations(c) === 0 ? 1 : 0),
   increase: opposed(PAIRS.increase!),
   higher: opposed(PAIRS.higher!),
   more: opposed(PAIRS.more!),
@@ -81,6 +114,9 @@ export const CUES: Record<string, Cue> = {
     const state = (s: string) => (NOT_ASSOCIATED.test(s) ? -1 : ASSOCIATED.test(s) ? 1 : 0);
     return state(c) * state(q) < 0 ? 1 : 0;
   },
+  /** The claim states a change or a difference where the quote finds none. */
+  change: (c, q) => (CHANGE.test(c) && !NO_CHANGE.test(c) && NO_CHANGE.test(q) ? 1 : 0),
+  effective: opposed(EFFECTIVE),
   quantifier: (c, q) => {
     const u = (s: string) => UNIVERSAL.test(s) && !HEDGED.test(s);
     const h = (s: string) => HEDGED.test(s) && !UNIVERSAL.test(s);

@@ -14,9 +14,9 @@ const TEXT =
 
 describe("each contradiction cue, on a claim against a quote", () => {
   const cases: [cue: string, claim: string, quote: string, same: string][] = [
-    ["polarity", "Aspirin does not lower fever.", "Aspirin lowers fever.", "Aspirin never lowers fever."],
-    ["polarity", "The drug fails to reduce pain.", "The drug reduces pain.", "The drug failed to reduce pain."],
-    ["polarity", "There is a lack of evidence.", "There is evidence.", "Evidence is lacking entirely, a lack of data."],
+    ["denied", "Aspirin does not lower fever.", "Aspirin lowers fever.", "Aspirin never lowers fever."],
+    ["denied", "The drug fails to reduce pain.", "The drug reduces pain.", "The drug failed to reduce pain."],
+    ["denied", "There is a lack of evidence.", "There is evidence.", "Evidence is lacking entirely, a lack of data."],
     [
       "increase",
       "Statins increase diabetes risk.",

@@ -13,7 +13,10 @@ function whereFrom(s: Source): string {
 /** The quotes that back the claims citing a source, one a line, with the claim they back (README "Claims you can check"). */
 function quotesText(s: Source): string {
   return (s.evidence ?? [])
-    .map((e) => `\n     > "${e.quote}"\n       backs: ${e.claim} (support ${e.support.toFixed(2)})`)
+    .map(
+      (e) =>
+        `\n     > "${e.quote}"\n       ${e.verdict === "contradicted" ? "says otherwise:" : "backs:"} ${e.claim} (support ${e.support.toFixed(2)})`,
+    )
     .join("");
 }
 
@@ -26,7 +29,7 @@ export function sourcesText(sources: Source[]): string {
 function checkedText(env: Envelope): string {
   const v = env.verification;
   if (!v) return "";
-  return `\n\nChecked: ${v.supported} of ${v.claims} claims backed by a quote from their source${v.unsupported ? `; ${v.unsupported} uncited as unsupported` : ""}.`;
+  return `\n\nChecked: ${v.supported} of ${v.claims} claims backed by a quote from their source${v.unsupported ? `; ${v.unsupported} uncited as unsupported` : ""}${v.contradicted ? `; ${v.contradicted} contradicted by a quote` : ""}.`;
 }
 
 /** An answered run as text: the answer's Markdown, the check's line, then its sources (`ask`, MCP's `research`). */

@@ -260,9 +260,11 @@ test("the extractive writer's quotes back their own sentences: every citation sc
     expect(all.length).toBeGreaterThan(1);
     for (const e of all) {
       expect(e.support).toBe(1);
+      expect(e.verdict).toBe("supported");
       expect(e.quote).toBe(e.claim);
     }
     expect(env.verification.unsupported).toBe(0);
+    expect(env.verification.contradicted).toBe(0);
     expect(env.verification.supported).toBe(env.verification.cited);
   });
 });

@@ -84,6 +84,19 @@ const UNITS = new Set(
 // A number, with the word after it (its unit, when it has one).
 const NUMBER = /(\d+(?:[.,]\d+)*)\s*(%|[a-zµ]+)?/gi;
 
+const WORD = /[a-z]{4,}/g;
+const PREFIX = /^(?:un|in|im|ir|il|non|dis)-?/;
+/** A word of one text whose negated form ("effective" / "ineffective") stands in the other and not the word itself. */
+function negatedWord(a: string, b: string): boolean {
+  const aw = new Set(a.toLowerCase().match(WORD) ?? []);
+  const bw = new Set(b.toLowerCase().match(WORD) ?? []);
+  for (const w of bw) {
+    const base = w.replace(PREFIX, "");
+    if (base !== w && base.length >= 5 && aw.has(base) && !bw.has(base) && !aw.has(w)) return true;
+  }
+  return false;
+}
+
 const negations = (s: string) => (s.match(NEGATION) ?? []).length;
 /** +1 up, -1 down, 0 both or neither. */
 const direction = ([up, down]: Pair, s: string) => (up.test(s) ? 1 : 0) - (down.test(s) ? 1 : 0);
@@ -117,6 +130,8 @@ export const CUES: Record<string, Cue> = {
   /** The claim states a change or a difference where the quote finds none. */
   change: (c, q) => (CHANGE.test(c) && !NO_CHANGE.test(c) && NO_CHANGE.test(q) ? 1 : 0),
   effective: opposed(EFFECTIVE),
+  /** A word against its negated form: necessary / unnecessary, sufficient / insufficient. */
+  prefixed: (c, q) => (negatedWord(c, q) || negatedWord(q, c) ? 1 : 0),
   quantifier: (c, q) => {
     const u = (s: string) => UNIVERSAL.test(s) && !HEDGED.test(s);
     const h = (s: string) => HEDGED.test(s) && !UNIVERSAL.test(s);

@@ -1,6 +1,7 @@
 import { streamLines } from "../corpus/import/jsonl-lines.ts";
 import { normalizeLanguage } from "../research/plan/language.ts";
-import { checkClaim, prepareEvidence } from "../research/write/verify/check-claim.ts";
+import { checkClaim, prepareEvidence, REMOVE_BELOW } from "../research/write/verify/check-claim.ts";
+import { judge, verdictOf } from "../research/write/verify/learned-check.ts";
 import type { CommandInput } from "./command.ts";
 import { warn } from "./terminal.ts";
 
@@ -29,8 +30,9 @@ function problem(v: unknown): string | null {
 
 /**
  * `verify -`: the runs' claim check as a filter (README "Claims you can check"). Each line
- * `{id, claim, evidence: [sentences], language?}` on stdin gives one line `{id, quotes, support}`
- * on stdout, in order: `quotes` the evidence indices that back the claim, best first. A line
+ * `{id, claim, evidence: [sentences], language?}` on stdin gives one line `{id, quotes, support,
+ * verdict}` on stdout, in order: `quotes` the evidence indices that back the claim, best first,
+ * `verdict` as a run would give the citation (supported, partial, unsupported, contradicted). A line
  * that can't be read is named on stderr with its number and skipped; the exit code is then 1.
  */
 export async function verifyCommand({ options }: CommandInput): Promise<number> {
@@ -51,8 +53,12 @@ export async function verifyCommand({ options }: CommandInput): Promise<number> 
       continue;
     }
     const { id, claim, evidence, language } = item as Item;
-    const c = checkClaim(claim, prepareEvidence(evidence, normalizeLanguage(language ?? "") ?? fallback));
-    process.stdout.write(`${JSON.stringify({ id, quotes: c.quotes, support: Math.round(c.support * 1e4) / 1e4 })}\n`);
+    const ev = prepareEvidence(evidence, normalizeLanguage(language ?? "") ?? fallback);
+    const c = checkClaim(claim, ev);
+    const verdict = verdictOf(c, judge(claim, ev, c), REMOVE_BELOW);
+    process.stdout.write(
+      `${JSON.stringify({ id, quotes: c.quotes, support: Math.round(c.support * 1e4) / 1e4, verdict })}\n`,
+    );
   }
   return bad ? 1 : 0;
 }

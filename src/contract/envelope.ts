@@ -12,6 +12,16 @@ export const SourceTypeSchema = T.Union([T.Literal("web"), T.Literal("academic")
     "found by a web search provider, in an academic database, or in one of the service's own collections (local)",
 });
 
+/** What the check made of one citation (README "Claims you can check"). */
+export const VerdictSchema = T.Union(
+  [T.Literal("supported"), T.Literal("partial"), T.Literal("unsupported"), T.Literal("contradicted")],
+  {
+    description:
+      "supported: support ≥ 0.45; partial: some of the claim is backed, its marker stays; unsupported: the source doesn't back it, its marker was removed; contradicted: the quote says otherwise, its marker was removed and the item stays so a reader sees what the source says. Absent on runs checked before verdicts",
+  },
+);
+export type Verdict = Static<typeof VerdictSchema>;
+
 /** One claim of the answer that cites a source, and the words of that source that back it. */
 export const EvidenceSchema = T.Object(
   {
@@ -29,12 +39,13 @@ export const EvidenceSchema = T.Object(
       description:
         'how well the quote backs the claim; 0.45 and above counts as supported (README "Claims you can check")',
     }),
+    verdict: T.Optional(VerdictSchema),
   },
   { description: "a claim citing this source and the quote that backs it" },
 );
 
 const EVIDENCE_DESCRIPTION =
-  "extra field: each claim of the answer that cites this source, with the verbatim quote from what was read of it that backs the claim and a support score in [0, 1]; in answer order. A citation the check found unsupported was removed from the answer and is not listed";
+  "extra field: each claim of the answer that cites this source, with the verbatim quote from what was read of it that backs the claim, a support score in [0, 1] and the verdict; in answer order. A citation the check found unsupported was removed from the answer and is not listed; one it found contradicted was removed too and is listed, with the quote that says otherwise";
 
 /** What the claim check found in the answer as a whole (README "Claims you can check"). */
 export const VerificationSchema = T.Object(
@@ -53,6 +64,20 @@ export const VerificationSchema = T.Object(
       description: "claims whose every citation the check removed as unsupported: the sentence stays, uncited",
     }),
     coverage: T.Number({ minimum: 0, maximum: 1, description: "supported ÷ claims (0 for an answer with no claims)" }),
+    contradicted: T.Optional(
+      T.Integer({
+        minimum: 0,
+        description:
+          "claims with a citation whose quote contradicts them (its marker removed; counted in unsupported too when no citation is left). Absent on runs checked before verdicts",
+      }),
+    ),
+    recited: T.Optional(
+      T.Integer({
+        minimum: 0,
+        description:
+          "markers moved to another source the run read, which backs the sentence (0 until the check re-cites)",
+      }),
+    ),
   },
   { description: "extra field: counts of the answer's claims and how many the sources' quotes back" },
 );
@@ -152,6 +177,7 @@ export const ENVELOPE_SCHEMAS = {
   EnvelopeUsage: EnvelopeUsageSchema,
   Source: SourceSchema,
   Evidence: EvidenceSchema,
+  Verdict: VerdictSchema,
   Verification: VerificationSchema,
   Writer: WriterSchema,
 } as const satisfies Record<string, TSchema>;

@@ -26,8 +26,11 @@ function quotesText(s: Source): string {
   return (s.evidence ?? [])
     .map((e) =>
       bare(e.claim) === bare(e.quote)
-        ? `\n     > "${e.quote}"`
-        : `\n     > "${e.quote}"\n       backs: ${e.claim} (support ${e.support.toFixed(2)})`,
+        ? `
+     > "${e.quote}"`
+        : `
+     > "${e.quote}"
+       ${e.verdict === "contradicted" ? "says otherwise:" : "backs:"} ${e.claim} (support ${e.support.toFixed(2)})`,
     )
     .join("");
 }
@@ -51,7 +54,7 @@ function checkedText(env: Envelope): string {
     return env.sources.length
       ? `\n\nQuoted verbatim from ${sourcesCount(env.sources.length)} (no model wrote this answer).`
       : "";
-  return `\n\nChecked: ${v.supported} of ${v.claims} claims backed by a quote from their source${v.unsupported ? `; ${v.unsupported} uncited as unsupported` : ""}.`;
+  return `\n\nChecked: ${v.supported} of ${v.claims} claims backed by a quote from their source${v.unsupported ? `; ${v.unsupported} uncited as unsupported` : ""}${v.contradicted ? `; ${v.contradicted} contradicted by a quote` : ""}.`;
 }
 
 /** An answered run as text: the answer's Markdown, the check's line, then its sources (`ask`, MCP's `research`). */

@@ -76,7 +76,7 @@ async function wiceTable(rows: Claim[]): Promise<string> {
  * 300-word answer's claims (their own WiCE claims) each checked against one or two of them,
  * with the quote cut. Timed many times; the first rounds warm the stemmers' caches.
  */
-function costTable(rows: Claim[]): string {
+export function costTable(rows: Claim[]): string {
   const sources = rows.filter((r) => r.evidence.length >= 60 && r.evidence.length <= 200).slice(0, 5);
   const texts = sources.map((r) => r.evidence.join(" "));
   const claims: { claim: string; cites: number[] }[] = [];
@@ -120,15 +120,20 @@ function costTable(rows: Claim[]): string {
   ].join("\n");
 }
 
+/** WiCE's dev claims, read in place. */
+export async function wiceRows(): Promise<Claim[]> {
+  return new TextDecoder()
+    .decode(Bun.gunzipSync(new Uint8Array(await Bun.file(join(DATA, "dev.jsonl.gz")).arrayBuffer())))
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Claim);
+}
+
 /** Section 10: the claim check on WiCE (quality) and on one run's worth of text (cost). */
 export async function benchClaims(): Promise<string> {
   const gold = join(DATA, "dev.jsonl.gz");
   if (!existsSync(gold)) return `Claims: skipped — ${gold} is missing (see ../shared/data/README.md).`;
-  const rows = new TextDecoder()
-    .decode(Bun.gunzipSync(new Uint8Array(await Bun.file(gold).arrayBuffer())))
-    .split("\n")
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Claim);
+  const rows = await wiceRows();
   return [
     `WiCE dev, claim level (SUPPORTED_AT ${SUPPORTED_AT}, REMOVE_BELOW ${REMOVE_BELOW}); no model:`,
     "",

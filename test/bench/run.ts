@@ -1,5 +1,6 @@
 import { cpus, totalmem } from "node:os";
 import { burstProfile } from "./burst-profile.ts";
+import { benchCheckModel } from "./check-model/bench.ts";
 import { benchClaims } from "./claims.ts";
 import { benchCorpus } from "./corpus.ts";
 import { benchCriticalPath } from "./critical-path.ts";
@@ -35,6 +36,7 @@ const sections: [string, () => Promise<string>][] = [
   ["12. Runs during a spent key's flood", () => benchSpentKeyFlood()],
   ["13. Extractive answers that quote only relevant sources", benchExtractiveRelevance],
   ["14. Answers on sentences: wrapped text, PDFs, Markdown", benchSentences],
+  ["15. The learned claim check", benchCheckModel],
 ];
 const only = process.argv[2];
 for (const [title, fn] of sections) {

@@ -10,6 +10,7 @@ const EVIDENCE = [
 const lines = [
   { id: "kept", claim: "The solid-state cell kept 80 percent of its capacity after 1000 cycles.", evidence: EVIDENCE },
   { id: 7, claim: "The solid-state cell kept 60 percent of its capacity after 1000 cycles.", evidence: EVIDENCE },
+  { id: "flip", claim: "Manufacturing at scale no longer remains the main obstacle.", evidence: EVIDENCE },
   {
     id: "de",
     language: "de",
@@ -18,7 +19,7 @@ const lines = [
   },
 ];
 
-test("verify - answers each JSONL line with its quotes and support, as the runs' check gives them", async () => {
+test("verify - answers each JSONL line with its quotes, support and verdict, as the runs' check gives them", async () => {
   const input = `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`;
   const r = await cli(["verify", "-"], {}, input);
   expect(r.code).toBe(0);
@@ -26,9 +27,10 @@ test("verify - answers each JSONL line with its quotes and support, as the runs'
     .trim()
     .split("\n")
     .map((l) => JSON.parse(l));
-  expect(out.map((o) => o.id)).toEqual(["kept", 7, "de"]);
+  expect(out.map((o) => o.id)).toEqual(["kept", 7, "flip", "de"]);
+  expect(out.map((o) => o.verdict)).toEqual(["supported", "contradicted", "contradicted", "supported"]);
   for (const [i, o] of out.entries()) {
-    expect(Object.keys(o).sort()).toEqual(["id", "quotes", "support"]);
+    expect(Object.keys(o).sort()).toEqual(["id", "quotes", "support", "verdict"]);
     const l = lines[i]!;
     const c = checkClaim(l.claim, prepareEvidence(l.evidence, l.language ?? "en"));
     expect(o.quotes).toEqual(c.quotes);
@@ -36,7 +38,7 @@ test("verify - answers each JSONL line with its quotes and support, as the runs'
   }
   expect(out[0].quotes[0]).toBe(1);
   expect(out[0].support).toBeGreaterThan(out[1].support);
-  expect(out[2].quotes[0]).toBe(1);
+  expect(out[3].quotes[0]).toBe(1);
 });
 
 test("verify - names a bad line on stderr, checks the rest and exits 1", async () => {

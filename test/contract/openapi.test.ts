@@ -151,12 +151,15 @@ describe("the generated OpenAPI document", () => {
     // Claims you can check: extra fields, described, on the source, the envelope and the Console's run.
     expect(s.Source.properties.evidence.items).toEqual({ $ref: "#/components/schemas/Evidence" });
     expect(s.Source.required).not.toContain("evidence");
-    expect(Object.keys(s.Evidence.properties)).toEqual(["claim", "quote", "support"]);
+    expect(Object.keys(s.Evidence.properties)).toEqual(["claim", "quote", "support", "verdict"]);
+    expect(s.Evidence.properties.verdict).toEqual({ $ref: "#/components/schemas/Verdict" });
+    expect(s.Verdict.anyOf.map((v: any) => v.const)).toEqual(["supported", "partial", "unsupported", "contradicted"]);
     expect(s.Envelope.properties.verification).toEqual({ $ref: "#/components/schemas/Verification" });
     expect(s.Envelope.required).not.toContain("verification");
-    expect(Object.keys(s.Verification.properties)).toEqual(["claims", "cited", "supported", "unsupported", "coverage"]);
-    for (const k of ["claims", "cited", "supported", "unsupported", "coverage"])
-      expect(s.Verification.properties[k].description).toBeString();
+    const counts = ["claims", "cited", "supported", "unsupported", "coverage", "contradicted", "recited"];
+    expect(Object.keys(s.Verification.properties)).toEqual(counts);
+    expect(s.Verification.required).not.toContain("contradicted");
+    for (const k of counts) expect(s.Verification.properties[k].description).toBeString();
     expect(s.RunTimeline.properties.verification.anyOf).toContainEqual({ $ref: "#/components/schemas/Verification" });
     const data = (s.StreamEvent.anyOf as any[]).map((m) => [m.properties.event.const, m.properties.data.$ref]);
     expect(data).toEqual([

@@ -106,6 +106,8 @@ function unchecked(input: VerifyInput): Verified<Source> {
     supported: 0,
     unsupported: 0,
     coverage: 0,
+    contradicted: 0,
+    recited: 0,
   };
   return { answer: input.answer, sources: input.sources.map((s) => ({ ...s, evidence: [] })), verification };
 }

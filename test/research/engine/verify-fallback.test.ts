@@ -65,7 +65,15 @@ describe("a claim check that fails on its worker", () => {
         "Base editors avoid double-strand breaks [S1]. The Eiffel Tower is 330 metres tall [S1].",
       );
       expect(final.sources.map((x: { evidence: unknown[] }) => x.evidence)).toEqual([[]]);
-      expect(final.verification).toEqual({ claims: 2, cited: 2, supported: 0, unsupported: 0, coverage: 0 });
+      expect(final.verification).toEqual({
+        claims: 2,
+        cited: 2,
+        supported: 0,
+        unsupported: 0,
+        coverage: 0,
+        contradicted: 0,
+        recited: 0,
+      });
       expect(verifying.data).toMatchObject(final.verification);
       expect(asked).toBe(1);
     } finally {

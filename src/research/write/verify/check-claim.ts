@@ -50,6 +50,8 @@ export interface ClaimCheck {
    * no marker may be removed on it.
    */
   comparable: boolean;
+  /** The claim stands word for word in the source (reference marks aside): nothing to weigh. */
+  verbatim?: true;
 }
 
 /** At or above this a citation counts as supported (the contract's, which the web app marks sentences with). */
@@ -157,7 +159,7 @@ export function checkClaim(claim: string, ev: PreparedEvidence, _o: { context?: 
   const want = wanted(claim, ev);
   if (!want.length)
     return exact >= 0
-      ? { quotes: [exact], together: 1, support: 1, comparable: on([exact]) }
+      ? { quotes: [exact], together: 1, support: 1, comparable: on([exact]), verbatim: true }
       : { quotes: [], together: 0, support: 0, comparable: whole };
   const { ids, c } = credits(want, ev);
   if (!ids.length && exact < 0) return { quotes: [], together: 0, support: 0, comparable: whole };
@@ -175,7 +177,7 @@ export function checkClaim(claim: string, ev: PreparedEvidence, _o: { context?: 
     .slice(0, MAX_QUOTES)
     .map((k) => ids[k]!);
   const together = exact >= 0 ? 1 : pick.set.length;
-  if (exact >= 0) return { quotes, together: 1, support: 1, comparable: on([exact]) };
+  if (exact >= 0) return { quotes, together: 1, support: 1, comparable: on([exact]), verbatim: true };
   // The support is judged on the set that best covers the names too, which may differ from the quotes'.
   const sw = want.map((w) => w.sweight);
   const judged = greedySet(sw, c, -1, ids);

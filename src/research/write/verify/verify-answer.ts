@@ -1,4 +1,4 @@
-import type { Evidence, Verification } from "../../../contract/envelope.ts";
+import type { Evidence, Verdict, Verification } from "../../../contract/envelope.ts";
 import type { Source } from "../../types.ts";
 import { finalizeCitations } from "../citations.ts";
 import { neutraliseMarkers } from "../markers.ts";
@@ -11,8 +11,8 @@ import {
   prepareEvidence,
   quoteOf,
   REMOVE_BELOW,
-  SUPPORTED_AT,
 } from "./check-claim.ts";
+import { judge, verdictOf } from "./learned-check.ts";
 
 /** What the check made of an answer: the answer without unsupported markers, its sources with their evidence. */
 export interface Verified<S extends Source> {
@@ -36,14 +36,17 @@ interface Citation {
   length: number;
   check: ClaimCheck;
   quote: string;
+  verdict: Verdict;
 }
 
 /**
  * Checks every citation of a finished answer (after finalizeCitations) against the text the
  * run read of its source (README "Claims you can check"). A marker whose source the check is
- * confident does not back its claim (support < REMOVE_BELOW, same language) is taken out;
- * the sentence stays. Sources are renumbered as finalizeCitations does, an uncited one drops
- * out, and each keeps the claims citing it with the quote that backs each.
+ * confident does not back its claim (support < REMOVE_BELOW, same language) or whose quote
+ * says otherwise (learned-check.ts) is taken out; the sentence stays. Sources are renumbered
+ * as finalizeCitations does, an uncited one drops out unless a quote of it contradicts a
+ * claim (it then follows the cited ones, so the reader sees what it says), and each keeps the
+ * claims citing it with the quote and the verdict.
  * `texts` is each source's read text by its id in `answer`.
  */
 export function verifyAnswer<S extends Source>(
@@ -74,10 +77,19 @@ export function verifyAnswer<S extends Source>(
       seen.add(m.id);
       const ev = evidenceOf(m.id);
       const check = checkClaim(c.text, ev, { context });
-      citations.push({ claim: i, id: m.id, at: m.at, length: m.length, check, quote: quoteOf(ev, check, c.text) });
+      const verdict = verdictOf(check, judge(c.text, ev, check), REMOVE_BELOW);
+      citations.push({
+        claim: i,
+        id: m.id,
+        at: m.at,
+        length: m.length,
+        check,
+        quote: quoteOf(ev, check, c.text),
+        verdict,
+      });
     }
   });
-  const removed = citations.filter((x) => x.check.comparable && x.check.support < REMOVE_BELOW);
+  const removed = citations.filter((x) => x.verdict === "unsupported" || x.verdict === "contradicted");
   const dropped = new Set(removed.map((x) => `${x.claim}:${x.id}`));
   // Every marker of a dropped citation goes (a claim may repeat one); "[S0]" names no source, so finalizeCitations cuts it and tidies.
   let cut = answer;
@@ -87,30 +99,44 @@ export function verifyAnswer<S extends Source>(
   for (const m of spans) cut = `${cut.slice(0, m.at)}[S0]${cut.slice(m.at + m.length)}`;
   const final = finalizeCitations(cut, sources, sources.length);
   const renumber = new Map(final.was.map((old, i) => [old, `S${i + 1}`]));
-  const kept = citations.filter((x) => !dropped.has(`${x.claim}:${x.id}`));
+  // A source left uncited but contradicting a claim stays, after the cited ones: its quote is what a reader needs.
+  const saying = sources.filter(
+    (s) => !renumber.has(s.id) && citations.some((x) => x.id === s.id && x.verdict === "contradicted"),
+  );
+  for (const s of saying) renumber.set(s.id, `S${renumber.size + 1}`);
+  const listed = citations.filter((x) => x.verdict !== "unsupported");
   const evidence = new Map<string, Evidence[]>();
-  for (const x of kept) {
+  for (const x of listed) {
     const id = renumber.get(x.id);
     if (!id) continue;
     const list = evidence.get(id) ?? [];
-    list.push({ claim: claims[x.claim]!.text, quote: x.quote, support: Math.round(x.check.support * 1000) / 1000 });
+    list.push({
+      claim: claims[x.claim]!.text,
+      quote: x.quote,
+      support: Math.round(x.check.support * 1000) / 1000,
+      verdict: x.verdict,
+    });
     evidence.set(id, list);
   }
   const checked = new Set(citations.map((x) => x.claim));
-  const stillCited = new Set(kept.map((x) => x.claim));
-  const supported = new Set(kept.filter((x) => x.check.support >= SUPPORTED_AT).map((x) => x.claim));
+  const stillCited = new Set(citations.filter((x) => !dropped.has(`${x.claim}:${x.id}`)).map((x) => x.claim));
+  const supported = new Set(citations.filter((x) => x.verdict === "supported").map((x) => x.claim));
+  const contradicted = new Set(citations.filter((x) => x.verdict === "contradicted").map((x) => x.claim));
   const unsupported = [...checked].filter((i) => !stillCited.has(i)).length;
   // Taking markers out leaves the sentences as they were: the claims are counted as written.
   const total = claims.length;
+  const kept = [...final.sources, ...saying.map((s) => ({ ...s, id: renumber.get(s.id)! }))];
   return {
     answer: final.answer,
-    sources: final.sources.map((s) => ({ ...s, evidence: evidence.get(s.id) ?? [] })),
+    sources: kept.map((s) => ({ ...s, evidence: evidence.get(s.id) ?? [] })),
     verification: {
       claims: total,
       cited: claims.filter((c) => c.markers.length).length,
       supported: supported.size,
       unsupported,
       coverage: total ? Math.round((supported.size / total) * 100) / 100 : 0,
+      contradicted: contradicted.size,
+      recited: 0,
     },
   };
 }

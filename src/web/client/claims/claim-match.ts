@@ -15,7 +15,9 @@ export type { Evidence, Verification } from "../../../contract/envelope.ts";
  */
 export const SUPPORTED_AT = 0.45;
 
-export const isBacked = (e: Evidence | null | undefined): boolean => !!e && e.support >= SUPPORTED_AT;
+/** A contradicted item stays on its source for what it says, and backs nothing, whatever its support. */
+export const isBacked = (e: Evidence | null | undefined): boolean =>
+  !!e && e.verdict !== "contradicted" && e.support >= SUPPORTED_AT;
 
 /**
  * A claim's text reduced to its letters and digits, lower-cased: the same whether it is read

@@ -170,13 +170,24 @@ describe("claims you can check, with a model writing", () => {
       expect(sentenceOf(env.answer, "Arabica beans are mostly")).toBe(
         "Arabica beans are mostly picked by hand in Ethiopia.",
       );
-      expect(battery.evidence.map((e: any) => e.claim)).toEqual([
-        "The solid-state cell kept 80 percent of its capacity after 1000 cycles.",
+      // The wrong number stays listed on its source as contradicted, with the sentence that says otherwise.
+      expect(battery.evidence.map((e: any) => [e.claim, e.verdict])).toEqual([
+        ["The solid-state cell kept 80 percent of its capacity after 1000 cycles.", "supported"],
+        ["The solid-state cell kept 60 percent of its capacity after 1000 cycles.", "contradicted"],
       ]);
+      expect(battery.evidence[1].quote).toContain("retained 80 percent");
       // The right marker on the coffee claim stays.
       expect(sentenceOf(env.answer, "Arabica beans are picked")).toContain(`[${coffee.id}]`);
       expect(coffee.evidence[0].quote).toContain("Arabica beans are picked by hand in most of Ethiopia");
-      expect(env.verification).toEqual({ claims: 4, cited: 4, supported: 2, unsupported: 2, coverage: 0.5 });
+      expect(env.verification).toEqual({
+        claims: 4,
+        cited: 4,
+        supported: 2,
+        unsupported: 2,
+        coverage: 0.5,
+        contradicted: 1,
+        recited: 0,
+      });
       for (const src of env.sources)
         for (const e of src.evidence) {
           expect(e.quote.length).toBeLessThanOrEqual(400);
@@ -249,9 +260,11 @@ test("the extractive writer's quotes back their own sentences: every citation sc
     expect(all.length).toBeGreaterThan(1);
     for (const e of all) {
       expect(e.support).toBe(1);
+      expect(e.verdict).toBe("supported");
       expect(e.quote).toBe(e.claim);
     }
     expect(env.verification.unsupported).toBe(0);
+    expect(env.verification.contradicted).toBe(0);
     expect(env.verification.supported).toBe(env.verification.cited);
   });
 });

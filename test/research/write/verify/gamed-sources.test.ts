@@ -83,7 +83,15 @@ test("a page of bare numbers backs no claim, and a page opening in another langu
     const env = (await (await query(s.url, key, body)).json()) as any;
     expect(env.status).toBe("ok");
     // All four claims reached the check cited (`cited`): the pages were read and chosen.
-    expect(env.verification).toEqual({ claims: 4, cited: 4, supported: 1, unsupported: 3, coverage: 0.25 });
+    expect(env.verification).toEqual({
+      claims: 4,
+      cited: 4,
+      supported: 1,
+      unsupported: 3,
+      coverage: 0.25,
+      contradicted: 0,
+      recited: 0,
+    });
     // The one claim its page backs keeps its marker, with the English sentence as its quote.
     const padded = env.sources.find((x: any) => x.url.endsWith("/padded"));
     expect(padded.evidence.map((e: any) => e.claim)).toEqual([CLAIMS[0]![0]]);

@@ -31,6 +31,9 @@ describe("matching evidence to the answer's sentences", () => {
     expect(isBacked(ev("a", "b", SUPPORTED_AT))).toBe(true);
     expect(isBacked(ev("a", "b", SUPPORTED_AT - 0.01))).toBe(false);
     expect(isBacked(null)).toBe(false);
+    // A quote that says otherwise shares the claim's words (a high support) and backs nothing.
+    expect(isBacked({ ...ev("a", "b", 0.8), verdict: "contradicted" })).toBe(false);
+    expect(isBacked({ ...ev("a", "b", 0.8), verdict: "supported" })).toBe(true);
   });
 
   test("a claim read from Markdown has the key of the verifier's plain claim", () => {

@@ -1,0 +1,103 @@
+import { analyserFor } from "./analyse.ts";
+import type { ClaimCheck, PreparedEvidence } from "./check-claim.ts";
+import { CUE_NAMES, CUES } from "./cues.ts";
+
+/**
+ * What the learned check reads of one (claim, source) pair: the lexical check's own result and
+ * a few measures of the quote it chose, each in [0, 1]
+ * (docs/decisions/0155-the-checks-features-and-model.md). Pure: the same inputs, the same row.
+ */
+
+/** The features by name, in the order of every row and of the weights in weights.json. */
+export const FEATURE_NAMES = [
+  /** The lexical check's support (coverage of the claim's weighted terms, names and numbers). */
+  "support",
+  /** Share of the claim's IDF weight (over the source's sentences) found in the quote. */
+  "overlap",
+  /** Share of the claim's pairs of neighbouring terms the quote holds as neighbours. */
+  "bigram",
+  /** The longest run of the claim's terms the quote holds in the same order, over the claim's terms. */
+  "phrase",
+  /** The claim word for word in the source. */
+  "verbatim",
+  /** Share of the claim's numbers the quote lacks. */
+  "numberMiss",
+  /** Share of the claim's names (capitalised after its first word) the whole source lacks. */
+  "nameMiss",
+  /** Where the best quote stands in the source: 0 first, 1 last. */
+  "position",
+  /** The claim's length in terms, log-scaled, 1 at 40 terms and beyond. */
+  "length",
+  ...CUE_NAMES,
+] as const;
+
+export type FeatureName = (typeof FEATURE_NAMES)[number];
+
+/** The sentences the features judge: the set that backs the claim together, at most two. */
+export function quoteSet(check: ClaimCheck): number[] {
+  return check.quotes.slice(0, Math.min(2, Math.max(1, check.together)));
+}
+
+const bigrams = (seq: readonly string[]) => {
+  const out = new Set<string>();
+  for (let i = 0; i + 1 < seq.length; i++) out.add(`${seq[i]} ${seq[i + 1]}`);
+  return out;
+};
+
+/** Longest run of `a` found contiguous in `b` (dynamic programming over the two short lists). */
+function longestRun(a: readonly string[], b: readonly string[]): number {
+  let best = 0;
+  let prev = new Int32Array(b.length + 1);
+  for (let i = 1; i <= a.length; i++) {
+    const row = new Int32Array(b.length + 1);
+    for (let j = 1; j <= b.length; j++)
+      if (a[i - 1] === b[j - 1]) {
+        row[j] = prev[j - 1]! + 1;
+        if (row[j]! > best) best = row[j]!;
+      }
+    prev = row;
+  }
+  return best;
+}
+
+/** The feature row of a claim against a source, given what checkClaim found there. */
+export function claimFeatures(claim: string, ev: PreparedEvidence, check: ClaimCheck): Float64Array {
+  const row = new Float64Array(FEATURE_NAMES.length);
+  const set = (name: FeatureName, v: number) => {
+    row[FEATURE_NAMES.indexOf(name)] = v;
+  };
+  const tokens = analyserFor(ev.language).tokens(claim);
+  const seq = tokens.map((t) => t.term);
+  const picked = quoteSet(check);
+  const quoteSeq = picked.flatMap((i) => ev.sequences[i] ?? []);
+  const quoteTerms = new Set(quoteSeq);
+  const n = ev.sentences.length;
+  set("support", check.support);
+  set("verbatim", check.verbatim ? 1 : 0);
+  set("length", Math.min(1, Math.log1p(seq.length) / Math.log(41)));
+  set("position", picked.length && n > 1 ? picked[0]! / (n - 1) : 0);
+  const distinct = [...new Set(seq)];
+  if (distinct.length) {
+    let total = 0;
+    let found = 0;
+    for (const t of distinct) {
+      const w = Math.log((n + 1) / ((ev.postings.get(t)?.length ?? 0) + 0.5));
+      total += Math.max(w, 0.1);
+      if (quoteTerms.has(t)) found += Math.max(w, 0.1);
+    }
+    set("overlap", found / total);
+    set("phrase", longestRun(seq, quoteSeq) / seq.length);
+    const cb = bigrams(seq);
+    const qb = bigrams(quoteSeq);
+    if (cb.size) set("bigram", [...cb].filter((b) => qb.has(b)).length / cb.size);
+    const nums = distinct.filter((t) => t.startsWith("#"));
+    if (nums.length) set("numberMiss", nums.filter((t) => !quoteTerms.has(t)).length / nums.length);
+    const names = [...new Set(tokens.filter((t) => t.name).map((t) => t.term))];
+    if (names.length) set("nameMiss", names.filter((t) => !ev.postings.has(t)).length / names.length);
+  }
+  if (ev.language === "en" && picked.length) {
+    const quote = picked.map((i) => ev.sentences[i]).join(" ");
+    for (const name of CUE_NAMES) set(name as FeatureName, CUES[name]!(claim, quote));
+  }
+  return row;
+}

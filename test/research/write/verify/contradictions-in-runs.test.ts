@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { loadConfig } from "../../../../src/config/load.ts";
+import { buildEngine } from "../../../../src/research/build-engine.ts";
+import { createLogger } from "../../../../src/util/logger.ts";
+import { type ChatServer, isPlannerCall, startChatServer } from "../../../fixtures/chat-server.ts";
+import { type SearchFixtures, startSearchFixtures } from "../../../fixtures/search-servers.ts";
+import { keyedClient, query, startTestServer } from "../../../helpers/server.ts";
+import { readSse } from "../../../helpers/sse.ts";
+import { useLongTimeout } from "../../../setup.ts";
+
+useLongTimeout();
+
+// Verdicts through the running server (README "Claims you can check"): a model (fixture speaking
+// OpenAI's wire format) writes claims that turn their source's direction word, deny it, or
+// change its figure; their markers go and their quotes stay, marked contradicted.
+const PAGES: Record<string, [title: string, paragraphs: string[]]> = {
+  "/statins": [
+    "Statins in older adults",
+    [
+      "The trial followed 4,000 adults aged over 65 for ten years.",
+      "Statin use increased the risk of type 2 diabetes by 9 percent in older adults.",
+      "Cholesterol levels fell in every group that took the drug.",
+      "The authors recommend that doctors weigh the benefit for the heart against the chance of a new metabolic disease, and check blood sugar once a year in patients who take the drug for long periods.",
+    ],
+  ],
+  "/sleep": [
+    "Exercise and sleep",
+    [
+      "Researchers tracked 300 office workers through one winter.",
+      "Regular evening exercise improved sleep quality in most participants.",
+      "The effect was strongest among those who walked outdoors.",
+      "Participants wore a wrist monitor every night, and the study team compared the nights after a workout with the nights after a rest day across the whole winter season.",
+    ],
+  ],
+};
+
+/** The model's claims, each citing the page whose text holds `from`. */
+const CLAIMS: [claim: string, from: string][] = [
+  ["In adults over 65, statins raised the risk of type 2 diabetes by 9 percent.", "Statin use"],
+  ["Statin use decreased the risk of type 2 diabetes in older adults.", "Statin use"],
+  ["The trial followed 6,000 adults aged over 65 for ten years.", "Statin use"],
+  ["Regular evening exercise did not improve sleep quality in participants.", "evening exercise"],
+];
+
+let pages: ReturnType<typeof Bun.serve>, search: SearchFixtures, chat: ChatServer;
+beforeAll(() => {
+  pages = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch(req) {
+      const p = PAGES[new URL(req.url).pathname];
+      if (!p) return new Response("not found", { status: 404 });
+      const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${p[0]}</title></head><body><main><article><h1>${p[0]}</h1>${p[1].map((x) => `<p>${x}</p>`).join("")}</article></main></body></html>`;
+      return new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } });
+    },
+  });
+  search = startSearchFixtures(`http://127.0.0.1:${pages.port}`);
+  search.setWeb(Object.entries(PAGES).map(([url, [title, paras]]) => ({ title, url, snippet: paras[0]! })));
+  chat = startChatServer((b) => {
+    if (isPlannerCall(b)) return { text: JSON.stringify({ kind: "general", language: "en", queries: ["statins"] }) };
+    const user = b.messages.find((m) => m.role === "user")!.content;
+    const blocks = [...user.matchAll(/<source id="(S\d+)"[^>]*>\n([\s\S]*?)\n<\/source>/g)];
+    const idOf = (from: string) => blocks.find((m) => m[2]!.includes(from))?.[1] ?? "S9";
+    return { text: CLAIMS.map(([claim, from]) => claim.replace(/\.$/, ` [${idOf(from)}].`)).join(" ") };
+  });
+});
+afterAll(() => {
+  pages.stop(true);
+  search.stop();
+  chat.stop();
+});
+
+const QUESTION = "What do statins do in older adults, and does evening exercise help sleep?";
+const sentenceOf = (answer: string, start: string) => answer.split(/(?<=\.)\s*/).find((s) => s.startsWith(start)) ?? "";
+
+test("a turned direction word, a denial and a changed figure lose their markers and keep their quotes as contradicted; a paraphrase keeps its marker", async () => {
+  const env0 = {
+    SEARXNG_URL: search.urls.searxng,
+    ACADEMIC_PROVIDERS: "none",
+    LOCAL_SEARCH: "off",
+    FETCH_ALLOW_PRIVATE: "true",
+    OPENAI_BASE_URL: chat.openaiBase,
+  };
+  const config = loadConfig({ PORT: "0", DATABASE_PATH: ":memory:", ...env0 }, "/nonexistent");
+  const s = startTestServer({ engine: buildEngine(config, createLogger("silent")), env: env0 });
+  try {
+    const { key } = await keyedClient(s.url);
+    const env = (await (await query(s.url, key, { query: QUESTION })).json()) as any;
+    expect(env.status).toBe("ok");
+    // The paraphrase keeps its marker; the other three sentences stay, uncited.
+    expect(sentenceOf(env.answer, "In adults over 65")).toContain("[S1]");
+    for (const [claim] of CLAIMS.slice(1)) expect(sentenceOf(env.answer, claim.slice(0, 20))).toBe(claim);
+    expect(env.answer.match(/\[S\d+\]/g)).toEqual(["[S1]"]);
+    // Each contradicted claim stays on its source with the sentence that says otherwise.
+    const statins = env.sources.find((x: any) => x.url.endsWith("/statins"));
+    expect(statins.id).toBe("S1");
+    expect(statins.evidence.map((e: any) => [e.claim, e.verdict])).toEqual([
+      [CLAIMS[0]![0], "supported"],
+      [CLAIMS[1]![0], "contradicted"],
+      [CLAIMS[2]![0], "contradicted"],
+    ]);
+    expect(statins.evidence[1].quote).toContain("Statin use increased the risk");
+    expect(statins.evidence[2].quote).toContain("4,000 adults");
+    // The sleep page is cited by nothing now, and stays after the cited ones for what it says.
+    const sleep = env.sources.find((x: any) => x.url.endsWith("/sleep"));
+    expect(sleep.id).toBe("S2");
+    expect(sleep.evidence).toEqual([
+      expect.objectContaining({
+        claim: CLAIMS[3]![0],
+        verdict: "contradicted",
+        quote: expect.stringContaining("improved sleep quality"),
+      }),
+    ]);
+    expect(env.verification).toEqual({
+      claims: 4,
+      cited: 4,
+      supported: 1,
+      unsupported: 3,
+      coverage: 0.25,
+      contradicted: 3,
+      recited: 0,
+    });
+    // The stream's final event carries the same verdicts.
+    const st = await readSse(await query(s.url, key, { query: QUESTION }, {}, "/api/query/stream"));
+    const final = st.events.at(-1)!.data;
+    expect(final.verification).toEqual(env.verification);
+    expect(final.sources.map((x: any) => x.evidence)).toEqual(env.sources.map((x: any) => x.evidence));
+  } finally {
+    await s.stop(100);
+  }
+});

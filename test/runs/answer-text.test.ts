@@ -8,7 +8,7 @@ test("a contradicted item reads as what the source says otherwise, and the check
   const env = {
     request_id: "r",
     status: "ok",
-    answer: "Statins lowered the risk. The trial followed 4,000 adults [S1].",
+    answer: "Statins lowered the risk. The trial enrolled 4,000 adults [S1].",
     sources: [
       {
         id: "S1",
@@ -19,7 +19,7 @@ test("a contradicted item reads as what the source says otherwise, and the check
         snippet: "",
         evidence: [
           {
-            claim: "The trial followed 4,000 adults.",
+            claim: "The trial enrolled 4,000 adults.",
             quote: "The trial followed 4,000 adults.",
             support: 1,
             verdict: "supported",
@@ -41,7 +41,7 @@ test("a contradicted item reads as what the source says otherwise, and the check
   expect(text).toContain(
     '> "Statins raised the risk."\n       says otherwise: Statins lowered the risk. (support 0.80)',
   );
-  expect(text).toContain("backs: The trial followed 4,000 adults.");
+  expect(text).toContain("backs: The trial enrolled 4,000 adults.");
   expect(text).toContain(
     "Checked: 1 of 2 claims backed by a quote from their source; 1 uncited as unsupported; 1 contradicted by a quote.",
   );

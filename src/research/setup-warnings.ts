@@ -2,10 +2,8 @@ import type { Config } from "../config/schema.ts";
 import type { Logger } from "../util/logger.ts";
 import { hasLlm } from "./llm/factory.ts";
 import { NEXT_STEPS } from "./search/next-steps.ts";
+import { webSearchConfigured } from "./search/registry.ts";
 import type { Engine } from "./types.ts";
-
-/** The variables that turn a web search provider on (src/research/search/providers.ts). */
-const WEB_VARIABLES = ["SEARXNG_URL", "BRAVE_API_KEY", "TAVILY_API_KEY"] as const;
 
 /**
  * What a new operator has not configured yet, as warnings at start, each with the variable
@@ -15,7 +13,7 @@ const WEB_VARIABLES = ["SEARXNG_URL", "BRAVE_API_KEY", "TAVILY_API_KEY"] as cons
  * Resolves once the probe has answered; the server serves meanwhile.
  */
 export async function warnSetup(cfg: Config, engine: Engine, logger: Logger): Promise<void> {
-  if (cfg.LOCAL_SEARCH !== "only" && !WEB_VARIABLES.some((v) => cfg[v]))
+  if (cfg.LOCAL_SEARCH !== "only" && !webSearchConfigured(cfg))
     logger.warn("no_web_search", {
       fix: "set SEARXNG_URL (a SearXNG you run), BRAVE_API_KEY or TAVILY_API_KEY",
       meanwhile: "questions search the academic databases and the collections only",

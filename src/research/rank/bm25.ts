@@ -9,6 +9,9 @@ const countsOf = (text: string): Counts => {
 };
 const total = (tf: Counts) => [...tf.values()].reduce((a, n) => a + n, 0);
 
+/** BM25's inverse document frequency of a term `df` of `n` documents hold (never negative). */
+export const bm25Idf = (n: number, df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+
 /**
  * Okapi BM25 over a fixed set of passages (k1 = 1.2, b = 0.75). A passage may share a
  * heading with others (`heading[i]` indexes `headings`): it is scored as if the heading
@@ -47,7 +50,7 @@ export class Bm25 {
       const f = this.docs.map((tf, i) => (tf.get(w) ?? 0) + (this.heads[this.headOf[i]!]?.get(w) ?? 0));
       const df = f.reduce((a, x) => a + (x > 0 ? 1 : 0), 0);
       if (!df) continue;
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      const idf = bm25Idf(n, df);
       f.forEach((x, i) => {
         if (x)
           s[i]! +=

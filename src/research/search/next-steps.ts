@@ -1,5 +1,6 @@
 import type { RunProviders } from "./registry.ts";
 import type { ProviderAttempt } from "./run-search.ts";
+import { CONNECTION_FAILURES } from "./search-error.ts";
 
 /**
  * What each missing or failing part of the search says, with the variable or command that
@@ -23,12 +24,10 @@ export const NEXT_STEPS = {
   later: "try again in a minute (a provider is limiting requests)",
 } as const;
 
-const NETWORK = new Set(["network", "timeout"]);
-
 /** " What to do: …" after search_failed's account of each provider, from what failed and what is missing. */
 export function failedSearchNextSteps(p: RunProviders, failed: readonly ProviderAttempt[]): string {
   const steps: string[] = [];
-  if (failed.some((a) => NETWORK.has(a.error ?? ""))) steps.push(NEXT_STEPS.network);
+  if (failed.some((a) => CONNECTION_FAILURES.has(a.error ?? ""))) steps.push(NEXT_STEPS.network);
   if (failed.some((a) => a.status === 401 || a.status === 403)) steps.push(NEXT_STEPS.keys);
   if (failed.some((a) => a.status === 429 || a.status === 503)) steps.push(NEXT_STEPS.later);
   if (!p.web.length) steps.push(NEXT_STEPS.configureWeb);

@@ -1,5 +1,6 @@
 import { collapse } from "../../util/collapse.ts";
 import type { ProviderAttempt } from "./run-search.ts";
+import { CONNECTION_FAILURES } from "./search-error.ts";
 
 /** One academic database's address, as ACADEMIC_PROVIDERS and its *_URL variable name it. */
 export interface ProbeTarget {
@@ -26,7 +27,6 @@ export interface ReachOptions {
 
 /** Failures that say nothing about the network: the database answered, or we never asked it. */
 const NOT_NETWORK = new Set(["rate_limited", "skipped", "aborted"]);
-const NETWORK = new Set(["network", "timeout"]);
 
 /**
  * Whether the academic databases can be reached from this machine, learned two ways: a probe
@@ -92,7 +92,7 @@ export class AcademicReach {
       (a) => this.targets.some((t) => t.name === a.provider) && !NOT_NETWORK.has(a.error ?? ""),
     );
     if (!mine.length) return;
-    const down = mine.filter((a) => !a.ok && NETWORK.has(a.error ?? ""));
+    const down = mine.filter((a) => !a.ok && CONNECTION_FAILURES.has(a.error ?? ""));
     const failures = [...new Map(down.map((a) => [a.provider, `${a.provider}: ${a.error}`])).values()];
     this.state = { reachable: down.length < mine.length, at: this.now(), failures };
   }

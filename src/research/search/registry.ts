@@ -22,6 +22,14 @@ export interface SearchProviders {
   localOff?: boolean;
 }
 
+/** Whether the configuration turns on any web search provider (asked of the table's rows, which know their variables). */
+export function webSearchConfigured(cfg: Config): boolean {
+  return PROVIDER_NAMES.some((n) => {
+    const row = SEARCH_PROVIDERS[n];
+    return row.kind === "web" && row.build(cfg, row.timeoutMs) !== undefined;
+  });
+}
+
 /**
  * Builds the providers the configuration names, from the table of providers.ts: web ones
  * in its order, each when its address or key is set; academic databases in the order of

@@ -15,6 +15,9 @@ export type SearchFailure =
   | "skipped"
   | "unavailable";
 
+/** The failures that say this machine did not reach the provider (no answer at all), not what it answered. */
+export const CONNECTION_FAILURES: ReadonlySet<string> = new Set<SearchFailure>(["network", "timeout"]);
+
 /** A search provider's failure; one provider failing never fails a run by itself. */
 export class SearchError extends Error {
   readonly provider: string;

@@ -1,4 +1,5 @@
 import { withoutTitle } from "../../text/passages.ts";
+import { bm25Idf } from "../rank/bm25.ts";
 import type { WriterSource } from "./prompt.ts";
 import { analyserFor } from "./verify/analyse.ts";
 
@@ -32,8 +33,6 @@ function framingOf(language: string): Set<string> {
   return framingEn;
 }
 
-const idf = (n: number, df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
-
 /**
  * Each source's relevance to the question, in [0, 1]: the share of the question's terms
  * (stems, stop words out) its passages hold, each term weighted by how few of the sources hold
@@ -46,7 +45,7 @@ export function sourceRelevance(question: string, language: string, sources: Wri
   const asked = [...new Set(a.terms(question))].filter((t) => !frame.has(t));
   if (!asked.length) return sources.map(() => 0);
   const held = sources.map((s) => new Set(s.passages.flatMap((p) => a.terms(withoutTitle(p, s.title)))));
-  const weight = asked.map((t) => idf(held.length, held.filter((h) => h.has(t)).length));
+  const weight = asked.map((t) => bm25Idf(held.length, held.filter((h) => h.has(t)).length));
   const total = weight.reduce((x, w) => x + w, 0);
   return held.map((h) => asked.reduce((x, t, i) => x + (h.has(t) ? weight[i]! : 0), 0) / total);
 }

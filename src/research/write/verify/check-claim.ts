@@ -117,6 +117,9 @@ interface Want {
   matches: [term: string, credit: number][];
 }
 
+/** A claim term's weight among `n` sentences, `df` of which hold it: rarer weighs more, never under 0.1. */
+export const termWeight = (n: number, df: number) => Math.max(Math.log((n + 1) / (df + 0.5)), 0.1);
+
 function wanted(claim: string, ev: PreparedEvidence): Want[] {
   const n = ev.sentences.length;
   const names = new Map<string, boolean>();
@@ -129,7 +132,7 @@ function wanted(claim: string, ev: PreparedEvidence): Want[] {
     if (!number && term.length >= TUNING.prefix)
       for (const near of ev.prefixes.get(term.slice(0, TUNING.prefix)) ?? [])
         if (near !== term) matches.push([near, TUNING.near]);
-    const weight = Math.max(Math.log((n + 1) / (df + 0.5)), 0.1) * (number ? TUNING.numberWeight : 1);
+    const weight = termWeight(n, df) * (number ? TUNING.numberWeight : 1);
     out.push({ weight, sweight: weight * (name ? TUNING.name : 1), number, matches });
   }
   return out;

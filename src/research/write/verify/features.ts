@@ -1,5 +1,5 @@
 import { analyserFor } from "./analyse.ts";
-import type { ClaimCheck, PreparedEvidence } from "./check-claim.ts";
+import { type ClaimCheck, type PreparedEvidence, termWeight } from "./check-claim.ts";
 import { CUE_NAMES, CUES } from "./cues.ts";
 
 /**
@@ -81,9 +81,9 @@ export function claimFeatures(claim: string, ev: PreparedEvidence, check: ClaimC
     let total = 0;
     let found = 0;
     for (const t of distinct) {
-      const w = Math.log((n + 1) / ((ev.postings.get(t)?.length ?? 0) + 0.5));
-      total += Math.max(w, 0.1);
-      if (quoteTerms.has(t)) found += Math.max(w, 0.1);
+      const w = termWeight(n, ev.postings.get(t)?.length ?? 0);
+      total += w;
+      if (quoteTerms.has(t)) found += w;
     }
     set("overlap", found / total);
     set("phrase", longestRun(seq, quoteSeq) / seq.length);

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { family, labelValue, sample } from "./exposition.ts";
 
 /**
  * The standard `process_*` series (the names and units every Prometheus client library uses, so
@@ -11,7 +12,7 @@ import { readdirSync, readFileSync } from "node:fs";
 const STARTED_S = performance.timeOrigin / 1000;
 
 const series = (name: string, type: "gauge" | "counter", help: string, value: number, labels = "") =>
-  `# HELP ${name} ${help}\n# TYPE ${name} ${type}\n${name}${labels} ${value}`;
+  family(name, type, help, [sample(name, labels, value)]);
 
 /** A /proc file's text, or null without /proc (macOS, a container without it). */
 function proc(path: string): string | null {
@@ -72,7 +73,7 @@ export function processSeries(version: string): string {
       "gauge",
       "The running build: always 1, its version as a label",
       1,
-      `{version="${version.replace(/["\\\n]/g, "_")}",bun="${Bun.version}"}`,
+      `version="${labelValue(version)}",bun="${labelValue(Bun.version)}"`,
     ),
   );
   return lines.join("\n");

@@ -1,13 +1,9 @@
+import { family, labelText, sample } from "./exposition.ts";
 import { processSeries } from "./process-series.ts";
 import { threadSeries } from "./thread-series.ts";
 
 /** Minimal Prometheus text-format metrics: labelled counters, one histogram, gauges by callback. */
 type Labels = Record<string, string>;
-const key = (l: Labels) =>
-  Object.entries(l)
-    .sort()
-    .map(([k, v]) => `${k}="${v.replace(/["\\\n]/g, "_")}"`)
-    .join(",");
 
 export class Counter {
   private readonly values = new Map<string, number>();
@@ -16,7 +12,7 @@ export class Counter {
     readonly help: string,
   ) {}
   inc(labels: Labels = {}, by = 1): void {
-    const k = key(labels);
+    const k = labelText(labels);
     this.values.set(k, (this.values.get(k) ?? 0) + by);
   }
   /** Same as inc with {route, status}, without building a label object (hot path). */
@@ -25,9 +21,12 @@ export class Counter {
     this.values.set(k, (this.values.get(k) ?? 0) + 1);
   }
   render(): string {
-    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`];
-    for (const [k, v] of this.values) lines.push(`${this.name}${k ? `{${k}}` : ""} ${v}`);
-    return lines.join("\n");
+    return family(
+      this.name,
+      "counter",
+      this.help,
+      [...this.values].map(([k, v]) => sample(this.name, k, v)),
+    );
   }
 }
 
@@ -50,16 +49,13 @@ export class Histogram {
     });
   }
   render(): string {
-    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
-    this.buckets.forEach((b, i) => {
-      lines.push(`${this.name}_bucket{le="${b}"} ${this.counts[i]}`);
-    });
-    lines.push(
+    const buckets = this.buckets.map((b, i) => `${this.name}_bucket{le="${b}"} ${this.counts[i]}`);
+    return family(this.name, "histogram", this.help, [
+      ...buckets,
       `${this.name}_bucket{le="+Inf"} ${this.count}`,
       `${this.name}_sum ${this.sum}`,
       `${this.name}_count ${this.count}`,
-    );
-    return lines.join("\n");
+    ]);
   }
 }
 
@@ -74,7 +70,7 @@ export class Gauge {
     this.value += by;
   }
   render(): string {
-    return `# HELP ${this.name} ${this.help}\n# TYPE ${this.name} gauge\n${this.name} ${this.value}`;
+    return family(this.name, "gauge", this.help, [sample(this.name, "", this.value)]);
   }
 }
 
@@ -123,13 +119,16 @@ export class Metrics {
   }
   /** `uploads`: the files on their way in by status (null: the database did not answer; left out). */
   render(uploads: UploadCounts | null = null): string {
-    const gauge = `# HELP rq_runs_in_flight Research runs now running\n# TYPE rq_runs_in_flight gauge\nrq_runs_in_flight ${this.inFlight()}`;
+    const gauge = family("rq_runs_in_flight", "gauge", "Research runs now running", [
+      sample("rq_runs_in_flight", "", this.inFlight()),
+    ]);
     const files = uploads
-      ? [
-          "# HELP rq_uploads Uploaded files not yet imported (queued, indexing) or failed, on every instance",
-          "# TYPE rq_uploads gauge",
-          ...Object.entries(uploads).map(([status, n]) => `rq_uploads{status="${status}"} ${n}`),
-        ].join("\n")
+      ? family(
+          "rq_uploads",
+          "gauge",
+          "Uploaded files not yet imported (queued, indexing) or failed, on every instance",
+          Object.entries(uploads).map(([status, n]) => sample("rq_uploads", labelText({ status }), n)),
+        )
       : null;
     return (
       [

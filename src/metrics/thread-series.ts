@@ -1,4 +1,5 @@
 import { type PoolCount, poolCounts } from "../util/worker-pool/pool-census.ts";
+import { family, labelText, sample } from "./exposition.ts";
 
 /**
  * The process's pools of worker threads, one label per pool (parse, search, import): how many
@@ -14,31 +15,30 @@ const GAUGES: [string, string, (c: PoolCount) => number][] = [
 ];
 
 export function threadSeries(counts: PoolCount[] = poolCounts()): string {
-  const out: string[] = [];
-  const each = (name: string, type: string, help: string, rows: string[]) => {
-    out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`, ...rows);
-  };
-  for (const [name, help, value] of GAUGES)
-    each(
-      name,
-      "gauge",
-      help,
-      counts.map((c) => `${name}{pool="${c.pool}"} ${value(c)}`),
-    );
-  each(
-    "rq_worker_jobs_total",
-    "counter",
-    "Jobs a pool's threads ended, by outcome (error: crashed, past its deadline, over the memory bound or closed)",
-    counts.flatMap((c) => [
-      `rq_worker_jobs_total{outcome="ok",pool="${c.pool}"} ${c.ok}`,
-      `rq_worker_jobs_total{outcome="error",pool="${c.pool}"} ${c.failed}`,
-    ]),
-  );
-  each(
-    "rq_worker_restarts_total",
-    "counter",
-    "Threads of a pool stopped and replaced (a crash, a job past its deadline or over the memory bound)",
-    counts.map((c) => `rq_worker_restarts_total{pool="${c.pool}"} ${c.restarts}`),
-  );
-  return out.join("\n");
+  const pool = (c: PoolCount, more: Record<string, string> = {}) => labelText({ ...more, pool: c.pool });
+  return [
+    ...GAUGES.map(([name, help, value]) =>
+      family(
+        name,
+        "gauge",
+        help,
+        counts.map((c) => sample(name, pool(c), value(c))),
+      ),
+    ),
+    family(
+      "rq_worker_jobs_total",
+      "counter",
+      "Jobs a pool's threads ended, by outcome (error: crashed, past its deadline, over the memory bound or closed)",
+      counts.flatMap((c) => [
+        sample("rq_worker_jobs_total", pool(c, { outcome: "ok" }), c.ok),
+        sample("rq_worker_jobs_total", pool(c, { outcome: "error" }), c.failed),
+      ]),
+    ),
+    family(
+      "rq_worker_restarts_total",
+      "counter",
+      "Threads of a pool stopped and replaced (a crash, a job past its deadline or over the memory bound)",
+      counts.map((c) => sample("rq_worker_restarts_total", pool(c), c.restarts)),
+    ),
+  ].join("\n");
 }

@@ -3,6 +3,7 @@ import { loadConfig } from "../../../../src/config/load.ts";
 import { buildEngine } from "../../../../src/research/build-engine.ts";
 import { createLogger } from "../../../../src/util/logger.ts";
 import { type ChatServer, isPlannerCall, startChatServer } from "../../../fixtures/chat-server.ts";
+import { serveArticles } from "../../../fixtures/page-server.ts";
 import { type SearchFixtures, startSearchFixtures } from "../../../fixtures/search-servers.ts";
 import { keyedClient, query, startTestServer } from "../../../helpers/server.ts";
 import { readSse } from "../../../helpers/sse.ts";
@@ -44,16 +45,7 @@ const CLAIMS: [claim: string, from: string][] = [
 
 let pages: ReturnType<typeof Bun.serve>, search: SearchFixtures, chat: ChatServer;
 beforeAll(() => {
-  pages = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    fetch(req) {
-      const p = PAGES[new URL(req.url).pathname];
-      if (!p) return new Response("not found", { status: 404 });
-      const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${p[0]}</title></head><body><main><article><h1>${p[0]}</h1>${p[1].map((x) => `<p>${x}</p>`).join("")}</article></main></body></html>`;
-      return new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } });
-    },
-  });
+  pages = serveArticles(PAGES);
   search = startSearchFixtures(`http://127.0.0.1:${pages.port}`);
   search.setWeb(Object.entries(PAGES).map(([url, [title, paras]]) => ({ title, url, snippet: paras[0]! })));
   chat = startChatServer((b) => {

@@ -71,7 +71,16 @@ describe("an extractive answer over documents that hold nothing on the question"
       "The sources found hold nothing on this question: none shares enough of its words to be quoted.",
     );
     expect(env.answer).not.toMatch(/\[S\d+\]/);
-    expect(env.verification).toEqual({ claims: 0, cited: 0, supported: 0, unsupported: 0, coverage: 0 });
+    // Every count the envelope's verification carries, those of the verdicts included.
+    expect(env.verification).toEqual({
+      claims: 0,
+      cited: 0,
+      supported: 0,
+      unsupported: 0,
+      coverage: 0,
+      contradicted: 0,
+      recited: 0,
+    });
   });
 
   test("the stream says the same, and its verifying event says nothing was quoted", async () => {

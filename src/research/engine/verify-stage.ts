@@ -64,7 +64,15 @@ export async function verifyStage({ language, text, provided, texts }: Written, 
  * source listed (docs/decisions/0140-an-answer-when-no-source-is-on-the-question.md).
  */
 function nothingQuoted(answer: string, run: RunScope): EngineResult {
-  const verification: Verification = { claims: 0, cited: 0, supported: 0, unsupported: 0, coverage: 0 };
+  const verification: Verification = {
+    claims: 0,
+    cited: 0,
+    supported: 0,
+    unsupported: 0,
+    coverage: 0,
+    contradicted: 0,
+    recited: 0,
+  };
   const message = "Nothing to check: no source found is on the question, so none is quoted";
   run.ctx.emit({ type: "progress", stage: "verifying", message, ...verification, ms: since(run.t0) });
   return { answer, sources: [], verification, writer: "extractive", tokens_in: 0, tokens_out: 0 };

@@ -23,7 +23,6 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
-// biome-ignore lint/suspicious/noExplicitAny: the wire's JSON, read as the tests read it elsewhere
 type Json = any;
 const itemOf = (env: Json, claim: string) =>
   env.sources

@@ -46,6 +46,9 @@ describe("verdicts carried to every reader of a run", () => {
     expect(final.sources.map((s: Json) => s.evidence)).toEqual(env.sources.map((s: Json) => s.evidence));
     const verifying = live.events.find((e) => e.event === "progress" && e.data.stage === "verifying")!;
     expect(verifying.data).toMatchObject(VERDICTS_VERIFICATION);
+    expect(verifying.data.message).toEndWith(
+      "; 1 contradicted by a quote, 1 marker moved to a source that backs the claim",
+    );
 
     await t.srv.deps.runs.idle();
     const replayed = await readSse(

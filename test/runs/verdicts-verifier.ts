@@ -2,8 +2,9 @@ import type { Verifier } from "../../src/research/engine/verify-stage.ts";
 
 /**
  * A claim check that answers with every verdict the display must show, whatever the writer
- * wrote: a backed claim, one its first source contradicts (marker removed, item kept) and one
- * whose marker the check moved to the second source (`recited`). It drives the web app, the
+ * wrote: a backed claim, one its first source contradicts (marker removed, item kept), one it
+ * backs in part (marker kept) and one whose marker the check moved to the second source
+ * (`recited`). It drives the web app, the
  * Console, `ask` and MCP while the real check's re-citing is built elsewhere.
  */
 
@@ -11,19 +12,21 @@ export const BACKED = "Solid-state batteries are limited by dendrites growing th
 export const CONTRADICTED = "The Q3 cells shorted after 400 cycles.";
 export const CONTRADICTING_QUOTE =
   "Our Q3 cells shorted after 40 cycles once lithium filaments crossed grain boundaries.";
+export const PARTIAL = "Stack pressure above 5 MPa slowed the growth at every temperature.";
+export const PARTIAL_QUOTE = "Stack pressure above 5 MPa slowed the growth.";
 export const RECITED = "Coatings of lithium niobate lowered the interface resistance.";
 export const RECITED_QUOTE = "Coatings of lithium niobate lowered the resistance in our tests.";
 
 const marked = (claim: string, id: string) => `${claim.slice(0, -1)} [${id}].`;
 
-export const VERDICTS_ANSWER = `${marked(BACKED, "S1")} ${CONTRADICTED} ${marked(RECITED, "S2")}`;
+export const VERDICTS_ANSWER = `${marked(BACKED, "S1")} ${CONTRADICTED} ${marked(PARTIAL, "S1")} ${marked(RECITED, "S2")}`;
 
 export const VERDICTS_VERIFICATION = {
-  claims: 3,
-  cited: 3,
+  claims: 4,
+  cited: 4,
   supported: 2,
   unsupported: 1,
-  coverage: 0.6667,
+  coverage: 0.5,
   contradicted: 1,
   recited: 1,
 };
@@ -46,6 +49,7 @@ export const verdictsVerifier: Verifier = async ({ sources }) => {
             verdict: "supported",
           },
           { claim: CONTRADICTED, quote: CONTRADICTING_QUOTE, support: 0.31, verdict: "contradicted" },
+          { claim: PARTIAL, quote: PARTIAL_QUOTE, support: 0.4, verdict: "partial" },
         ],
       },
       {

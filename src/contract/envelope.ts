@@ -40,6 +40,12 @@ export const EvidenceSchema = T.Object(
         'how well the quote backs the claim; 0.45 and above counts as supported (README "Claims you can check")',
     }),
     verdict: T.Optional(VerdictSchema),
+    recited: T.Optional(
+      T.Boolean({
+        description:
+          "true when the claim check moved the writer's marker to this source, which backs the sentence, from the source the writer cited, which did not",
+      }),
+    ),
   },
   { description: "a claim citing this source and the quote that backs it" },
 );

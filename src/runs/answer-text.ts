@@ -1,4 +1,4 @@
-import type { Envelope, Source } from "../contract/envelope.ts";
+import type { Envelope, Evidence, Source, Verdict } from "../contract/envelope.ts";
 
 /**
  * Where a source is: its address, the venue of a paper, the collection and document of a
@@ -17,6 +17,24 @@ const bare = (text: string) =>
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim();
 
+/** What a quote does for its claim, by verdict: a partial or contradicted one never reads as "backs". */
+const DOES: Record<Verdict, string> = {
+  supported: "backs:",
+  partial: "partly backs:",
+  unsupported: "does not back:",
+  contradicted: "says otherwise:",
+};
+
+/**
+ * The claim a quote goes with, what it does for it and the verdict in words, with whether the
+ * check moved the marker here (docs/decisions/0173-verdicts-in-words-in-the-timeline-ask-and-mcp.md);
+ * a run checked before verdicts says "backs:" and its support only.
+ */
+function claimLine(e: Evidence): string {
+  const said = [e.verdict, e.recited ? "marker moved here by the check" : "", `support ${e.support.toFixed(2)}`];
+  return `${e.verdict ? DOES[e.verdict] : "backs:"} ${e.claim} (${said.filter(Boolean).join(", ")})`;
+}
+
 /**
  * The quotes that back the claims citing a source, one a line, with the claim they back
  * (README "Claims you can check"); a claim that is its quote (an extractive answer's) is
@@ -30,7 +48,7 @@ function quotesText(s: Source): string {
      > "${e.quote}"`
         : `
      > "${e.quote}"
-       ${e.verdict === "contradicted" ? "says otherwise:" : "backs:"} ${e.claim} (support ${e.support.toFixed(2)})`,
+       ${claimLine(e)}`,
     )
     .join("");
 }
@@ -54,7 +72,7 @@ function checkedText(env: Envelope): string {
     return env.sources.length
       ? `\n\nQuoted verbatim from ${sourcesCount(env.sources.length)} (no model wrote this answer).`
       : "";
-  return `\n\nChecked: ${v.supported} of ${v.claims} claims backed by a quote from their source${v.unsupported ? `; ${v.unsupported} uncited as unsupported` : ""}${v.contradicted ? `; ${v.contradicted} contradicted by a quote` : ""}.`;
+  return `\n\nChecked: ${v.supported} of ${v.claims} claims backed by a quote from their source${v.unsupported ? `; ${v.unsupported} uncited as unsupported` : ""}${v.contradicted ? `; ${v.contradicted} contradicted by a quote` : ""}${v.recited ? `; ${v.recited} ${v.recited === 1 ? "marker" : "markers"} moved to a source that backs the claim` : ""}.`;
 }
 
 /** An answered run as text: the answer's Markdown, the check's line, then its sources (`ask`, MCP's `research`). */

@@ -1,5 +1,9 @@
 import { buildEngine } from "../../src/research/build-engine.ts";
+import { createEngine } from "../../src/research/engine/engine.ts";
 import type { TimingsOverride } from "../../src/research/engine/timings.ts";
+import type { Verifier } from "../../src/research/engine/verify-stage.ts";
+import { buildLlm } from "../../src/research/llm/factory.ts";
+import { buildSearchProviders } from "../../src/research/search/registry.ts";
 import type { RunningServer } from "../../src/server/server.ts";
 import { openSqliteStore, type SqliteStore } from "../../src/store/sqlite/open.ts";
 import type { CorpusDocumentInput } from "../../src/store/types.ts";
@@ -88,9 +92,12 @@ export interface CollectionsServer {
 /**
  * The real server and engine on one in-memory store (the collections live in it), with no
  * model configured unless `env` names one, no academic database, and a SearXNG on a closed
- * port unless `env` sets SEARXNG_URL.
+ * port unless `env` sets SEARXNG_URL. `verifier` stands in for the claim check (on this thread).
  */
-export async function startCollectionsServer(env: Record<string, string> = {}): Promise<CollectionsServer> {
+export async function startCollectionsServer(
+  env: Record<string, string> = {},
+  verifier?: Verifier,
+): Promise<CollectionsServer> {
   const store = openSqliteStore(":memory:");
   const srv = startTestServer({
     env: {
@@ -102,7 +109,16 @@ export async function startCollectionsServer(env: Record<string, string> = {}): 
     },
     store,
     logger: createLogger("silent"),
-    engine: (config, logger) => buildEngine(config, logger, undefined, FAST, store),
+    engine: (config, logger) =>
+      verifier
+        ? createEngine({
+            llm: buildLlm(config),
+            search: buildSearchProviders(config, {}, store),
+            allowPrivate: config.FETCH_ALLOW_PRIVATE,
+            verifier,
+            timings: FAST,
+          })
+        : buildEngine(config, logger, undefined, FAST, store),
   });
   const { key } = await keyedClient(srv.url);
   return { srv, store, key, stop: () => srv.stop(100) };

@@ -22,9 +22,23 @@ export const inlineVerifier: Verifier = async (input) => verifyInput(input);
  * (docs/decisions/0141-an-extractive-answer-says-it-quotes.md).
  */
 export const verifyingMessage = (v: Verification, writer?: Writer | null) =>
-  writer === "extractive"
+  (writer === "extractive"
     ? `Checked ${v.claims} quotes against the sources they were taken from: ${v.supported} found there, ${v.unsupported} uncited`
-    : `Checked ${v.claims} claims against the sources: ${v.supported} backed by a quote, ${v.unsupported} uncited as unsupported`;
+    : `Checked ${v.claims} claims against the sources: ${v.supported} backed by a quote, ${v.unsupported} uncited as unsupported`) +
+  verdictsMessage(v);
+
+/**
+ * What else the check did, said where it happened, so the activity log and the Console's
+ * timeline tell it without the counts' fields
+ * (docs/decisions/0173-verdicts-in-words-in-the-timeline-ask-and-mcp.md).
+ */
+function verdictsMessage(v: Verification): string {
+  const said = [
+    v.contradicted ? `${v.contradicted} contradicted by a quote` : "",
+    v.recited ? `${v.recited} ${v.recited === 1 ? "marker" : "markers"} moved to a source that backs the claim` : "",
+  ].filter(Boolean);
+  return said.length ? `; ${said.join(", ")}` : "";
+}
 
 /**
  * The last stage: the answer's citations settled (a marker splitting a clause moved to its

@@ -9,6 +9,8 @@ export interface QuoteInfo {
   quote: string | null;
   support: number | null;
   backed: boolean;
+  /** The check moved the writer's marker here: the source the writer cited did not back the sentence. */
+  recited: boolean;
 }
 
 const ID = "quote-popover";
@@ -47,6 +49,15 @@ function body(i: QuoteInfo): Node[] {
     head,
     h("blockquote", { class: "quote" }, i.quote),
     h("p", { class: `quote-support ${i.backed ? "backed" : "weak"}` }, `Support ${i.support!.toFixed(2)} · ${verdict}`),
+    ...(i.recited
+      ? [
+          h(
+            "p",
+            { class: "quote-moved" },
+            "Moved here by the claim check: the source the writer cited did not back this sentence.",
+          ),
+        ]
+      : []),
   ];
 }
 

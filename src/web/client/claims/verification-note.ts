@@ -32,10 +32,26 @@ export function verificationNote(v: Verification, marked: number, quoted: number
   ];
   if (v.unsupported > 0)
     parts.push(` · ${plural(v.unsupported, "citation", "citations")} removed: the source did not say it`);
+  if (v.contradicted)
+    parts.push(
+      ` · ${plural(v.contradicted, "claim", "claims")} contradicted: what the source says instead is under it`,
+    );
+  if (v.recited)
+    parts.push(
+      " · ",
+      h("span", { class: "recited" }, plural(v.recited, "marker", "markers")),
+      " moved to the source that backs the sentence",
+    );
   if (marked > 0)
     parts.push(" · ", h("span", { class: "unbacked" }, "dotted underline"), ": no source backs this sentence");
   if (v.cited > 0) parts.push(" · hover, focus or tap a marker to see its quote");
   return h("p", { class: "verification", "aria-label": "Verification" }, ...parts);
+}
+
+/** What a quote does for its claim, in words: backs it, says otherwise, or backs it where the check moved the marker. */
+function evidenceLine(e: Evidence): string {
+  if (e.verdict === "contradicted") return `says otherwise than “${e.claim}”`;
+  return `backs “${e.claim}”${e.recited ? " · marker moved here by the claim check" : ""}`;
 }
 
 /**
@@ -60,7 +76,7 @@ export function sourceQuotes(
           "li",
           {},
           h("blockquote", { class: "quote" }, e.quote),
-          h("span", { class: "muted" }, `backs “${e.claim}” · support ${e.support.toFixed(2)}`),
+          h("span", { class: "muted" }, `${evidenceLine(e)} · support ${e.support.toFixed(2)}`),
           quoteLink(linkOf(e.quote), external),
         ),
       ),

@@ -22,8 +22,13 @@ function countsOf(e: Entry): Verification | null {
 function counts(e: Entry): string {
   const v = countsOf(e);
   return v
-    ? ` — ${plural(v.claims, "claim")}, ${fmtNumber(v.cited)} cited, ${fmtNumber(v.supported)} supported, ${fmtNumber(v.unsupported)} unsupported, coverage ${Math.round(v.coverage * 100)} %`
+    ? ` — ${plural(v.claims, "claim")}, ${fmtNumber(v.cited)} cited, ${fmtNumber(v.supported)} supported, ${fmtNumber(v.unsupported)} unsupported${verdicts(v)}, coverage ${Math.round(v.coverage * 100)} %`
     : "";
+}
+
+/** The counts runs checked before verdicts lack: said only when the entry has them. */
+function verdicts(v: Verification): string {
+  return `${v.contradicted === undefined ? "" : `, ${fmtNumber(v.contradicted)} contradicted`}${v.recited === undefined ? "" : `, ${fmtNumber(v.recited)} re-cited`}`;
 }
 
 /** Stages as lanes on a time axis; each event a tick, each stage a span from its first to last event. */

@@ -40,6 +40,12 @@ export const EvidenceSchema = T.Object(
         'how well the quote backs the claim; 0.45 and above counts as supported (README "Claims you can check")',
     }),
     verdict: T.Optional(VerdictSchema),
+    recited: T.Optional(
+      T.Literal(true, {
+        description:
+          "the check moved this claim's marker here from the source the writer cited, which did not back it; the verdict is this source's. Absent otherwise",
+      }),
+    ),
   },
   { description: "a claim citing this source and the quote that backs it" },
 );
@@ -75,7 +81,7 @@ export const VerificationSchema = T.Object(
       T.Integer({
         minimum: 0,
         description:
-          "markers moved to another source the run read, which backs the sentence (0 until the check re-cites)",
+          "markers the check moved from a source that did not back the sentence to another source the run read that does (their evidence items carry recited: true)",
       }),
     ),
   },

@@ -151,7 +151,7 @@ describe("the generated OpenAPI document", () => {
     // Claims you can check: extra fields, described, on the source, the envelope and the Console's run.
     expect(s.Source.properties.evidence.items).toEqual({ $ref: "#/components/schemas/Evidence" });
     expect(s.Source.required).not.toContain("evidence");
-    expect(Object.keys(s.Evidence.properties)).toEqual(["claim", "quote", "support", "verdict"]);
+    expect(Object.keys(s.Evidence.properties)).toEqual(["claim", "quote", "support", "verdict", "recited"]);
     expect(s.Evidence.properties.verdict).toEqual({ $ref: "#/components/schemas/Verdict" });
     expect(s.Verdict.anyOf.map((v: any) => v.const)).toEqual(["supported", "partial", "unsupported", "contradicted"]);
     expect(s.Envelope.properties.verification).toEqual({ $ref: "#/components/schemas/Verification" });

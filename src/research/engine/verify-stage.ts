@@ -24,7 +24,7 @@ export const inlineVerifier: Verifier = async (input) => verifyInput(input);
 export const verifyingMessage = (v: Verification, writer?: Writer | null) =>
   writer === "extractive"
     ? `Checked ${v.claims} quotes against the sources they were taken from: ${v.supported} found there, ${v.unsupported} uncited`
-    : `Checked ${v.claims} claims against the sources: ${v.supported} backed by a quote, ${v.unsupported} uncited as unsupported`;
+    : `Checked ${v.claims} claims against the sources: ${v.supported} backed by a quote, ${v.unsupported} uncited as unsupported${v.recited ? `, ${v.recited} re-cited to the source that backs them` : ""}`;
 
 /**
  * The last stage: the answer's citations settled (a marker splitting a clause moved to its
@@ -41,9 +41,15 @@ export async function verifyStage({ language, text, provided, texts }: Written, 
     ms: since(run.t0),
   });
   if (!written.sources.length && !run.deps.llm) return nothingQuoted(written.answer, run);
-  const read = written.was.map((old, i): [string, string] => [`S${i + 1}`, texts.get(old) ?? ""]);
+  // Every source the writer was given goes to the check, the uncited numbered after the cited: a marker may move to one of them.
+  const uncited = provided.filter((s) => !written.was.includes(s.id));
+  const all = [...written.sources, ...uncited.map((s, i) => ({ ...s, id: `S${written.sources.length + i + 1}` }))];
+  const read = [...written.was, ...uncited.map((s) => s.id)].map((old, i): [string, string] => [
+    `S${i + 1}`,
+    texts.get(old) ?? "",
+  ]);
   const final = await checkClaims(
-    { answer: written.answer, sources: written.sources, texts: read, language },
+    { answer: written.answer, sources: all, texts: read, language },
     run.ctx,
     run.deps.verifier ?? inlineVerifier,
     run.t0,
@@ -117,5 +123,7 @@ function unchecked(input: VerifyInput): Verified<Source> {
     contradicted: 0,
     recited: 0,
   };
-  return { answer: input.answer, sources: input.sources.map((s) => ({ ...s, evidence: [] })), verification };
+  // The input lists every source the run read; the answer as written cites the first of them.
+  const cited = finalizeCitations(input.answer, input.sources, input.sources.length).sources;
+  return { answer: input.answer, sources: cited.map((s) => ({ ...s, evidence: [] })), verification };
 }

@@ -76,7 +76,21 @@ type Thresholds = { contradictedAt: number; figureAt: number };
 
 const words = (s: string) => new Set(s.toLowerCase().match(/\p{L}{4,}/gu) ?? []);
 
-function gz<T>(path: string): T[] {
+/** Per WiCE claim, the 4 other claims sharing most of its words (ties by order): whose evidence joins its run. */
+export function wiceNeighbours(claims: string[]): number[][] {
+  const bags = claims.map(words);
+  return claims.map((_, i) =>
+    claims
+      .map((_, j) => j)
+      .filter((j) => j !== i)
+      .map((j) => [j, [...bags[i]!].filter((w) => bags[j]!.has(w)).length] as const)
+      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+      .slice(0, 4)
+      .map(([j]) => j),
+  );
+}
+
+export function gz<T>(path: string): T[] {
   return new TextDecoder()
     .decode(Bun.gunzipSync(new Uint8Array(readFileSync(path))))
     .split("\n")
@@ -105,18 +119,11 @@ export function reciteRuns(
   }
   const wice = gz<{ id: string; claim: string; evidence: string[]; label: string }>(FILES.wice);
   const evs = wice.map((r) => prepareEvidence(r.evidence, "en"));
-  const bags = wice.map((r) => words(r.claim));
+  const near = wiceNeighbours(wice.map((r) => r.claim));
   wice.forEach((r, i) => {
-    const near = wice
-      .map((_, j) => j)
-      .filter((j) => j !== i)
-      .map((j) => [j, [...bags[i]!].filter((w) => bags[j]!.has(w)).length] as const)
-      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-      .slice(0, 4)
-      .map(([j]) => j);
     const group = `wice:${r.id}`;
     shape.push({ set: "wice", fold: foldOf(group, K), right: 0, label: r.label });
-    for (const j of [i, ...near]) {
+    for (const j of [i, ...near[i]!]) {
       const c = checkClaim(r.claim, evs[j]!);
       pairs.push({ group, x: claimFeatures(r.claim, evs[j]!, c), support: c.support, quotes: c.quotes.length });
     }

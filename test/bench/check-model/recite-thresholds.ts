@@ -76,3 +76,43 @@ export function chooseRecite(runs: ReciteRun[]): ReciteThresholds {
     }
   return best;
 }
+
+/** Each fold's runs measured at the thresholds chosen on the other folds: the figures a claim never tuned on would see. */
+export function crossValidatedRecite(runs: ReciteRun[]): { figures: ReciteFigures; chosen: ReciteThresholds[] } {
+  const chosen: ReciteThresholds[] = [];
+  const held: { run: ReciteRun; t: ReciteThresholds }[] = [];
+  for (let f = 0; f < 5; f++) {
+    const t = chooseRecite(runs.filter((r) => r.fold !== f));
+    chosen.push(t);
+    for (const run of runs.filter((r) => r.fold === f)) held.push({ run, t });
+  }
+  // Each held-out run with its fold's thresholds; the counts are summed over the folds.
+  const per = held.map(({ run, t }) => reciteFigures([run], t));
+  const sum = (pick: (x: ReciteFigures) => { n: number }, key: string) =>
+    per.reduce((s, x) => s + (pick(x) as any)[key] * pick(x).n, 0) / (per.reduce((s, x) => s + pick(x).n, 0) || 1);
+  const n = (pick: (x: ReciteFigures) => { n: number }) => per.reduce((s, x) => s + pick(x).n, 0);
+  return {
+    chosen,
+    figures: {
+      wrong: {
+        removed: sum((x) => x.wrong, "removed"),
+        toRight: sum((x) => x.wrong, "toRight"),
+        elsewhere: sum((x) => x.wrong, "elsewhere"),
+        kept: sum((x) => x.wrong, "kept"),
+        n: n((x) => x.wrong),
+      },
+      right: {
+        kept: sum((x) => x.right, "kept"),
+        removed: sum((x) => x.right, "removed"),
+        away: sum((x) => x.right, "away"),
+        n: n((x) => x.right),
+      },
+      wice: {
+        removed: sum((x) => x.wice, "removed"),
+        away: sum((x) => x.wice, "away"),
+        n: n((x) => x.wice),
+        awaySupported: Number.NaN,
+      },
+    },
+  };
+}

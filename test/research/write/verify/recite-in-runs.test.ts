@@ -31,14 +31,34 @@ const PAGES: Record<string, [title: string, paragraphs: string[]]> = {
       "Candidate targets include spent rocket bodies and dead satellites in crowded altitude bands.",
     ],
   ],
+  "/trial-a": [
+    "Statins in older adults",
+    [
+      "The trial followed 4,000 adults aged over 65 for ten years.",
+      "Statin use increased the risk of type 2 diabetes by 9 percent in older adults.",
+      "The authors recommend that doctors weigh the benefit for the heart against the chance of a new metabolic disease, and check blood sugar once a year in patients who take the drug for long periods.",
+    ],
+  ],
+  "/trial-b": [
+    "A second statin cohort",
+    [
+      "A second cohort of older adults was followed in Denmark.",
+      "In that cohort, statin use decreased the risk of type 2 diabetes in older adults.",
+      "The registry linked prescriptions, hospital records and laboratory results for every resident over a period of twelve years, which let the researchers follow patients who moved between regions.",
+    ],
+  ],
   "/reefs": [
     "Coral reefs and warming seas",
     [
       "Coral bleaching happens when warm water makes corals expel the algae living in their tissue.",
       "Reefs need about a decade to recover from a severe bleaching event.",
+      "Divers surveyed the same transects every spring and counted the living colonies, the bleached ones and the dead ones along each line, and compared the counts with the water temperatures logged by buoys.",
     ],
   ],
 };
+
+/** Cited to the page that says the opposite, while the run's other page says it. */
+const STATIN_CLAIM = "Statin use decreased the risk of type 2 diabetes in older adults";
 
 /** The model's claims: each cites the page whose text holds `cite` (none when null). */
 const CLAIMS: [claim: string, cite: string | null][] = [
@@ -58,6 +78,7 @@ beforeAll(() => {
     const user = b.messages.find((m) => m.role === "user")!.content;
     const blocks = [...user.matchAll(/<source id="(S\d+)"[^>]*>\n([\s\S]*?)\n<\/source>/g)];
     const idOf = (from: string) => blocks.find((m) => m[2]!.includes(from))?.[1] ?? "S9";
+    if (user.includes("[statins]")) return { text: `${STATIN_CLAIM} [${idOf("increased the risk")}].` };
     return { text: CLAIMS.map(([c, from]) => (from ? c.replace(/\.$/, ` [${idOf(from)}].`) : c)).join(" ") };
   });
 });
@@ -68,6 +89,7 @@ afterAll(() => {
 });
 
 const QUESTION = "What is the Kessler syndrome, what would stabilise low Earth orbit, and how fast do reefs recover?";
+const STATINS = "Do [statins] raise or lower the risk of type 2 diabetes in older adults?";
 const sentenceOf = (answer: string, start: string) => answer.split(/(?<=\.)\s*/).find((s) => s.startsWith(start)) ?? "";
 
 async function withServer(llm: boolean, fn: (url: string, key: string) => Promise<void>) {
@@ -132,6 +154,27 @@ test("a marker on a page that does not back its sentence moves to the page of th
     expect(verifying.message).toContain("1 re-cited");
     expect(st.events.at(-1)!.data.answer).toBe(env.answer);
   });
+});
+
+test("a contradicted citation's marker moves to the page that backs the sentence; the quote that says otherwise stays on its page", async () => {
+  search.setWeb(["/trial-a", "/trial-b"].map((url) => ({ title: PAGES[url]![0], url, snippet: PAGES[url]![1][0]! })));
+  try {
+    await withServer(true, async (url, key) => {
+      const env = (await (await query(url, key, { query: STATINS })).json()) as any;
+      expect(env.errors).toEqual([]);
+      expect(env.answer).toBe(`${STATIN_CLAIM} [S1].`);
+      const [b, a] = env.sources;
+      expect([b.id, b.url.endsWith("/trial-b"), a.id, a.url.endsWith("/trial-a")]).toEqual(["S1", true, "S2", true]);
+      expect(b.evidence).toEqual([expect.objectContaining({ verdict: "supported", recited: true })]);
+      expect(a.evidence).toEqual([
+        expect.objectContaining({ verdict: "contradicted", quote: expect.stringContaining("increased the risk") }),
+      ]);
+      expect(a.evidence[0].recited).toBeUndefined();
+      expect(env.verification).toMatchObject({ claims: 1, supported: 1, unsupported: 0, contradicted: 1, recited: 1 });
+    });
+  } finally {
+    search.setWeb(Object.entries(PAGES).map(([url, [title, paras]]) => ({ title, url, snippet: paras[0]! })));
+  }
 });
 
 test("an extractive answer, its quotes verbatim, still checks at 1 and moves nothing", async () => {

@@ -41,13 +41,16 @@ export interface Citation {
  * each citation with its verdict and its marker's fate: kept, removed, or moved to the source
  * of the run that backs the claim (recite.ts). A moved marker adds the citation it now makes,
  * `recited`, right after the one it left. A claim without a marker is not judged: a marker is
- * never added.
+ * never added. `overrides` (keyed "<claim index>:<source id>", a second opinion's) replace the
+ * check's verdict of a cited source before its marker's fate is decided; one that keeps a
+ * marker keeps it where it is.
  */
 export function judgeCitations(
   claims: AnswerClaim[],
   ids: string[],
   texts: ReadonlyMap<string, string>,
   language: string,
+  overrides: ReadonlyMap<string, Verdict> = new Map(),
 ): Citation[] {
   const prepared = new Map<string, PreparedEvidence>();
   const evidenceOf = (id: string) => {
@@ -85,11 +88,18 @@ export function judgeCitations(
       supported: judgements[k]!.supported,
       verbatim: it.check.verbatim === true,
     }));
+    // A verdict given that keeps the marker pins it: a second opinion outweighs another source's lexical lead.
+    const pinned = new Set<string>();
+    for (const id of cited) {
+      const v = overrides.get(`${i}:${id}`);
+      if (v) judged[against.indexOf(id)]!.verdict = v;
+      if (v === "supported" || v === "partial") pinned.add(id);
+    }
     const citing = new Set(cited.map((id) => against.indexOf(id)));
     for (const id of cited) {
       const k = against.indexOf(id);
       const it = items[k]!;
-      const move = reciteMove(judged, k, citing, THRESHOLDS);
+      const move = pinned.has(id) ? ({ keep: true } as const) : reciteMove(judged, k, citing, THRESHOLDS);
       const here: Citation = {
         claim: i,
         id,

@@ -39,7 +39,8 @@ const KEEP: Move = { keep: true };
 export function reciteMove(all: Judged[], cited: number, claimCites: ReadonlySet<number>, t: ReciteThresholds): Move {
   const x = all[cited]!;
   const wrong = x.verdict === "unsupported" || x.verdict === "contradicted";
-  if (x.verbatim) return KEEP;
+  // Word for word: the other sources were not read; only a second opinion's verdict can make it wrong.
+  if (x.verbatim) return wrong ? { keep: false, to: null } : KEEP;
   let best = -1;
   all.forEach((j, i) => {
     if (i !== cited && j.verdict === "supported" && (best < 0 || j.supported > all[best]!.supported)) best = i;

@@ -1,4 +1,4 @@
-import type { Evidence, Verification } from "../../../contract/envelope.ts";
+import type { Evidence, Verdict, Verification } from "../../../contract/envelope.ts";
 import type { Source } from "../../types.ts";
 import { finalizeCitations } from "../citations.ts";
 import { answerClaims } from "./answer-claims.ts";
@@ -21,17 +21,18 @@ export interface Verified<S extends Source> {
  * or a quote of it contradicts a claim (it then follows the cited ones, so the reader sees what
  * it says); each keeps the claims citing it with the quote and the verdict.
  * `sources` are every source the run read, those `answer` cites first; `texts` each one's read
- * text by its id in `answer`.
+ * text by its id in `answer`; `overrides` verdicts that replace the check's (judge-citations.ts).
  */
 export function verifyAnswer<S extends Source>(
   answer: string,
   sources: S[],
   texts: ReadonlyMap<string, string>,
   language: string,
+  overrides: ReadonlyMap<string, Verdict> = new Map(),
 ): Verified<S> {
   const claims = answerClaims(answer);
   const ids = sources.map((s) => s.id).filter((id) => texts.has(id));
-  const citations = judgeCitations(claims, ids, texts, language);
+  const citations = judgeCitations(claims, ids, texts, language, overrides);
   const original = citations.filter((x) => !x.recited);
   const edits = new Map(
     original.filter((x) => x.fate !== "kept").map((x) => [`${x.claim}:${x.id}`, x.to ? `[${x.to}]` : "[S0]"]),
@@ -100,9 +101,11 @@ export interface VerifyInput {
   sources: Source[];
   texts: [string, string][];
   language: string;
+  /** Verdicts that replace the check's own, keyed "<claim index>:<source id as in answer>" (a second opinion's). */
+  overrides?: [string, Verdict][];
 }
 
 /** verifyAnswer over a VerifyInput: the same code on a worker and on this thread. */
 export function verifyInput(i: VerifyInput): Verified<Source> {
-  return verifyAnswer(i.answer, i.sources, new Map(i.texts), i.language);
+  return verifyAnswer(i.answer, i.sources, new Map(i.texts), i.language, new Map(i.overrides ?? []));
 }

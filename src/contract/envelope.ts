@@ -51,7 +51,7 @@ export const EvidenceSchema = T.Object(
 );
 
 const EVIDENCE_DESCRIPTION =
-  "extra field: each claim of the answer that cites this source, with the verbatim quote from what was read of it that backs the claim, a support score in [0, 1] and the verdict; in answer order. A citation the check found unsupported was removed from the answer and is not listed; one it found contradicted was removed too and is listed, with the quote that says otherwise";
+  "extra field: each claim of the answer that cites this source, with the verbatim quote from what was read of it that backs the claim, a support score in [0, 1] and the verdict; in answer order. A citation the check found unsupported was removed from the answer and is not listed; one it found contradicted was removed too and is listed, with the quote that says otherwise. A claim whose marker the check moved here from a source that did not back it is listed with recited: true";
 
 /** What the claim check found in the answer as a whole (README "Claims you can check"). */
 export const VerificationSchema = T.Object(

@@ -65,9 +65,13 @@ of the database, and the private ones of each account --owner names.`,
     summary: "check claims against their evidence sentences, as the runs do (JSONL in, JSONL out)",
     help: `The claim check the runs use on every cited sentence, as a filter for evaluation and scripts.
 Reads JSONL on standard input, one {"id", "claim", "evidence": [sentences], "language"?} a line, and
-writes one {"id", "quotes", "support"} line for each, in order: quotes are indices into evidence,
-best first; support is in [0, 1] (a citation counts as supported from 0.45; the runs remove a
-marker below 0.15). No model is called. A line that can't be read is named on stderr and skipped.`,
+writes one {"id", "quotes", "support", "verdict"} line for each, in order: quotes are indices into
+evidence, best first; support is in [0, 1] (a citation counts as supported from 0.45; the runs
+remove a marker below 0.15); verdict is supported, partial, unsupported or contradicted. A line may
+give "sources": [{"id", "evidence": [sentences]}] instead of "evidence": its answer is then
+{"id", "sources": [{"id", "quotes", "support", "verdict"}], "best"}, best the id of the source that
+backs the claim best (where a run would move its marker), or null. No model is called. A line that
+can't be read (evidence and sources both, or neither) is named on stderr and skipped.`,
     positionals: [{ name: "-", help: "read the claims from standard input", choices: ["-"] }],
     options: {
       language: {

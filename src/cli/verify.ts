@@ -1,7 +1,7 @@
 import { streamLines } from "../corpus/import/jsonl-lines.ts";
 import { normalizeLanguage } from "../research/plan/language.ts";
 import { checkClaim, prepareEvidence, REMOVE_BELOW } from "../research/write/verify/check-claim.ts";
-import { judge, verdictOf } from "../research/write/verify/learned-check.ts";
+import { judge, judgeAll, verdictOf } from "../research/write/verify/learned-check.ts";
 import type { CommandInput } from "./command.ts";
 import { warn } from "./terminal.ts";
 
@@ -11,9 +11,12 @@ const MAX_LINE = 64 * 1024 * 1024;
 interface Item {
   id: unknown;
   claim: string;
-  evidence: string[];
+  evidence?: string[];
+  sources?: { id: unknown; evidence: string[] }[];
   language?: string;
 }
+
+const sentences = (v: unknown) => Array.isArray(v) && v.every((s) => typeof s === "string");
 
 /** Why a parsed line can't be checked, or null. */
 function problem(v: unknown): string | null {
@@ -21,19 +24,54 @@ function problem(v: unknown): string | null {
   const o = v as Record<string, unknown>;
   if (!("id" in o)) return "no id";
   if (typeof o.claim !== "string") return "claim is not a string";
-  if (!Array.isArray(o.evidence) || o.evidence.some((s) => typeof s !== "string"))
-    return "evidence is not an array of strings";
+  if ("evidence" in o === "sources" in o) return "give either evidence or sources, not both or neither";
+  if ("evidence" in o && !sentences(o.evidence)) return "evidence is not an array of strings";
+  if (
+    "sources" in o &&
+    (!Array.isArray(o.sources) ||
+      !o.sources.length ||
+      o.sources.some((x) => !x || typeof x !== "object" || !("id" in x) || !sentences(x.evidence)))
+  )
+    return "sources is not a non-empty array of {id, evidence: [strings]}";
   if (o.language !== undefined && (typeof o.language !== "string" || !normalizeLanguage(o.language)))
     return "language is not a language code";
   return null;
 }
 
 /**
+ * One claim against several sources, as a run checks a cited claim against every source it read:
+ * each source's quotes, support and verdict, and `best`, the source whose verdict keeps a marker
+ * with the highest P(supported) (the one a marker would be moved to), or null when none backs it.
+ */
+function againstSources(claim: string, sources: NonNullable<Item["sources"]>, language: string) {
+  const items = sources.map((s) => {
+    const ev = prepareEvidence(s.evidence, language);
+    return { ev, check: checkClaim(claim, ev) };
+  });
+  const js = judgeAll(claim, items);
+  const out = items.map((it, k) => ({
+    id: sources[k]!.id,
+    quotes: it.check.quotes,
+    support: Math.round(it.check.support * 1e4) / 1e4,
+    verdict: verdictOf(it.check, js[k]!, REMOVE_BELOW),
+  }));
+  let best = -1;
+  out.forEach((o, k) => {
+    if ((o.verdict === "supported" || o.verdict === "partial") && (best < 0 || js[k]!.supported > js[best]!.supported))
+      best = k;
+  });
+  return { sources: out, best: best < 0 ? null : sources[best]!.id };
+}
+
+/**
  * `verify -`: the runs' claim check as a filter (README "Claims you can check"). Each line
  * `{id, claim, evidence: [sentences], language?}` on stdin gives one line `{id, quotes, support,
  * verdict}` on stdout, in order: `quotes` the evidence indices that back the claim, best first,
- * `verdict` as a run would give the citation (supported, partial, unsupported, contradicted). A line
- * that can't be read is named on stderr with its number and skipped; the exit code is then 1.
+ * `verdict` as a run would give the citation (supported, partial, unsupported, contradicted). A
+ * line with `sources: [{id, evidence}]` instead of `evidence` gives `{id, sources: [{id, quotes,
+ * support, verdict}], best}`: a swapped citation checked from the command line. A line that can't
+ * be read (both fields or neither among them) is named on stderr with its number and skipped; the
+ * exit code is then 1.
  */
 export async function verifyCommand({ options }: CommandInput): Promise<number> {
   const fallback = normalizeLanguage(String(options.language ?? "en")) ?? "en";
@@ -52,8 +90,13 @@ export async function verifyCommand({ options }: CommandInput): Promise<number> 
       warn(`line ${line.n}: ${why}; skipped\n`);
       continue;
     }
-    const { id, claim, evidence, language } = item as Item;
-    const ev = prepareEvidence(evidence, normalizeLanguage(language ?? "") ?? fallback);
+    const { id, claim, evidence, sources, language } = item as Item;
+    const lang = normalizeLanguage(language ?? "") ?? fallback;
+    if (sources) {
+      process.stdout.write(`${JSON.stringify({ id, ...againstSources(claim, sources, lang) })}\n`);
+      continue;
+    }
+    const ev = prepareEvidence(evidence!, lang);
     const c = checkClaim(claim, ev);
     const verdict = verdictOf(c, judge(claim, ev, c), REMOVE_BELOW);
     process.stdout.write(

@@ -41,9 +41,9 @@ export const EvidenceSchema = T.Object(
     }),
     verdict: T.Optional(VerdictSchema),
     recited: T.Optional(
-      T.Boolean({
+      T.Literal(true, {
         description:
-          "true when the claim check moved the writer's marker to this source, which backs the sentence, from the source the writer cited, which did not",
+          "the check moved this claim's marker here from the source the writer cited, which did not back it; the verdict is this source's. Absent otherwise",
       }),
     ),
   },
@@ -51,7 +51,7 @@ export const EvidenceSchema = T.Object(
 );
 
 const EVIDENCE_DESCRIPTION =
-  "extra field: each claim of the answer that cites this source, with the verbatim quote from what was read of it that backs the claim, a support score in [0, 1] and the verdict; in answer order. A citation the check found unsupported was removed from the answer and is not listed; one it found contradicted was removed too and is listed, with the quote that says otherwise";
+  "extra field: each claim of the answer that cites this source, with the verbatim quote from what was read of it that backs the claim, a support score in [0, 1] and the verdict; in answer order. A citation the check found unsupported was removed from the answer and is not listed; one it found contradicted was removed too and is listed, with the quote that says otherwise. A claim whose marker the check moved here from a source that did not back it is listed with recited: true";
 
 /** What the claim check found in the answer as a whole (README "Claims you can check"). */
 export const VerificationSchema = T.Object(
@@ -81,7 +81,7 @@ export const VerificationSchema = T.Object(
       T.Integer({
         minimum: 0,
         description:
-          "markers moved to another source the run read, which backs the sentence (0 until the check re-cites)",
+          "markers the check moved from a source that did not back the sentence to another source the run read that does (their evidence items carry recited: true)",
       }),
     ),
   },

@@ -1,6 +1,7 @@
 import { cpus, totalmem } from "node:os";
 import { burstProfile } from "./burst-profile.ts";
 import { benchCheckModel } from "./check-model/bench.ts";
+import { benchRecite } from "./check-model/recite-bench.ts";
 import { benchClaims } from "./claims.ts";
 import { benchCorpus } from "./corpus.ts";
 import { benchCriticalPath } from "./critical-path.ts";
@@ -37,6 +38,7 @@ const sections: [string, () => Promise<string>][] = [
   ["13. Extractive answers that quote only relevant sources", benchExtractiveRelevance],
   ["14. Answers on sentences: wrapped text, PDFs, Markdown", benchSentences],
   ["15. The learned claim check", benchCheckModel],
+  ["16. Re-citing a marker", benchRecite],
 ];
 const only = process.argv[2];
 for (const [title, fn] of sections) {

@@ -64,3 +64,62 @@ test("verify takes only - (standard input)", async () => {
   const r = await cli(["verify", "claims.jsonl"], {});
   expect(r.code).toBe(2);
 });
+
+const SWAP = {
+  id: "swap",
+  claim: "Removing five to ten large derelict objects each year would stabilise low Earth orbit.",
+  sources: [
+    {
+      id: "kessler",
+      evidence: [
+        "The Kessler syndrome is a cascade in which collisions between objects in low Earth orbit create debris.",
+        "Above a critical density of objects, the number of fragments grows even if no new satellites are launched.",
+      ],
+    },
+    {
+      id: "removal",
+      evidence: [
+        "Studies of the debris environment model the population of fragments over two centuries.",
+        "Removing five to ten large derelict objects each year would stabilise low Earth orbit, according to the models.",
+      ],
+    },
+    { id: "reefs", evidence: ["Reefs need about a decade to recover from a severe bleaching event."] },
+  ],
+};
+
+test("verify - with sources: [...] checks the claim against each and names the source that backs it best; a line with both evidence and sources, or neither, is refused alone", async () => {
+  const input = [
+    JSON.stringify(SWAP),
+    JSON.stringify({ ...SWAP, id: "both", evidence: EVIDENCE }),
+    JSON.stringify({ id: "neither", claim: SWAP.claim }),
+    JSON.stringify({ ...SWAP, id: "nobody", sources: [SWAP.sources[2]] }),
+    JSON.stringify(lines[0]),
+  ].join("\n");
+  const r = await cli(["verify", "-"], {}, input);
+  expect(r.code).toBe(1);
+  const out = r.out
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  expect(out.map((o) => o.id)).toEqual(["swap", "nobody", "kept"]);
+  expect(Object.keys(out[0]).sort()).toEqual(["best", "id", "sources"]);
+  expect(out[0].best).toBe("removal");
+  expect(out[0].sources.map((s: any) => [s.id, s.verdict])).toEqual([
+    ["kessler", expect.stringMatching(/^(partial|unsupported)$/)],
+    ["removal", "supported"],
+    ["reefs", "unsupported"],
+  ]);
+  expect(out[0].sources[1].quotes[0]).toBe(1);
+  for (const s of out[0].sources) expect(Object.keys(s).sort()).toEqual(["id", "quotes", "support", "verdict"]);
+  expect(out[1]).toEqual({ id: "nobody", sources: [expect.objectContaining({ id: "reefs" })], best: null });
+  expect(out[2].verdict).toBe("supported");
+  expect(r.err).toContain("line 2: give either evidence or sources, not both or neither");
+  expect(r.err).toContain("line 3: give either evidence or sources, not both or neither");
+});
+
+test("verify --help describes the sources lines and their answer", async () => {
+  const r = await cli(["verify", "--help"]);
+  expect(r.code).toBe(0);
+  expect(r.out).toContain(`"sources": [{"id", "evidence": [sentences]}]`);
+  expect(r.out).toContain(`"best"`);
+});

@@ -55,9 +55,15 @@ export async function verifyStage({ language, text, provided, texts }: Written, 
     ms: since(run.t0),
   });
   if (!written.sources.length && !run.deps.llm) return nothingQuoted(written.answer, run);
-  const read = written.was.map((old, i): [string, string] => [`S${i + 1}`, texts.get(old) ?? ""]);
+  // Every source the writer was given goes to the check, the uncited numbered after the cited: a marker may move to one of them.
+  const uncited = provided.filter((s) => !written.was.includes(s.id));
+  const all = [...written.sources, ...uncited.map((s, i) => ({ ...s, id: `S${written.sources.length + i + 1}` }))];
+  const read = [...written.was, ...uncited.map((s) => s.id)].map((old, i): [string, string] => [
+    `S${i + 1}`,
+    texts.get(old) ?? "",
+  ]);
   const final = await checkClaims(
-    { answer: written.answer, sources: written.sources, texts: read, language },
+    { answer: written.answer, sources: all, texts: read, language },
     run.ctx,
     run.deps.verifier ?? inlineVerifier,
     run.t0,
@@ -131,5 +137,7 @@ function unchecked(input: VerifyInput): Verified<Source> {
     contradicted: 0,
     recited: 0,
   };
-  return { answer: input.answer, sources: input.sources.map((s) => ({ ...s, evidence: [] })), verification };
+  // The input lists every source the run read; the answer as written cites the first of them.
+  const cited = finalizeCitations(input.answer, input.sources, input.sources.length).sources;
+  return { answer: input.answer, sources: cited.map((s) => ({ ...s, evidence: [] })), verification };
 }

@@ -13,13 +13,22 @@ const STAND_IN = plainText(WITHHELD_LINE);
  * sources without evidence, the others with that of the claims left); `written` the answer
  * as the writer streamed it, withheld alike, which tells a claim the check uncited as
  * unsupported (it had a marker then) from one never cited — without it, the stored count
- * is kept as far as the uncited claims left allow.
+ * is kept as far as the uncited claims left allow. A claim is backed by an item whose verdict
+ * is supported (by its support on runs checked before verdicts); `contradicted` and `recited`,
+ * where the run counted them, are those of the items of the claims left.
  */
 export function countsLeft(answer: string, sources: Source[], written: string | null, was: Verification): Verification {
   const claims = answerClaims(answer).filter((c) => c.text !== STAND_IN);
+  const items = sources.flatMap((s) => s.evidence ?? []);
+  const shown = new Set(claims.map((c) => c.text));
+  // A contradicted item keeps its support but backs nothing: its marker was removed.
   const backed = new Set(
-    sources.flatMap((s) => (s.evidence ?? []).filter((e) => e.support >= SUPPORTED_AT).map((e) => e.claim)),
+    items.filter((e) => (e.verdict ? e.verdict === "supported" : e.support >= SUPPORTED_AT)).map((e) => e.claim),
   );
+  const contradicted = new Set(
+    items.filter((e) => e.verdict === "contradicted" && shown.has(e.claim)).map((e) => e.claim),
+  );
+  const recited = items.filter((e) => e.recited && shown.has(e.claim)).length;
   const uncited = claims.filter((c) => !c.markers.length);
   let unsupported: number;
   if (written === null) unsupported = Math.min(was.unsupported, uncited.length);
@@ -44,5 +53,7 @@ export function countsLeft(answer: string, sources: Source[], written: string | 
     supported,
     unsupported,
     coverage: total ? Math.round((supported / total) * 100) / 100 : 0,
+    ...(was.contradicted === undefined ? {} : { contradicted: contradicted.size }),
+    ...(was.recited === undefined ? {} : { recited }),
   };
 }

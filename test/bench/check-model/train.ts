@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { FEATURE_NAMES } from "../../../src/research/write/verify/features.ts";
 import { examples, fitOn, outOfFold, SCORES, type Selection, select } from "./cross-validate.ts";
 import { haveData, loadRows, MODEL_NAMES, type ModelName, type Row, TARGETS } from "./data.ts";
+import { reciteRuns } from "./recite-pairs.ts";
+import { chooseRecite } from "./recite-thresholds.ts";
 
 /**
  * Trains the claim check's two models on the tuning data and writes their weights
@@ -23,7 +25,7 @@ export interface Trained {
   rows: Row[];
   selections: Record<ModelName, Selection>;
   oof: Record<ModelName, Float64Array>;
-  thresholds: { removeBelow: number; contradictedAt: number; figureAt: number };
+  thresholds: { removeBelow: number; contradictedAt: number; figureAt: number; reciteAt: number; reciteMargin: number };
   json: string;
 }
 
@@ -79,11 +81,14 @@ export function train(rows = loadRows()): Trained {
   const oof = Object.fromEntries(
     MODEL_NAMES.map((n) => [n, outOfFold(rows, TARGETS[n], selections[n].cols, selections[n].lambda)]),
   ) as Record<ModelName, Float64Array>;
-  const thresholds = {
+  const verdicts = {
     removeBelow: removeBelow(rows, oof.supported),
     contradictedAt: contradictionAt(rows, oof.contradicted, "contradicted"),
     figureAt: contradictionAt(rows, oof.figure, "figure"),
   };
+  // Re-citing: where a marker moves among a run's sources (recite-thresholds.ts), chosen after the verdicts it builds on.
+  const thresholds = { ...verdicts, ...chooseRecite(reciteRuns(rows, selections, verdicts)) };
+  // End of re-citing.
   const model = (name: ModelName) => {
     const s = selections[name];
     const m = fitOn(rows, TARGETS[name], s.cols, s.lambda);

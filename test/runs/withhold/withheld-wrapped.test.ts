@@ -97,6 +97,8 @@ function expectCountsOfWhatIsLeft(env: any): void {
     supported: supported.size,
     unsupported: 0,
     coverage: Math.round((supported.size / 2) * 100) / 100,
+    contradicted: 0,
+    recited: 0,
   });
 }
 

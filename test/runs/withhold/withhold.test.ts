@@ -266,3 +266,57 @@ describe("the claim check's counts, on a run that cited a document now withheld"
     expect([kept.run.verification, kept.events[0]!.data]).toEqual([was, verifying(was).data]);
   });
 });
+
+describe("the verdicts' counts, on a run that cited a document now withheld", () => {
+  const ev = (claim: string, support: number, verdict: string, recited?: true) => ({
+    claim,
+    quote: "q",
+    support,
+    verdict: verdict as "supported",
+    ...(recited ? { recited } : {}),
+  });
+  const written =
+    "Public fact [S1].\n\nStatins lower the risk [S1].\n\nMoved claim [S2].\n\nFalcon closes in March [S2].\n\nFalcon closes in May.";
+  const answer =
+    "Public fact [S1].\n\nStatins lower the risk.\n\nMoved claim [S1].\n\nFalcon closes in March [S2].\n\nFalcon closes in May.";
+  const was = { claims: 5, cited: 4, supported: 3, unsupported: 1, coverage: 0.6, contradicted: 2, recited: 1 };
+  const sources = [
+    {
+      ...web,
+      evidence: [
+        ev("Public fact.", 0.9, "supported"),
+        ev("Statins lower the risk.", 0.6, "contradicted"),
+        ev("Moved claim.", 0.8, "supported", true),
+      ],
+    },
+    {
+      ...local("S2", 9),
+      evidence: [ev("Falcon closes in March.", 0.8, "supported"), ev("Falcon closes in May.", 0.7, "contradicted")],
+    },
+  ];
+  const seen = withhold(
+    {
+      run: row({ answer, sources, verification: was, writer: "llm" }),
+      events: [
+        {
+          atMs: 6,
+          type: "answer",
+          data: { seq: 9, text: written, chars: written.length, parts: [[9, written.length]] },
+        },
+      ],
+    },
+    new Set([7]),
+  );
+
+  test("contradicted and recited are those of the claims left; a contradicted quote backs nothing; none of the withheld document's verdicts counts", () => {
+    expect(seen.run.verification).toEqual({
+      claims: 4,
+      cited: 3,
+      supported: 2,
+      unsupported: 1,
+      coverage: 0.5,
+      contradicted: 1,
+      recited: 1,
+    });
+  });
+});

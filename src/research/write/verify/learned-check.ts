@@ -57,15 +57,29 @@ export function judge(claim: string, ev: PreparedEvidence, check: ClaimCheck): J
 }
 
 /**
+ * What the models make of one claim against each of the run's sources at once (the cited and
+ * the others), in the order given: the one place a claim's judgements over several sources are
+ * made, so a model may read each source relative to the others.
+ */
+export function judgeAll(claim: string, items: { ev: PreparedEvidence; check: ClaimCheck }[]): Judgement[] {
+  return items.map((i) => judge(claim, i.ev, i.check));
+}
+
+/**
  * A citation's verdict: contradicted when either contradiction model clears its threshold (a
  * quote word for word never does); otherwise unsupported below the removal threshold of the
  * lexical support, supported at SUPPORTED_AT, partial between. A claim in another language
  * than its quotes is never removed: the scores mean nothing there.
  */
-export function verdictOf(check: ClaimCheck, j: Judgement, removeBelow: number): Verdict {
+export function verdictOf(
+  check: Pick<ClaimCheck, "verbatim" | "comparable" | "support">,
+  j: Judgement,
+  removeBelow: number,
+  t: { contradictedAt: number; figureAt: number } = THRESHOLDS,
+): Verdict {
   if (check.verbatim) return "supported";
   if (check.comparable) {
-    if (j.contradicted >= THRESHOLDS.contradictedAt || j.figure >= THRESHOLDS.figureAt) return "contradicted";
+    if (j.contradicted >= t.contradictedAt || j.figure >= t.figureAt) return "contradicted";
     if (check.support < removeBelow) return "unsupported";
   }
   return check.support >= SUPPORTED_AT ? "supported" : "partial";

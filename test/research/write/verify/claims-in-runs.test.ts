@@ -145,7 +145,7 @@ const sentenceOf = (answer: string, start: string) =>
   answer.split(/(?<=[.。])\s*/).find((s) => s.startsWith(start)) ?? "";
 
 describe("claims you can check, with a model writing", () => {
-  test("a supported paraphrase keeps its marker and quote; a wrong number and a swapped marker lose theirs; stream, JSON and replay agree", async () => {
+  test("a supported paraphrase keeps its marker and quote; a wrong number loses its marker and a swapped one moves to the source that backs it; stream, JSON and replay agree", async () => {
     web(["/battery", "/coffee"]);
     await withServer({ OPENAI_BASE_URL: chat.openaiBase }, async (s, key, c) => {
       const body = {
@@ -163,12 +163,12 @@ describe("claims you can check, with a model writing", () => {
         "After 1,000 cycles, the solid-state cell retained 80 percent of its original capacity.",
       );
       expect(e80.support).toBeGreaterThanOrEqual(0.45);
-      // The wrong number and the swapped marker: the sentences stay, uncited.
+      // The wrong number: the sentence stays, uncited. The swapped marker: moved to the coffee page, which backs it.
       expect(sentenceOf(env.answer, "The solid-state cell kept 60")).toBe(
         "The solid-state cell kept 60 percent of its capacity after 1000 cycles.",
       );
       expect(sentenceOf(env.answer, "Arabica beans are mostly")).toBe(
-        "Arabica beans are mostly picked by hand in Ethiopia.",
+        `Arabica beans are mostly picked by hand in Ethiopia [${coffee.id}].`,
       );
       // The wrong number stays listed on its source as contradicted, with the sentence that says otherwise.
       expect(battery.evidence.map((e: any) => [e.claim, e.verdict])).toEqual([
@@ -176,17 +176,21 @@ describe("claims you can check, with a model writing", () => {
         ["The solid-state cell kept 60 percent of its capacity after 1000 cycles.", "contradicted"],
       ]);
       expect(battery.evidence[1].quote).toContain("retained 80 percent");
-      // The right marker on the coffee claim stays.
+      // The right marker on the coffee claim stays; the moved one is listed there as re-cited.
       expect(sentenceOf(env.answer, "Arabica beans are picked")).toContain(`[${coffee.id}]`);
-      expect(coffee.evidence[0].quote).toContain("Arabica beans are picked by hand in most of Ethiopia");
+      expect(coffee.evidence.map((e: any) => [e.claim.slice(0, 24), e.verdict, e.recited])).toEqual([
+        ["Arabica beans are mostly", "supported", true],
+        ["Arabica beans are picked", "supported", undefined],
+      ]);
+      expect(coffee.evidence[1].quote).toContain("Arabica beans are picked by hand in most of Ethiopia");
       expect(env.verification).toEqual({
         claims: 4,
         cited: 4,
-        supported: 2,
-        unsupported: 2,
-        coverage: 0.5,
+        supported: 3,
+        unsupported: 1,
+        coverage: 0.75,
         contradicted: 1,
-        recited: 0,
+        recited: 1,
       });
       for (const src of env.sources)
         for (const e of src.evidence) {

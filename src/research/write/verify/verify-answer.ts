@@ -12,13 +12,16 @@ import {
   quoteOf,
   REMOVE_BELOW,
 } from "./check-claim.ts";
-import { judge, verdictOf } from "./learned-check.ts";
+import { type Judgement, judge, verdictOf } from "./learned-check.ts";
+import { leastSure, type Unsure } from "./unsure.ts";
 
 /** What the check made of an answer: the answer without unsupported markers, its sources with their evidence. */
 export interface Verified<S extends Source> {
   answer: string;
   sources: (S & { evidence: Evidence[] })[];
   verification: Verification;
+  /** The cited pairs whose verdict the check is least sure of (unsure.ts), for a second opinion. */
+  unsure: Unsure[];
 }
 
 /**
@@ -37,6 +40,7 @@ interface Citation {
   check: ClaimCheck;
   quote: string;
   verdict: Verdict;
+  judgement: Judgement;
 }
 
 /**
@@ -54,6 +58,7 @@ export function verifyAnswer<S extends Source>(
   sources: S[],
   texts: ReadonlyMap<string, string>,
   language: string,
+  overrides: ReadonlyMap<string, Verdict> = new Map(),
 ): Verified<S> {
   const claims = answerClaims(answer);
   const prepared = new Map<string, PreparedEvidence>();
@@ -77,7 +82,8 @@ export function verifyAnswer<S extends Source>(
       seen.add(m.id);
       const ev = evidenceOf(m.id);
       const check = checkClaim(c.text, ev, { context });
-      const verdict = verdictOf(check, judge(c.text, ev, check), REMOVE_BELOW);
+      const judgement = judge(c.text, ev, check);
+      const verdict = overrides.get(`${i}:${m.id}`) ?? verdictOf(check, judgement, REMOVE_BELOW);
       citations.push({
         claim: i,
         id: m.id,
@@ -86,6 +92,7 @@ export function verifyAnswer<S extends Source>(
         check,
         quote: quoteOf(ev, check, c.text),
         verdict,
+        judgement,
       });
     }
   });
@@ -138,6 +145,10 @@ export function verifyAnswer<S extends Source>(
       contradicted: contradicted.size,
       recited: 0,
     },
+    unsure: leastSure(
+      citations.map((x) => ({ ...x, key: `${x.claim}:${x.id}`, claim: claims[x.claim]!.text })),
+      REMOVE_BELOW,
+    ),
   };
 }
 
@@ -150,9 +161,11 @@ export interface VerifyInput {
   sources: Source[];
   texts: [string, string][];
   language: string;
+  /** A second opinion's verdicts by `<claim index>:<source id as in answer>`, replacing the check's own. */
+  overrides?: [string, Verdict][];
 }
 
 /** verifyAnswer over a VerifyInput: the same code on a worker and on this thread. */
 export function verifyInput(i: VerifyInput): Verified<Source> {
-  return verifyAnswer(i.answer, i.sources, new Map(i.texts), i.language);
+  return verifyAnswer(i.answer, i.sources, new Map(i.texts), i.language, new Map(i.overrides ?? []));
 }

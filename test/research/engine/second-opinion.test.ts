@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { loadConfig } from "../../../src/config/load.ts";
+import { Metrics } from "../../../src/metrics/registry.ts";
 import { buildEngine } from "../../../src/research/build-engine.ts";
 import type { TimingsOverride } from "../../../src/research/engine/timings.ts";
 import type { Engine } from "../../../src/research/types.ts";
@@ -84,24 +85,26 @@ const evidenceOf = (env: any, claim: string) =>
 /** A run through the server, its engine built from the config with these VERIFY_* settings. */
 async function ask(
   verify: Record<string, string>,
-  o: { timings?: TimingsOverride; wrap?: (e: Engine) => Engine } = {},
-): Promise<{ env: any; verifying: string }> {
+  o: { timings?: TimingsOverride; wrap?: (e: Engine) => Engine; extractive?: boolean } = {},
+): Promise<{ env: any; verifying: string; events: string[]; metrics: string }> {
   const env0 = {
     SEARXNG_URL: search.urls.searxng,
     ACADEMIC_PROVIDERS: "none",
     LOCAL_SEARCH: "off",
     FETCH_ALLOW_PRIVATE: "true",
-    OPENAI_BASE_URL: chat.openaiBase,
+    ...(o.extractive ? {} : { OPENAI_BASE_URL: chat.openaiBase }),
     ...verify,
   };
   const config = loadConfig({ PORT: "0", DATABASE_PATH: ":memory:", ...env0 }, "/nonexistent");
-  const engine = buildEngine(config, createLogger("silent"), undefined, o.timings);
-  const s = startTestServer({ engine: o.wrap ? o.wrap(engine) : engine, env: env0 });
+  const metrics = new Metrics(() => 0);
+  const engine = buildEngine(config, createLogger("silent"), metrics, o.timings);
+  const s = startTestServer({ engine: o.wrap ? o.wrap(engine) : engine, env: env0, metrics });
   try {
     const { key } = await keyedClient(s.url);
     const st = await readSse(await query(s.url, key, { query: QUESTION }, {}, "/api/query/stream"));
     const verifying = st.events.find((e) => e.event === "progress" && e.data.stage === "verifying")!.data.message;
-    return { env: st.events.at(-1)!.data, verifying };
+    const scraped = await (await fetch(`${s.url}/metrics`)).text();
+    return { env: st.events.at(-1)!.data, verifying, events: st.events.map((e) => e.event), metrics: scraped };
   } finally {
     await s.stop(100);
   }
@@ -119,7 +122,7 @@ describe("a second opinion on the claims the check is unsure of", () => {
   });
 
   test("asked about the unsure claims only: its Yes keeps a marker as supported, its No removes one", async () => {
-    const { env, verifying } = await ask({ VERIFY_BASE_URL: checker.base, VERIFY_API_KEY: "vk-test" });
+    const { env, verifying, metrics } = await ask({ VERIFY_BASE_URL: checker.base, VERIFY_API_KEY: "vk-test" });
     expect(checker.calls.map((c) => c.claim).sort()).toEqual([UNBACKED, BACKED].sort());
     const call = checker.calls.find((c) => c.claim === BACKED)!;
     // MiniCheck's question, the quote with its surroundings (not the whole page), a one-word answer's room.
@@ -137,6 +140,15 @@ describe("a second opinion on the claims the check is unsure of", () => {
     expect(evidenceOf(env, UNBACKED)).toBeUndefined();
     expect(env.verification).toMatchObject({ claims: 3, supported: 2, unsupported: 1, contradicted: 0 });
     expect(verifying).toContain("the checking model was asked about 2 claims and changed 2");
+    expect(metrics).toContain('rq_upstream_calls_total{outcome="ok",provider="verify"} 2');
+  });
+
+  test("an extractive answer's quotes are the source's words: the model is never asked", async () => {
+    const { env } = await ask({ VERIFY_BASE_URL: checker.base }, { extractive: true });
+    expect(env.writer).toBe("extractive");
+    expect(checker.calls).toEqual([]);
+    expect(env.errors).toEqual([]);
+    expect(env.verification.supported).toBe(env.verification.claims);
   });
 
   const FAILURES: [CheckingMode, RegExp][] = [
@@ -150,9 +162,14 @@ describe("a second opinion on the claims the check is unsure of", () => {
     test(`a checking model that answers ${mode} leaves the run ok with the check's verdicts and a note in errors`, async () => {
       checker.mode = mode;
       checker.retryAfter = "1";
-      const { env, verifying } = await ask({ VERIFY_BASE_URL: checker.base }, { timings: { llmRetryBaseMs: 1 } });
+      const { env, verifying, events } = await ask(
+        { VERIFY_BASE_URL: checker.base },
+        { timings: { llmRetryBaseMs: 1 } },
+      );
       expect(checker.calls.length).toBeGreaterThanOrEqual(2);
       expect(env.status).toBe("ok");
+      // A note, not a failure: no `error` event on the stream, only the final envelope's `errors`.
+      expect(events).not.toContain("error");
       expect([evidenceOf(env, BACKED).verdict, evidenceOf(env, UNBACKED).verdict]).toEqual(["contradicted", "partial"]);
       expect(sentenceOf(env.answer, "Cholesterol did")).toBe(BACKED);
       expect(sentenceOf(env.answer, "Fewer older")).toMatch(/\[S1\]\.$/);

@@ -57,7 +57,10 @@ export function createOpenAiCompatibleClient(o: OpenAiCompatibleOptions): LlmCli
     } catch (e) {
       throw req.signal.aborted
         ? new LlmError("aborted", "aborted")
-        : new LlmError("network", `LLM server unreachable: ${cleanReason((e as Error).message)}`);
+        : new LlmError(
+            "network",
+            `${o.who ? `${o.who} is` : "LLM server"} unreachable: ${cleanReason((e as Error).message)}`,
+          );
     }
     windows.note(req.model, res.headers);
     if (!res.ok)

@@ -82,7 +82,10 @@ export function createOpenAiCompatibleClient(o: OpenAiCompatibleOptions): LlmCli
     } catch (e) {
       if (req.signal.aborted) throw new LlmError("aborted", "aborted");
       if (e instanceof LlmError) throw e;
-      throw new LlmError("network", `the LLM stream broke: ${cleanReason((e as Error).message)}`);
+      throw new LlmError(
+        "network",
+        `${o.who ? `${o.who}'s answer` : "the LLM stream"} broke: ${cleanReason((e as Error).message)}`,
+      );
     }
   };
   return { provider: "openai", chat: (req) => withRetry(req, o.retry ?? DEFAULT_RETRY, once, windows) };

@@ -155,6 +155,7 @@ describe("a second opinion on the claims the check is unsure of", () => {
     ["garbage", /not Yes or No/],
     ["shape", /the checking model/i],
     ["cut", /output limit/],
+    ["broken", /the checking model's answer broke/],
     ["rate_limited", /HTTP 429: Rate limit reached/],
     ["server_error", /HTTP 500/],
   ];

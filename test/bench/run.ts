@@ -8,7 +8,7 @@ import { benchExtraction } from "./extraction.ts";
 import { benchExtractiveRelevance } from "./extractive-relevance.ts";
 import { benchHeldStreams } from "./held-streams.ts";
 import { benchInstances } from "./instances.ts";
-import { benchSecondOpinion } from "./second-opinion.ts";
+import { benchSecondOpinion } from "./second-opinion/bench.ts";
 import { benchSentences } from "./sentences.ts";
 import { benchServing } from "./serving.ts";
 import { benchSignupFlood } from "./signup-flood.ts";

@@ -1,13 +1,10 @@
-import { readFileSync } from "node:fs";
-import { loadConfig } from "../../src/config/load.ts";
-import { documentFor, verdictOfAnswer } from "../../src/research/engine/second-opinion.ts";
-import { checkingMessages, createCheckingModel } from "../../src/research/llm/checking-model.ts";
-import { messagesTokens } from "../../src/research/llm/token-estimate.ts";
-import { checkClaim, prepareEvidence, quoteOf, REMOVE_BELOW } from "../../src/research/write/verify/check-claim.ts";
-import { judge, verdictOf } from "../../src/research/write/verify/learned-check.ts";
-import { type Judged, leastSure } from "../../src/research/write/verify/unsure.ts";
-import { aurocOf } from "./check-model/cross-validate.ts";
-import { FILES, haveData, type Row } from "./check-model/data.ts";
+import { loadConfig } from "../../../src/config/load.ts";
+import { documentFor, verdictOfAnswer } from "../../../src/research/engine/second-opinion.ts";
+import { checkingMessages, createCheckingModel } from "../../../src/research/llm/checking-model.ts";
+import { messagesTokens } from "../../../src/research/llm/token-estimate.ts";
+import { aurocOf } from "../check-model/cross-validate.ts";
+import { haveData, type Row } from "../check-model/data.ts";
+import { choose, type Item, loadItems, RUN } from "./items.ts";
 
 /**
  * Section 17 of `bun run bench`: what the configured checking model (VERIFY_*) buys on the
@@ -17,56 +14,11 @@ import { FILES, haveData, type Row } from "./check-model/data.ts";
  * WiCE's test split and SciFact's dev claims stay held out.
  */
 
-/** Citations of one run: 5 sources, a 300-word answer of ~15 cited sentences. */
-const RUN = 15;
-
-interface Item {
-  set: "wice" | "pairs";
-  label: string;
-  claim: string;
-  text: string;
-  judged: Judged;
-  /** P(supported), the check's own score. */
-  p: number;
-  /** Chosen to be asked (the run's least sure). */
-  asked?: boolean;
-  /** The model's answer: true Yes, false No, null failed, undefined not asked. */
-  yes?: boolean | null;
-}
-
 /** What the citation's gold label says a right answer is. */
 const truth = (x: Item) => x.label === (x.set === "wice" ? "supported" : "support");
 type Answer = (x: Item) => boolean | null | undefined;
 const modelAnswer: Answer = (x) => x.yes;
 const rightAnswer: Answer = (x) => (x.asked ? truth(x) : undefined);
-
-function lines<T>(path: string): T[] {
-  const text = new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(readFileSync(path))));
-  return text
-    .split("\n")
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as T);
-}
-
-function item(set: Item["set"], key: string, label: string, claim: string, sentences: string[]): Item {
-  const ev = prepareEvidence(sentences, "en");
-  const check = checkClaim(claim, ev);
-  const judgement = judge(claim, ev, check);
-  const verdict = verdictOf(check, judgement, REMOVE_BELOW);
-  const quote = quoteOf(ev, check, claim);
-  const judged = { key: `${key}:S1`, claim, quote, verdict, check, judgement };
-  return { set, label, claim, text: sentences.join(" "), judged, p: judgement.supported };
-}
-
-function loadItems(limit: number): Item[] {
-  const wice = lines<{ id: string; claim: string; evidence: string[]; label: string }>(FILES.wice).map((r, i) =>
-    item("wice", `w${i}`, r.label, r.claim, r.evidence),
-  );
-  const pairs = lines<{ id: number; doc_id: number; claim: string; sentences: string[]; label: string }>(
-    FILES.pairs,
-  ).map((r, i) => item("pairs", `p${i}`, r.label, r.claim, r.sentences));
-  return [...wice.slice(0, limit), ...pairs.slice(0, limit)];
-}
 
 const removes = (v: string) => v === "unsupported" || v === "contradicted";
 const f3 = (x: number) => (Number.isNaN(x) ? "—" : x.toFixed(3).replace(/^0/, ""));
@@ -83,20 +35,21 @@ const verdictWith = (a: Answer) => (x: Item) => {
   return yes === undefined || yes === null ? x.judged.verdict : verdictOfAnswer(yes, x.judged.verdict);
 };
 
-/** The two rows (check alone; check + model) of one data set's table. */
+/** One data set's rows: the check alone, with always-right answers, with the model's. */
 function table(items: Item[], set: Item["set"], pos: string, negs: string[], asked: boolean): string[] {
   const xs = items.filter((x) => x.set === set);
   const rows = xs.map((x) => ({ set, label: x.label }) as Row);
   const auroc = (p: number[]) => aurocOf(rows, p, set, [pos], negs);
   const line = (name: string, score: (x: Item) => number, verdict: (x: Item) => string) => {
-    const acc = share(xs, (x) => removes(verdict(x)) !== (x.label === pos));
+    const cut = (x: Item) => removes(verdict(x));
+    const acc = share(xs, (x) => cut(x) !== (x.label === pos));
     const removedPos = share(
       xs.filter((x) => x.label === pos),
-      (x) => removes(verdict(x)),
+      cut,
     );
     const removedNeg = share(
       xs.filter((x) => negs.includes(x.label)),
-      (x) => removes(verdict(x)),
+      cut,
     );
     return `| ${set === "wice" ? "WiCE dev" : "SciFact train pairs"} | ${name} | ${f3(auroc(xs.map(score)))} | ${pct(acc)} | ${pct(removedNeg)} / ${pct(removedPos)} |`;
   };
@@ -119,21 +72,6 @@ function table(items: Item[], set: Item["set"], pos: string, negs: string[], ask
 
 const HOW =
   "No checking model configured, so only the ceiling is shown. To measure one: `ollama pull bespoke-minicheck`, then `VERIFY_BASE_URL=http://localhost:11434/v1 bun run bench 17.` (VERIFY_MODEL for another model, VERIFY_API_KEY if the server wants a key; BENCH_VERIFY_LIMIT=100 for the first 100 claims of each set).";
-
-/** Marks each run's least sure citations as asked, as verifyAnswer would choose them. */
-function choose(items: Item[]): Item[][] {
-  const runs: Item[][] = [];
-  for (let i = 0; i < items.length; i += RUN) runs.push(items.slice(i, i + RUN));
-  for (const run of runs) {
-    const byKey = new Map(run.map((x) => [x.judged.key, x]));
-    for (const u of leastSure(
-      run.map((x) => x.judged),
-      REMOVE_BELOW,
-    ))
-      byKey.get(u.key)!.asked = true;
-  }
-  return runs;
-}
 
 export async function benchSecondOpinion(): Promise<string> {
   if (!haveData()) return "A second opinion: skipped — the tuning data is absent (see ../shared/data/README.md).";

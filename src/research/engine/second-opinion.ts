@@ -13,13 +13,11 @@ import type { Unsure } from "../write/verify/unsure.ts";
  * (docs/decisions/0169-a-second-opinion-that-fails-changes-nothing.md).
  */
 
-/** The checking model and its clock, as the engine holds them (VERIFY_BASE_URL set). */
+/** The checking model and its bound, as the engine holds them (VERIFY_BASE_URL set). */
 export interface SecondOpinion {
   model: CheckingModel;
   /** The longest the model is waited for in one run, whatever the run has left. */
   boundMs: number;
-  /** Epoch ms; tests move it. */
-  now?: () => number;
 }
 
 /** A run's own default bound: four questions of a local 7B model, answered together, with room to spare. */
@@ -82,8 +80,7 @@ export async function askSecondOpinion(
   run: { signal: AbortSignal; deadline?: number },
   onCall?: (outcome: string) => void,
 ): Promise<Opinion> {
-  const now = so.now ?? Date.now;
-  const start = now();
+  const start = Date.now();
   const end = Math.min(start + so.boundMs, (run.deadline ?? Number.POSITIVE_INFINITY) - RESERVE_MS);
   const opinion: Opinion = { overrides: [], asked: 0, changed: 0, errors: [], tokens: { in: 0, out: 0 } };
   if (!unsure.length) return opinion;

@@ -97,9 +97,20 @@ async function checkClaims(input: VerifyInput, run: RunScope): Promise<Verified<
       const o = await askSecondOpinion(out.unsure, texts, deps.secondOpinion, ctx, onCall);
       run.tokens.in += o.tokens.in;
       run.tokens.out += o.tokens.out;
-      if (o.overrides.length) out = await verifier({ ...input, overrides: o.overrides }, ctx.signal);
-      message = verifyingMessage(out.verification, writer) + opinionWords(o);
       errors.push(...o.errors);
+      // A second pass that fails (a worker crash) keeps the first one's verdicts, as if no model had answered.
+      const second = o.overrides.length
+        ? await verifier({ ...input, overrides: o.overrides }, ctx.signal).catch((e: unknown) => {
+            if (ctx.signal.aborted) throw e;
+            errors.push({
+              code: "second_opinion_failed",
+              message: `the checking model's verdicts could not be applied: ${e instanceof Error ? e.message : String(e)}`,
+            });
+            return null;
+          })
+        : null;
+      if (second) out = second;
+      message = verifyingMessage(out.verification, writer) + (second || !o.overrides.length ? opinionWords(o) : "");
     }
   } catch (e) {
     if (ctx.signal.aborted) throw e;

@@ -2,7 +2,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { loadConfig } from "../../../src/config/load.ts";
 import { Metrics } from "../../../src/metrics/registry.ts";
 import { buildEngine } from "../../../src/research/build-engine.ts";
+import { createEngine } from "../../../src/research/engine/engine.ts";
 import type { TimingsOverride } from "../../../src/research/engine/timings.ts";
+import { inlineVerifier, type Verifier } from "../../../src/research/engine/verify-stage.ts";
+import { createCheckingModel } from "../../../src/research/llm/checking-model.ts";
+import { buildLlm } from "../../../src/research/llm/factory.ts";
+import { buildSearchProviders } from "../../../src/research/search/registry.ts";
 import type { Engine } from "../../../src/research/types.ts";
 import { createLogger } from "../../../src/util/logger.ts";
 import { type ChatServer, isPlannerCall, startChatServer } from "../../fixtures/chat-server.ts";
@@ -215,5 +220,44 @@ describe("a second opinion on the claims the check is unsure of", () => {
       { code: "second_opinion_failed", message: expect.stringContaining("the run's deadline is too near") },
     ]);
     expect(verifying).toContain("the checking model was not asked");
+  });
+
+  test("a second pass that fails on its worker keeps the first pass's verdicts and says so", async () => {
+    const env0 = {
+      SEARXNG_URL: search.urls.searxng,
+      ACADEMIC_PROVIDERS: "none",
+      LOCAL_SEARCH: "off",
+      FETCH_ALLOW_PRIVATE: "true",
+      OPENAI_BASE_URL: chat.openaiBase,
+    };
+    const config = loadConfig({ PORT: "0", DATABASE_PATH: ":memory:", ...env0 }, "/nonexistent");
+    // The first pass as the workers give it; the second, with the model's verdicts, crashes.
+    const crashing: Verifier = async (input, signal) => {
+      if (input.overrides?.length) throw new Error("the worker crashed");
+      return inlineVerifier(input, signal);
+    };
+    const engine = createEngine({
+      llm: buildLlm(config),
+      search: buildSearchProviders(config),
+      allowPrivate: true,
+      verifier: crashing,
+      secondOpinion: {
+        model: createCheckingModel({ baseUrl: checker.base, model: "bespoke-minicheck" }),
+        boundMs: 5_000,
+      },
+    });
+    const s = startTestServer({ engine, env: env0 });
+    try {
+      const { key } = await keyedClient(s.url);
+      const env = (await (await query(s.url, key, { query: QUESTION })).json()) as any;
+      expect(checker.calls.length).toBe(2);
+      expect(env.status).toBe("ok");
+      expect([evidenceOf(env, BACKED).verdict, evidenceOf(env, UNBACKED).verdict]).toEqual(["contradicted", "partial"]);
+      expect(env.errors).toEqual([
+        { code: "second_opinion_failed", message: expect.stringContaining("could not be applied: the worker crashed") },
+      ]);
+    } finally {
+      await s.stop(100);
+    }
   });
 });

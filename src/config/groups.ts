@@ -8,7 +8,7 @@ import { type Config, ConfigSchema } from "./schema.ts";
 const GROUPS: readonly { title: string; takes: (name: string) => boolean }[] = [
   { title: "Server", takes: (n) => ["PORT", "HOST", "PUBLIC_URL", "TRUST_PROXY", "LOG_LEVEL"].includes(n) },
   { title: "Database", takes: (n) => n.startsWith("DATABASE_") },
-  { title: "Model", takes: (n) => /^(GROQ|OPENAI|LLM)_/.test(n) },
+  { title: "Model", takes: (n) => /^(GROQ|OPENAI|LLM|VERIFY)_/.test(n) },
   {
     title: "Search and runs",
     takes: (n) =>

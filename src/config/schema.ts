@@ -132,6 +132,19 @@ export const ConfigSchema = T.Object({
     description:
       "tokens one answer-writing call may reserve (prompt + max_tokens); 4000 fits two runs a minute in Groq's free 8,000 TPM",
   }),
+  VERIFY_BASE_URL: T.Optional(
+    T.String({
+      pattern: "^https?://",
+      description:
+        "an OpenAI-compatible server asked for a second opinion on the few claims the check is least sure of, e.g. Ollama at http://localhost:11434/v1 (off when unset)",
+    }),
+  ),
+  VERIFY_MODEL: T.String({
+    minLength: 1,
+    default: "bespoke-minicheck",
+    description: "the model of VERIFY_BASE_URL that answers Yes or No to a document and a claim",
+  }),
+  VERIFY_API_KEY: T.Optional(T.String({ minLength: 1, description: "key for VERIFY_BASE_URL, when it wants one" })),
   SEARXNG_URL: T.Optional(
     T.String({ pattern: "^https?://", description: "SearXNG instance (JSON API) as web search provider" }),
   ),

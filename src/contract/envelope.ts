@@ -159,7 +159,9 @@ export const EnvelopeSchema = T.Object(
     answer: T.Union([T.String(), T.Null()], { description: "Markdown citing [S1]..[S5]; null when status is error" }),
     sources: T.Array(SourceSchema, { maxItems: 5 }),
     usage: EnvelopeUsageSchema,
-    errors: T.Array(ErrorItemSchema, { description: "empty on success" }),
+    errors: T.Array(ErrorItemSchema, {
+      description: "empty on success but for a completed run's notices (kind notice: second_opinion_failed)",
+    }),
     writer: T.Optional(WriterSchema),
     verification: T.Optional(VerificationSchema),
   },

@@ -8,6 +8,7 @@ import { Type as T, type TSchema } from "@sinclair/typebox";
  *  - "refusal":  other 4xx answers (no run was started).
  *  - "run":      failures of an accepted run; they travel in the envelope on HTTP 200
  *                (`status` is what a thrown AppError of that code maps to: 500).
+ *  - "notice":   a completed run's note in `errors` beside `status: "ok"`; nothing failed.
  *  - "startup":  the server refuses to start.
  *  - "client":   reported by the CLI's own client of a server (`mcp --server`), never by a server.
  * Statuses, run failure codes and key failure codes all derive from this table.
@@ -204,6 +205,12 @@ export const ERRORS = {
     kind: "run",
     description: "Runs of earlier versions stopped when their client left; runs now outlive their connection",
   },
+  second_opinion_failed: {
+    status: 200,
+    kind: "notice",
+    description:
+      "In a completed run (status ok): the checking model (VERIFY_BASE_URL) could not judge some claims, or was not asked for want of time; their verdicts are the check's own",
+  },
   config_invalid: {
     status: 500,
     kind: "startup",
@@ -223,7 +230,7 @@ export const ERRORS = {
   },
 } as const satisfies Record<string, { status: number; kind: ErrorKind; description: string }>;
 
-export type ErrorKind = "key" | "refusal" | "run" | "startup" | "client";
+export type ErrorKind = "key" | "refusal" | "run" | "notice" | "startup" | "client";
 
 /** Every code the service emits. */
 export type ErrorCode = keyof typeof ERRORS;
@@ -283,7 +290,7 @@ export function isAppError(e: unknown): e is AppError {
 
 const codeList = ERROR_CODES.map(
   (c) =>
-    `\`${c}\` (${ERRORS[c].kind}${ERRORS[c].kind === "run" ? ", HTTP 200 envelope" : `, ${ERRORS[c].status}`}): ${ERRORS[c].description}`,
+    `\`${c}\` (${ERRORS[c].kind}${ERRORS[c].kind === "run" || ERRORS[c].kind === "notice" ? ", HTTP 200 envelope" : `, ${ERRORS[c].status}`}): ${ERRORS[c].description}`,
 ).join("; ");
 
 /** One error: a stable code and a human-readable message. */

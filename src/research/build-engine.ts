@@ -3,7 +3,9 @@ import type { Metrics } from "../metrics/registry.ts";
 import type { Store } from "../store/types.ts";
 import type { Logger } from "../util/logger.ts";
 import { createEngine } from "./engine/engine.ts";
-import { resolveTimings, retryPolicy, type TimingsOverride } from "./engine/timings.ts";
+import type { SecondOpinion } from "./engine/second-opinion.ts";
+import { type EngineTimings, resolveTimings, retryPolicy, type TimingsOverride } from "./engine/timings.ts";
+import { createCheckingModel } from "./llm/checking-model.ts";
 import { buildLlm } from "./llm/factory.ts";
 import type { LlmError } from "./llm/llm-error.ts";
 import type { RetryPolicy } from "./llm/retry.ts";
@@ -34,6 +36,7 @@ export function buildEngine(
   };
 
   const llm = buildLlm(cfg, { retry, attemptMs: t.llmAttemptMs });
+  const secondOpinion = buildSecondOpinion(cfg, t);
   const search = buildSearchProviders(cfg, t.searchTimeoutMs, store, { recheckMs: t.academicRecheckMs });
   logger.info("engine", {
     llm: llm ? `${llm.client.provider}:${llm.model}` : "none (extractive answers)",
@@ -41,6 +44,7 @@ export function buildEngine(
     academic: search.academic.map((p) => p.name),
     local: search.local ? (search.localOnly ? "only" : "when collections hold documents") : "off",
     allow_private: cfg.FETCH_ALLOW_PRIVATE,
+    verify: secondOpinion ? secondOpinion.model.model : "none (the check alone)",
   });
   // Parsing runs on worker threads so a big page or PDF never delays other streams' events;
   // it falls back to this thread if workers can't start.
@@ -62,7 +66,24 @@ export function buildEngine(
     // (docs/decisions/0115-passage-work-off-the-server-thread.md).
     ranker: parser.rank,
     verifier: parser.verify,
+    secondOpinion,
     timings: t,
     onUpstream: metrics ? (provider, outcome) => metrics.upstream.inc({ provider, outcome }) : undefined,
   });
+}
+
+/**
+ * The checking model of VERIFY_BASE_URL, or none. One retry at most, and only a wait that
+ * fits the run's bound for it: a second opinion is worth a second, never a minute.
+ */
+function buildSecondOpinion(cfg: Config, t: EngineTimings): SecondOpinion | undefined {
+  if (!cfg.VERIFY_BASE_URL) return undefined;
+  const model = createCheckingModel({
+    baseUrl: cfg.VERIFY_BASE_URL,
+    model: cfg.VERIFY_MODEL,
+    apiKey: cfg.VERIFY_API_KEY,
+    attemptMs: t.secondOpinionMs,
+    retry: { retries: 1, baseDelayMs: t.llmRetryBaseMs, maxDelayMs: 1_000, maxRetryAfterMs: t.secondOpinionMs },
+  });
+  return { model, boundMs: t.secondOpinionMs };
 }

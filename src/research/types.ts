@@ -1,5 +1,5 @@
 import type { Verification, Source as WireSource } from "../contract/envelope.ts";
-import type { AppError } from "../contract/errors.ts";
+import type { AppError, ErrorItem as AppErrorItem } from "../contract/errors.ts";
 import type { Stage } from "../contract/events.ts";
 import type { Awaitable, CollectionReader } from "../store/types.ts";
 import type { ReachState } from "./search/reachability.ts";
@@ -34,6 +34,8 @@ export interface EngineResult {
   /** Estimates from text length over all model calls (the envelope's usage, src/contract/envelope.ts). */
   tokens_in: number;
   tokens_out: number;
+  /** What went wrong without failing the run (a second opinion that could not be had), for the envelope's `errors`. */
+  errors?: AppErrorItem[];
 }
 
 /** Per-run context the service hands the engine. */

@@ -108,7 +108,7 @@ export async function executeRun(
       answer: r.answer,
       sources: r.sources.map(wireSource),
       usage: { latency_ms: at(), tokens_in: r.tokens_in, tokens_out: r.tokens_out },
-      errors: [],
+      errors: r.errors ?? [],
       writer: r.writer,
       ...(r.verification ? { verification: r.verification } : {}),
     };

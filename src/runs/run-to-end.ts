@@ -63,8 +63,10 @@ export function runToEnd(deps: RunToEndDeps) {
         { code: "internal_error", message: "the run failed unexpectedly" },
       ]);
     }
+    // An `error` event says the run failed; a completed run's notes travel in `final` alone.
+    const failures = envelope.status === "error" ? envelope.errors : [];
     const tail: StreamEvent[] = [
-      ...envelope.errors.map((data) => ({ event: "error" as const, data })),
+      ...failures.map((data) => ({ event: "error" as const, data })),
       { event: "final", data: envelope },
     ];
     // Stored before the final event goes out: whoever hears `final` finds the run finished —

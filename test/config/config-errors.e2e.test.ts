@@ -17,6 +17,7 @@ describe("configuration errors, through the CLI as a process", () => {
         'expected none, or a comma list of openalex, arxiv, crossref, semantic_scholar ("google" is not one of them)',
       ],
       ["SEARXNG_URL", "ftp://x", "expected an http:// or https:// address"],
+      ["VERIFY_BASE_URL", "localhost:11434/v1", "expected an http:// or https:// address"],
       ["PORT", "eighty", "expected a whole number from 0 to 65535"],
       ["SESSION_TTL_DAYS", "0", "expected a number above 0 and at most 365"],
       ["FETCH_ALLOW_PRIVATE", "yes", "expected true or false"],

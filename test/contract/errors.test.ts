@@ -63,7 +63,7 @@ describe("the error table", () => {
     }
   });
 
-  test("the only additions are idempotency_key_reused (422), the sign-up refusals, the address confirmation's, the key cap's, the collections' and the uploads' refusals, service_unavailable (503, the database away), client_closed (a run failure code) and MCP's server_unreachable and too_many_calls", () => {
+  test("the only additions are idempotency_key_reused (422), the sign-up refusals, the address confirmation's, the key cap's, the collections' and the uploads' refusals, service_unavailable (503, the database away), client_closed (a run failure code), second_opinion_failed (a completed run's notice) and MCP's server_unreachable and too_many_calls", () => {
     expect(ERROR_CODES.filter((c) => !(c in LEGACY_STATUS))).toEqual([
       "too_many_signups",
       "signup_not_allowed",
@@ -87,6 +87,7 @@ describe("the error table", () => {
       "service_unavailable",
       "search_unavailable",
       "client_closed",
+      "second_opinion_failed",
       "server_unreachable",
       "too_many_calls",
     ]);
@@ -122,6 +123,11 @@ describe("the error table", () => {
       "search_failed",
     ]);
     expect(errorKind("config_invalid")).toBe("startup");
+    // A completed run's note: never a failure code, so the run stays ok.
+    expect([errorKind("second_opinion_failed"), RUN_FAILURE_CODES.has("second_opinion_failed")]).toEqual([
+      "notice",
+      false,
+    ]);
     for (const c of ERROR_CODES) {
       // A refusal is the client's to fix (4xx), except a full disk (507) and a database away (503):
       // the server's, nothing started either.

@@ -59,5 +59,6 @@ export const verdictsVerifier: Verifier = async ({ sources }) => {
       },
     ],
     verification: VERDICTS_VERIFICATION,
+    unsure: [],
   };
 };

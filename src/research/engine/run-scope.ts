@@ -4,6 +4,7 @@ import type { DocParser } from "../read/doc-parser.ts";
 import type { Lookup } from "../read/url-guard.ts";
 import type { RunProviders, SearchProviders } from "../search/registry.ts";
 import type { RunContext } from "../types.ts";
+import type { SecondOpinion } from "./second-opinion.ts";
 import type { EngineTimings } from "./timings.ts";
 import type { Verifier } from "./verify-stage.ts";
 
@@ -32,6 +33,8 @@ export interface EngineDeps {
   ranker?: Ranker;
   /** Where the claim check runs (the server: the parse workers); default this thread. */
   verifier?: Verifier;
+  /** The checking model asked about the citations the check is least sure of (VERIFY_BASE_URL); none: never asked. */
+  secondOpinion?: SecondOpinion;
 }
 
 /** One run as each of its stages sees it: the question, the engine's deps, the run's context. */

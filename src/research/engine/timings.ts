@@ -4,6 +4,7 @@ import { DEFAULT_RETRY, type RetryPolicy } from "../llm/retry.ts";
 import { PARSE_JOB_MS } from "../read/parse-pool-setup.ts";
 import { READ_DEFAULTS } from "../read/read-all.ts";
 import { PROVIDER_NAMES, SEARCH_PROVIDERS, type SearchProviderName } from "../search/providers.ts";
+import { SECOND_OPINION_MS } from "./second-opinion.ts";
 
 /**
  * Every clock a run waits on, in one place, so tests can shrink them and prove the same
@@ -30,6 +31,8 @@ export interface EngineTimings {
   searchTimeoutMs: Record<SearchProviderName, number>;
   /** How long academic databases found unreachable stay so before the next question probes them again. */
   academicRecheckMs: number;
+  /** The longest a run waits for the checking model's second opinion (VERIFY_BASE_URL). */
+  secondOpinionMs: number;
 }
 
 export const DEFAULT_TIMINGS: Readonly<EngineTimings> = Object.freeze({
@@ -47,6 +50,7 @@ export const DEFAULT_TIMINGS: Readonly<EngineTimings> = Object.freeze({
     number
   >,
   academicRecheckMs: 30_000,
+  secondOpinionMs: SECOND_OPINION_MS,
 });
 
 /** What a caller may override: any field, and any single provider inside the per-provider maps. */

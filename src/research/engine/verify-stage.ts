@@ -1,11 +1,13 @@
 import type { Verification, Writer } from "../../contract/envelope.ts";
+import type { ErrorItem } from "../../contract/errors.ts";
 import { since } from "../../util/time.ts";
-import type { EngineResult, RunContext, Source } from "../types.ts";
+import type { EngineResult, Source } from "../types.ts";
 import { finalizeCitations } from "../write/citations.ts";
 import { markersAtSentenceEnds } from "../write/marker-places.ts";
 import { answerClaims } from "../write/verify/answer-claims.ts";
 import { type Verified, type VerifyInput, verifyInput } from "../write/verify/verify-answer.ts";
 import type { RunScope } from "./run-scope.ts";
+import { askSecondOpinion, opinionWords } from "./second-opinion.ts";
 import type { Written } from "./write-stage.ts";
 
 /**
@@ -62,13 +64,7 @@ export async function verifyStage({ language, text, provided, texts }: Written, 
     `S${i + 1}`,
     texts.get(old) ?? "",
   ]);
-  const final = await checkClaims(
-    { answer: written.answer, sources: all, texts: read, language },
-    run.ctx,
-    run.deps.verifier ?? inlineVerifier,
-    run.t0,
-    run.deps.llm ? "llm" : "extractive",
-  );
+  const final = await checkClaims({ answer: written.answer, sources: all, texts: read, language }, run);
   return {
     answer: final.answer,
     sources: final.sources,
@@ -76,6 +72,7 @@ export async function verifyStage({ language, text, provided, texts }: Written, 
     writer: run.deps.llm ? "llm" : "extractive",
     tokens_in: run.tokens.in,
     tokens_out: run.tokens.out,
+    ...(final.errors.length ? { errors: final.errors } : {}),
   };
 }
 
@@ -98,26 +95,50 @@ function nothingQuoted(answer: string, run: RunScope): EngineResult {
   return { answer, sources: [], verification, writer: "extractive", tokens_in: 0, tokens_out: 0 };
 }
 
-/** The claim check, its counts in a `progress` event before `final`; a check that failed leaves the answer as written. */
-async function checkClaims(
-  input: VerifyInput,
-  ctx: Pick<RunContext, "emit" | "signal">,
-  verifier: Verifier,
-  t0: number,
-  writer: Writer,
-): Promise<Verified<Source>> {
+/**
+ * The claim check, its counts in a `progress` event before `final`; a check that failed leaves
+ * the answer as written. With a checking model (VERIFY_BASE_URL), the citations the check is
+ * least sure of are put to it and the check runs again with its verdicts, so markers are cut
+ * by one rule (docs/decisions/0168-the-claims-a-second-opinion-is-asked-about.md).
+ */
+async function checkClaims(input: VerifyInput, run: RunScope): Promise<Verified<Source> & { errors: ErrorItem[] }> {
+  const { ctx, deps } = run;
+  const verifier = deps.verifier ?? inlineVerifier;
+  const writer: Writer = deps.llm ? "llm" : "extractive";
   let out: Verified<Source>;
   let message: string;
+  const errors: ErrorItem[] = [];
   try {
     out = await verifier(input, ctx.signal);
     message = verifyingMessage(out.verification, writer);
+    if (deps.secondOpinion && out.unsure.length) {
+      const texts = new Map(input.texts);
+      const onCall = deps.onUpstream && ((outcome: string) => deps.onUpstream?.("verify", outcome));
+      const o = await askSecondOpinion(out.unsure, texts, deps.secondOpinion, ctx, onCall);
+      run.tokens.in += o.tokens.in;
+      run.tokens.out += o.tokens.out;
+      errors.push(...o.errors);
+      // A second pass that fails (a worker crash) keeps the first one's verdicts, as if no model had answered.
+      const second = o.overrides.length
+        ? await verifier({ ...input, overrides: o.overrides }, ctx.signal).catch((e: unknown) => {
+            if (ctx.signal.aborted) throw e;
+            errors.push({
+              code: "second_opinion_failed",
+              message: `the checking model's verdicts could not be applied: ${e instanceof Error ? e.message : String(e)}`,
+            });
+            return null;
+          })
+        : null;
+      if (second) out = second;
+      message = verifyingMessage(out.verification, writer) + (second || !o.overrides.length ? opinionWords(o) : "");
+    }
   } catch (e) {
     if (ctx.signal.aborted) throw e;
     out = unchecked(input);
     message = `The claims could not be checked (${e instanceof Error ? e.message : String(e)}): the answer keeps its citations as written`;
   }
-  ctx.emit({ type: "progress", stage: "verifying", message, ...out.verification, ms: since(t0) });
-  return out;
+  ctx.emit({ type: "progress", stage: "verifying", message, ...out.verification, ms: since(run.t0) });
+  return { ...out, errors };
 }
 
 /**
@@ -139,5 +160,5 @@ function unchecked(input: VerifyInput): Verified<Source> {
   };
   // The input lists every source the run read; the answer as written cites the first of them.
   const cited = finalizeCitations(input.answer, input.sources, input.sources.length).sources;
-  return { answer: input.answer, sources: cited.map((s) => ({ ...s, evidence: [] })), verification };
+  return { answer: input.answer, sources: cited.map((s) => ({ ...s, evidence: [] })), verification, unsure: [] };
 }

@@ -14,6 +14,8 @@ export interface OpenAiCompatibleOptions {
   retry?: RetryPolicy;
   /** Ceiling of one attempt; default OPENAI_ATTEMPT_MS. */
   timeoutMs?: number;
+  /** The server as its errors name it; default "the LLM server". */
+  who?: string;
 }
 
 /** Local models can be slow: three minutes for one attempt. */
@@ -31,6 +33,7 @@ export function createOpenAiCompatibleClient(o: OpenAiCompatibleOptions): LlmCli
   const url = `${o.baseUrl.replace(/\/+$/, "")}/chat/completions`;
   // Hosted OpenAI-compatible APIs send rate-limit headers; local servers don't and are never paced.
   const windows = new TokenWindows();
+  const who = o.who ?? WHO;
   const once = async (req: ChatRequest): Promise<ChatResult> => {
     const signal = AbortSignal.any([req.signal, AbortSignal.timeout(o.timeoutMs ?? OPENAI_ATTEMPT_MS)]);
     let res: Response;
@@ -54,17 +57,20 @@ export function createOpenAiCompatibleClient(o: OpenAiCompatibleOptions): LlmCli
     } catch (e) {
       throw req.signal.aborted
         ? new LlmError("aborted", "aborted")
-        : new LlmError("network", `LLM server unreachable: ${cleanReason((e as Error).message)}`);
+        : new LlmError(
+            "network",
+            `${o.who ? `${o.who} is` : "LLM server"} unreachable: ${cleanReason((e as Error).message)}`,
+          );
     }
     windows.note(req.model, res.headers);
     if (!res.ok)
       throw upstreamError(
-        WHO,
+        who,
         res.status,
         await errorReason(res, o.apiKey ? [o.apiKey] : []),
         parseRetryAfter(res.headers.get("retry-after")) ?? undefined,
       );
-    const read = { who: WHO, maxTokens: req.maxTokens };
+    const read = { who, maxTokens: req.maxTokens };
     try {
       // Some servers ignore stream:true and answer with one JSON body; take it as one delta.
       if (!req.onDelta || !res.body || /application\/json/i.test(res.headers.get("content-type") ?? "")) {
@@ -76,7 +82,10 @@ export function createOpenAiCompatibleClient(o: OpenAiCompatibleOptions): LlmCli
     } catch (e) {
       if (req.signal.aborted) throw new LlmError("aborted", "aborted");
       if (e instanceof LlmError) throw e;
-      throw new LlmError("network", `the LLM stream broke: ${cleanReason((e as Error).message)}`);
+      throw new LlmError(
+        "network",
+        `${o.who ? `${o.who}'s answer` : "the LLM stream"} broke: ${cleanReason((e as Error).message)}`,
+      );
     }
   };
   return { provider: "openai", chat: (req) => withRetry(req, o.retry ?? DEFAULT_RETRY, once, windows) };

@@ -25,6 +25,7 @@ describe("engine timings", () => {
         crossref: 10_000,
       },
       academicRecheckMs: 30_000,
+      secondOpinionMs: 15_000,
     });
     expect(resolveTimings()).toEqual(DEFAULT_TIMINGS);
     expect(retryPolicy(DEFAULT_TIMINGS)).toEqual(DEFAULT_RETRY);

@@ -10,7 +10,7 @@ import {
   quoteOf,
   REMOVE_BELOW,
 } from "./check-claim.ts";
-import { judgeAll, THRESHOLDS, verdictOf } from "./learned-check.ts";
+import { type Judgement, judgeAll, THRESHOLDS, verdictOf } from "./learned-check.ts";
 import { type Judged, reciteMove } from "./recite.ts";
 
 /**
@@ -27,6 +27,8 @@ export interface Citation {
   /** The source's id as in the answer checked. */
   id: string;
   check: ClaimCheck;
+  /** What the learned models made of this claim against this source. */
+  judgement: Judgement;
   quote: string;
   verdict: Verdict;
   /** The marker stays, is removed, or names `to` instead (README "Claims you can check"). */
@@ -104,6 +106,7 @@ export function judgeCitations(
         claim: i,
         id,
         check: it.check,
+        judgement: judgements[k]!,
         quote: quoteOf(it.ev, it.check, c.text),
         verdict: judged[k]!.verdict,
         fate: move.keep ? "kept" : move.to === null ? "removed" : "moved",
@@ -117,6 +120,7 @@ export function judgeCitations(
         claim: i,
         id: here.to,
         check: to.check,
+        judgement: judgements[move.to]!,
         quote: quoteOf(to.ev, to.check, c.text),
         verdict: judged[move.to]!.verdict,
         fate: "kept",

@@ -2,13 +2,17 @@ import type { Evidence, Verdict, Verification } from "../../../contract/envelope
 import type { Source } from "../../types.ts";
 import { finalizeCitations } from "../citations.ts";
 import { answerClaims } from "./answer-claims.ts";
+import { REMOVE_BELOW } from "./check-claim.ts";
 import { judgeCitations } from "./judge-citations.ts";
+import { leastSure, type Unsure } from "./unsure.ts";
 
 /** What the check made of an answer: the answer without unsupported markers, its sources with their evidence. */
 export interface Verified<S extends Source> {
   answer: string;
   sources: (S & { evidence: Evidence[] })[];
   verification: Verification;
+  /** The cited pairs whose verdict the check is least sure of (unsure.ts), for a second opinion. */
+  unsure: Unsure[];
 }
 
 /**
@@ -89,6 +93,10 @@ export function verifyAnswer<S extends Source>(
       contradicted: contradicted.size,
       recited: citations.filter((x) => x.recited).length,
     },
+    unsure: leastSure(
+      original.map((x) => ({ ...x, key: `${x.claim}:${x.id}`, claim: claims[x.claim]!.text })),
+      REMOVE_BELOW,
+    ),
   };
 }
 

@@ -1,5 +1,5 @@
 import { REMOVE_BELOW } from "../../../src/research/write/verify/check-claim.ts";
-import { aurocOf, K } from "./cross-validate.ts";
+import { aurocOf, K, top1 } from "./cross-validate.ts";
 import type { ModelName, Row } from "./data.ts";
 import type { Trained } from "./train.ts";
 
@@ -20,24 +20,6 @@ function retrieval(rows: Row[], set: string, labels: string[], k: number, all: b
     return r.gold.some((g) => (all ? g.every((i) => top.has(i)) : g.some((i) => top.has(i))));
   });
   return hit.length / rs.length;
-}
-
-/** The swap claims whose right abstract scores highest of the five (a tie at the top counts 1/size). */
-function top1(rows: Row[], p: ArrayLike<number>): number {
-  const by = new Map<string, [number, boolean][]>();
-  rows.forEach((r, i) => {
-    if (r.set !== "swap") return;
-    const list = by.get(r.claim!) ?? [];
-    list.push([p[i]!, r.label === "gold"]);
-    by.set(r.claim!, list);
-  });
-  let sum = 0;
-  for (const list of by.values()) {
-    const max = Math.max(...list.map(([s]) => s));
-    const top = list.filter(([s]) => s === max);
-    if (top.some(([, g]) => g)) sum += 1 / top.length;
-  }
-  return sum / by.size;
 }
 
 const below = (rows: Row[], p: ArrayLike<number>, set: string, label: string, t: number) => {

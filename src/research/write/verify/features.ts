@@ -1,6 +1,7 @@
 import { analyserFor } from "./analyse.ts";
 import { type ClaimCheck, type PreparedEvidence, termWeight } from "./check-claim.ts";
 import { CUE_NAMES, CUES } from "./cues.ts";
+import { type Candidate, quoteSet, RELATIVE_NAMES, relativeFeatures } from "./relative-features.ts";
 
 /**
  * What the learned check reads of one (claim, source) pair: the lexical check's own result and
@@ -29,14 +30,11 @@ export const FEATURE_NAMES = [
   /** The claim's length in terms, log-scaled, 1 at 40 terms and beyond. */
   "length",
   ...CUE_NAMES,
+  /** Against the other sources of the run (relative-features.ts): the values alone unless judgeAll fills them. */
+  ...RELATIVE_NAMES,
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
-
-/** The sentences the features judge: the set that backs the claim together, at most two. */
-export function quoteSet(check: ClaimCheck): number[] {
-  return check.quotes.slice(0, Math.min(2, Math.max(1, check.together)));
-}
 
 const bigrams = (seq: readonly string[]) => {
   const out = new Set<string>();
@@ -99,5 +97,18 @@ export function claimFeatures(claim: string, ev: PreparedEvidence, check: ClaimC
     const quote = picked.map((i) => ev.sentences[i]).join(" ");
     for (const name of CUE_NAMES) set(name as FeatureName, CUES[name]!(claim, quote));
   }
+  row.set(relativeFeatures(claim, [{ ev, check }])[0]!, RELATIVE_AT);
   return row;
+}
+
+const RELATIVE_AT = FEATURE_NAMES.indexOf(RELATIVE_NAMES[0]);
+
+/** The rows of a claim against each source a run read, the relative features among them filled in. */
+export function candidateFeatures(claim: string, items: readonly Candidate[]): Float64Array[] {
+  const relative = relativeFeatures(claim, items);
+  return items.map(({ ev, check }, i) => {
+    const row = claimFeatures(claim, ev, check);
+    row.set(relative[i]!, RELATIVE_AT);
+    return row;
+  });
 }

@@ -1,7 +1,7 @@
 import type { Verdict } from "../../../contract/envelope.ts";
 import { SUPPORTED_AT } from "../../../contract/support.ts";
 import type { ClaimCheck, PreparedEvidence } from "./check-claim.ts";
-import { claimFeatures, FEATURE_NAMES } from "./features.ts";
+import { candidateFeatures, FEATURE_NAMES } from "./features.ts";
 import WEIGHTS from "./weights.json" with { type: "json" };
 
 /**
@@ -46,15 +46,29 @@ export interface Judgement {
   figure: number;
 }
 
-export function judge(claim: string, ev: PreparedEvidence, check: ClaimCheck): Judgement {
-  if (check.verbatim || !check.quotes.length) return { supported: check.verbatim ? 1 : 0, contradicted: 0, figure: 0 };
-  const x = claimFeatures(claim, ev, check);
-  return {
-    supported: probability(MODELS.supported, x),
-    contradicted: probability(MODELS.contradicted, x),
-    figure: probability(MODELS.figure, x),
-  };
+/**
+ * The judgements of one claim against each source a run read (the cited one among them). Their
+ * `supported` reads each source beside the others (relative-features.ts): a source holding the
+ * claim's words that the others lack gains, one sharing only the topic's common words loses
+ * (docs/decisions/0163-ranking-a-runs-sources-for-a-claim.md). Alone it is judge's.
+ */
+export function judgeAll(claim: string, items: { ev: PreparedEvidence; check: ClaimCheck }[]): Judgement[] {
+  const rows = candidateFeatures(claim, items);
+  return items.map(({ check }, i) => {
+    if (check.verbatim || !check.quotes.length)
+      return { supported: check.verbatim ? 1 : 0, contradicted: 0, figure: 0 };
+    const x = rows[i]!;
+    return {
+      supported: probability(MODELS.supported, x),
+      contradicted: probability(MODELS.contradicted, x),
+      figure: probability(MODELS.figure, x),
+    };
+  });
 }
+
+/** One citation judged against its source alone, as `verify -` and a claim citing one source are. */
+export const judge = (claim: string, ev: PreparedEvidence, check: ClaimCheck): Judgement =>
+  judgeAll(claim, [{ ev, check }])[0]!;
 
 /**
  * A citation's verdict: contradicted when either contradiction model clears its threshold (a

@@ -1,7 +1,7 @@
 import { streamLines } from "../corpus/import/jsonl-lines.ts";
 import { normalizeLanguage } from "../research/plan/language.ts";
-import { checkClaim, prepareEvidence, REMOVE_BELOW } from "../research/write/verify/check-claim.ts";
-import { judge, verdictOf } from "../research/write/verify/learned-check.ts";
+import { checkClaim, prepareEvidence } from "../research/write/verify/check-claim.ts";
+import { backing, judge, THRESHOLDS, verdictOf } from "../research/write/verify/learned-check.ts";
 import type { CommandInput } from "./command.ts";
 import { warn } from "./terminal.ts";
 
@@ -55,9 +55,10 @@ export async function verifyCommand({ options }: CommandInput): Promise<number> 
     const { id, claim, evidence, language } = item as Item;
     const ev = prepareEvidence(evidence, normalizeLanguage(language ?? "") ?? fallback);
     const c = checkClaim(claim, ev);
-    const verdict = verdictOf(c, judge(claim, ev, c), REMOVE_BELOW);
+    const j = judge(claim, ev, c);
+    const verdict = verdictOf(c, j, THRESHOLDS.removeBelow);
     process.stdout.write(
-      `${JSON.stringify({ id, quotes: c.quotes, support: Math.round(c.support * 1e4) / 1e4, verdict })}\n`,
+      `${JSON.stringify({ id, quotes: c.quotes, support: Math.round(backing(j) * 1e4) / 1e4, verdict })}\n`,
     );
   }
   return bad ? 1 : 0;

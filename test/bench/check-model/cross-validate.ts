@@ -30,10 +30,10 @@ export function fitOn(rows: Row[], target: Target, cols: number[], lambda: numbe
   );
 }
 
-/** Out-of-fold predictions: each row predicted by the model fitted on the other folds (NaN where the target has no label). */
+/** Out-of-fold predictions: each row predicted by the model fitted on the other folds. */
 export function outOfFold(rows: Row[], target: Target, cols: number[], lambda: number): Float64Array {
   const { idx, y, w } = examples(rows, target);
-  const out = new Float64Array(rows.length).fill(Number.NaN);
+  const out = new Float64Array(rows.length);
   for (let f = 0; f < K; f++) {
     const train = idx.map((_, k) => k).filter((k) => foldOf(rows[idx[k]!]!.group, K) !== f);
     const m = fit(
@@ -43,12 +43,15 @@ export function outOfFold(rows: Row[], target: Target, cols: number[], lambda: n
       cols,
       lambda,
     );
-    for (const i of idx) if (foldOf(rows[i]!.group, K) === f) out[i] = predict(m, rows[i]!.x, cols);
+    // Every row of the fold's claims, labelled or not: the wire's support combines models, each over every row.
+    rows.forEach((r, i) => {
+      if (foldOf(r.group, K) === f) out[i] = predict(m, r.x, cols);
+    });
   }
   return out;
 }
 
-/** The scores of one set's rows with these labels (a row the model has no label for, NaN, left out). */
+/** The scores of one set's rows with these labels (a NaN, a score not computed, left out). */
 const pick = (rows: Row[], p: ArrayLike<number>, set: string, labels: string[]) =>
   rows.flatMap((r, i) => (r.set === set && labels.includes(r.label) && !Number.isNaN(p[i]!) ? [p[i]!] : []));
 

@@ -51,7 +51,11 @@ function checked(claim: string, ev: PreparedEvidence) {
 function checkedAll(claim: string, evs: PreparedEvidence[]) {
   const items = evs.map((ev) => ({ ev, check: checkClaim(claim, ev) }));
   const xs = candidateFeatures(claim, items);
-  return items.map(({ check }, i) => ({ x: xs[i]!, support: check.support, quotes: check.quotes }));
+  return items.map(({ check }, i) => ({
+    x: xs[i]!,
+    support: check.support,
+    quotes: check.quotes,
+  }));
 }
 
 const NUMBER = /\b\d+(?:\.\d+)?\b/g;

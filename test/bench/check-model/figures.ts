@@ -1,7 +1,7 @@
 import { REMOVE_BELOW } from "../../../src/research/write/verify/check-claim.ts";
 import { aurocOf, K, top1 } from "./cross-validate.ts";
 import type { ModelName, Row } from "./data.ts";
-import type { Trained } from "./train.ts";
+import { type Trained, wireSupport } from "./train.ts";
 
 /**
  * The learned check's figures on the tuning data, each row predicted by the model fitted on the
@@ -48,7 +48,12 @@ export function figures(t: Trained): string {
     "| score | WiCE dev S vs rest | WiCE S vs NS | SciFact train S vs C | S vs NEI | S vs rest | swaps: right highest | swap AUROC | swaps: wrong / right removed (t) |",
     "|---|---|---|---|---|---|---|---|---|",
     line("lexical check (support, REMOVE_BELOW)", lex, REMOVE_BELOW),
-    line("learned P(supported), removal threshold", sup, thresholds.removeBelow),
+    line("learned P(supported) alone", sup, thresholds.removeBelow),
+    line(
+      "the wire's support: P(supported) × (1 − P(contradicted)), removal threshold",
+      wireSupport(oof),
+      thresholds.removeBelow,
+    ),
     "| data READMEs' lexical baselines (tuned on these data) | .842 | .940 | .508 | .874 | .745 | 67.4 % | .791 | — |",
     "",
     `Retrieval (the lexical check's quotes, unchanged): WiCE dev set@2 ${f3(retrieval(rows, "wice", ["supported", "partially_supported"], 2, true))}, any@1 ${f3(retrieval(rows, "wice", ["supported", "partially_supported"], 1, false))}; SciFact train set@2 ${f3(retrieval(rows, "pairs", ["support", "contradict"], 2, true))}, any@1 ${f3(retrieval(rows, "pairs", ["support", "contradict"], 1, false))} (baselines: WiCE .431 / .853, SciFact .677 / .514).`,

@@ -29,6 +29,12 @@ export const FEATURE_NAMES = [
   "position",
   /** The claim's length in terms, log-scaled, 1 at 40 terms and beyond. */
   "length",
+  /** Of the claim's terms the whole source lacks (near forms aside), how many: 1 - e^(-k/2). */
+  "absent",
+  /** The claim's least-covered clause (split at commas, semicolons, "and", "but", "while", "which"): its terms' share in the whole source. */
+  "clauseMin",
+  /** Share of the claim's terms found in the source but outside the quote set (a claim pieced from far apart). */
+  "scattered",
   ...CUE_NAMES,
   /** Against the other sources of the run (relative-features.ts): the values alone unless judgeAll fills them. */
   ...RELATIVE_NAMES,
@@ -57,6 +63,8 @@ function longestRun(a: readonly string[], b: readonly string[]): number {
   }
   return best;
 }
+
+const CLAUSE = /[,;:]|\b(?:and|but|while|which|whereas)\b/i;
 
 /** The feature row of a claim against a source, given what checkClaim found there. */
 export function claimFeatures(claim: string, ev: PreparedEvidence, check: ClaimCheck): Float64Array {
@@ -92,6 +100,20 @@ export function claimFeatures(claim: string, ev: PreparedEvidence, check: ClaimC
     if (nums.length) set("numberMiss", nums.filter((t) => !quoteTerms.has(t)).length / nums.length);
     const names = [...new Set(tokens.filter((t) => t.name).map((t) => t.term))];
     if (names.length) set("nameMiss", names.filter((t) => !ev.postings.has(t)).length / names.length);
+  }
+  if (distinct.length) {
+    const near = (t: string) =>
+      ev.postings.has(t) || (t.length >= 5 && (ev.prefixes.get(t.slice(0, 5))?.length ?? 0) > 0);
+    const missing = distinct.filter((t) => !near(t)).length;
+    set("absent", 1 - Math.exp(-missing / 2));
+    set("scattered", distinct.filter((t) => ev.postings.has(t) && !quoteTerms.has(t)).length / distinct.length);
+    const a = analyserFor(ev.language);
+    let min = 1;
+    for (const part of claim.split(CLAUSE)) {
+      const ts = [...new Set(a.terms(part))];
+      if (ts.length >= 2) min = Math.min(min, ts.filter(near).length / ts.length);
+    }
+    set("clauseMin", min);
   }
   if (ev.language === "en" && picked.length) {
     const quote = picked.map((i) => ev.sentences[i]).join(" ");

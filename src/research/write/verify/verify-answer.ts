@@ -10,9 +10,8 @@ import {
   type PreparedEvidence,
   prepareEvidence,
   quoteOf,
-  REMOVE_BELOW,
 } from "./check-claim.ts";
-import { judge, verdictOf } from "./learned-check.ts";
+import { backing, judge, THRESHOLDS, verdictOf } from "./learned-check.ts";
 
 /** What the check made of an answer: the answer without unsupported markers, its sources with their evidence. */
 export interface Verified<S extends Source> {
@@ -35,6 +34,8 @@ interface Citation {
   at: number;
   length: number;
   check: ClaimCheck;
+  /** The wire's support (learned-check.ts `backing`). */
+  support: number;
   quote: string;
   verdict: Verdict;
 }
@@ -42,7 +43,7 @@ interface Citation {
 /**
  * Checks every citation of a finished answer (after finalizeCitations) against the text the
  * run read of its source (README "Claims you can check"). A marker whose source the check is
- * confident does not back its claim (support < REMOVE_BELOW, same language) or whose quote
+ * confident does not back its claim (support under the trainer's removal threshold, same language) or whose quote
  * says otherwise (learned-check.ts) is taken out; the sentence stays. Sources are renumbered
  * as finalizeCitations does, an uncited one drops out unless a quote of it contradicts a
  * claim (it then follows the cited ones, so the reader sees what it says), and each keeps the
@@ -77,13 +78,15 @@ export function verifyAnswer<S extends Source>(
       seen.add(m.id);
       const ev = evidenceOf(m.id);
       const check = checkClaim(c.text, ev, { context });
-      const verdict = verdictOf(check, judge(c.text, ev, check), REMOVE_BELOW);
+      const j = judge(c.text, ev, check);
+      const verdict = verdictOf(check, j, THRESHOLDS.removeBelow);
       citations.push({
         claim: i,
         id: m.id,
         at: m.at,
         length: m.length,
         check,
+        support: backing(j),
         quote: quoteOf(ev, check, c.text),
         verdict,
       });
@@ -113,7 +116,7 @@ export function verifyAnswer<S extends Source>(
     list.push({
       claim: claims[x.claim]!.text,
       quote: x.quote,
-      support: Math.round(x.check.support * 1000) / 1000,
+      support: Math.round(x.support * 1000) / 1000,
       verdict: x.verdict,
     });
     evidence.set(id, list);

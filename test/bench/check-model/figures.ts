@@ -63,6 +63,11 @@ export function figures(t: Trained): string {
     conLine("learned P(contradicted)", con, thresholds.contradictedAt),
     conLine("learned P(a figure stated otherwise)", oof.figure, thresholds.figureAt),
     conLine(
+      "the verdict: either model at its threshold (1 flagged, 0 not)",
+      rows.map((_, i) => (con[i]! >= thresholds.contradictedAt || oof.figure[i]! >= thresholds.figureAt ? 1 : 0)),
+      1,
+    ),
+    conLine(
       "1 − lexical support (a score with no contradiction cue)",
       lex.map((s) => 1 - s),
       0.5,

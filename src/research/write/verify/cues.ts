@@ -113,6 +113,55 @@ const direction = ([up, down]: Pair, s: string) => (up.test(s) ? 1 : 0) - (down.
 const numbers = (s: string) =>
   [...s.matchAll(NUMBER)].map((m) => [m[1]!.replace(/,(?=\d{3}\b)/g, ""), (m[2] ?? "").toLowerCase()] as const);
 
+const WORDS = /[\p{L}\p{N}][\p{L}\p{N}'-]*/gu;
+/** Words within this many of a direction word are what it says goes up or down. */
+const NEAR = 4;
+const DIRECTIONS = ["increase", "higher", "more", "promotes", "regulates", "improves"];
+
+/**
+ * Each direction word of a text, with the side it is on (+1 / -1) and the words around it
+ * (stop-word-short ones aside), so a claim's and a quote's can be matched on what they move.
+ */
+function moves(s: string): { side: number; pair: string; near: Set<string> }[] {
+  const w = s.toLowerCase().match(WORDS) ?? [];
+  const out: { side: number; pair: string; near: Set<string> }[] = [];
+  w.forEach((word, i) => {
+    for (const pair of DIRECTIONS) {
+      const [up, down] = PAIRS[pair]!;
+      const side = (up.test(word) ? 1 : 0) - (down.test(word) ? 1 : 0);
+      if (!side) continue;
+      const near = new Set(
+        w
+          .slice(Math.max(0, i - NEAR), i + NEAR + 1)
+          .filter((x) => x !== word && x.length > 3)
+          .map((x) => x.slice(0, 5)),
+      );
+      out.push({ side, pair, near });
+    }
+  });
+  return out;
+}
+
+/**
+ * The quote moves what the claim moves the other way: of the quote's direction words standing
+ * near a word that stands near the claim's (same five first letters), every one on the other
+ * side. Reads past a quote that says both "increase" and "reduction" of different things.
+ */
+function turnedNear(c: string, q: string): number {
+  const cm = moves(c);
+  if (!cm.length) return 0;
+  const qm = moves(q);
+  let against = 0;
+  let along = 0;
+  for (const a of cm)
+    for (const b of qm) {
+      if (a.pair !== b.pair || ![...a.near].some((x) => b.near.has(x))) continue;
+      if (a.side === b.side) along++;
+      else against++;
+    }
+  return against > 0 && along === 0 ? 1 : 0;
+}
+
 /** One cue: 1 when claim and quote disagree on it, else 0. */
 export type Cue = (claim: string, quote: string) => number;
 
@@ -133,6 +182,8 @@ export const CUES: Record<string, Cue> = {
   promotes: opposed(PAIRS.promotes!),
   regulates: opposed(PAIRS.regulates!),
   improves: opposed(PAIRS.improves!),
+  /** A direction turned on the same thing (turnedNear). */
+  turned: turnedNear,
   risk: opposed(PAIRS.risk!),
   associated: (c, q) => {
     const state = (s: string) => (NOT_ASSOCIATED.test(s) ? -1 : ASSOCIATED.test(s) ? 1 : 0);

@@ -46,6 +46,11 @@ export interface Candidate {
 /** A term's weight among `n` candidates, `df` of which hold it: a term every one holds tells them apart least. */
 const candidateWeight = (n: number, df: number) => Math.log((n + 1) / (df + 0.5));
 
+const adjacent = (seq: readonly string[], a: string, b: string) => {
+  for (let k = 0; k + 1 < seq.length; k++) if (seq[k] === a && seq[k + 1] === b) return true;
+  return false;
+};
+
 /** Rows of RELATIVE_NAMES' values, one per candidate, in RELATIVE_NAMES' order. */
 export function relativeFeatures(claim: string, items: readonly Candidate[]): Float64Array[] {
   const n = items.length;
@@ -72,13 +77,14 @@ export function relativeFeatures(claim: string, items: readonly Candidate[]): Fl
   for (let k = 0; k + 1 < seq.length; k++) claimPairs.add(`${seq[k]} ${seq[k + 1]}`);
   const pairs = items.map(({ ev }) => {
     if (!claimPairs.size) return 0;
-    const found = new Set<string>();
-    for (const s of ev.sequences)
-      for (let k = 0; k + 1 < s.length; k++) {
-        const p = `${s[k]} ${s[k + 1]}`;
-        if (claimPairs.has(p)) found.add(p);
-      }
-    return found.size / claimPairs.size;
+    let found = 0;
+    // Only the sentences holding both words of a pair can hold it: their postings, not the whole source.
+    for (const p of claimPairs) {
+      const [a, b] = p.split(" ") as [string, string];
+      const both = ev.postings.get(a)?.filter((i) => ev.terms[i]!.has(b)) ?? [];
+      if (both.some((i) => adjacent(ev.sequences[i]!, a, b))) found++;
+    }
+    return found / claimPairs.size;
   });
   const focus = items.map(
     ({ ev }) =>

@@ -1,7 +1,7 @@
 import { streamLines } from "../corpus/import/jsonl-lines.ts";
 import { normalizeLanguage } from "../research/plan/language.ts";
-import { checkClaim, prepareEvidence, REMOVE_BELOW } from "../research/write/verify/check-claim.ts";
-import { judge, judgeAll, verdictOf } from "../research/write/verify/learned-check.ts";
+import { checkClaim, prepareEvidence } from "../research/write/verify/check-claim.ts";
+import { backing, judge, judgeAll, THRESHOLDS, verdictOf } from "../research/write/verify/learned-check.ts";
 import type { CommandInput } from "./command.ts";
 import { warn } from "./terminal.ts";
 
@@ -52,8 +52,8 @@ function againstSources(claim: string, sources: NonNullable<Item["sources"]>, la
   const out = items.map((it, k) => ({
     id: sources[k]!.id,
     quotes: it.check.quotes,
-    support: Math.round(it.check.support * 1e4) / 1e4,
-    verdict: verdictOf(it.check, js[k]!, REMOVE_BELOW),
+    support: Math.round(backing(js[k]!) * 1e4) / 1e4,
+    verdict: verdictOf(it.check, js[k]!, THRESHOLDS.removeBelow),
   }));
   let best = -1;
   out.forEach((o, k) => {
@@ -98,9 +98,10 @@ export async function verifyCommand({ options }: CommandInput): Promise<number> 
     }
     const ev = prepareEvidence(evidence!, lang);
     const c = checkClaim(claim, ev);
-    const verdict = verdictOf(c, judge(claim, ev, c), REMOVE_BELOW);
+    const j = judge(claim, ev, c);
+    const verdict = verdictOf(c, j, THRESHOLDS.removeBelow);
     process.stdout.write(
-      `${JSON.stringify({ id, quotes: c.quotes, support: Math.round(c.support * 1e4) / 1e4, verdict })}\n`,
+      `${JSON.stringify({ id, quotes: c.quotes, support: Math.round(backing(j) * 1e4) / 1e4, verdict })}\n`,
     );
   }
   return bad ? 1 : 0;

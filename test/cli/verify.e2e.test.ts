@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
 import { checkClaim, prepareEvidence } from "../../src/research/write/verify/check-claim.ts";
+import { backing, judge } from "../../src/research/write/verify/learned-check.ts";
 import { cli } from "./run-cli.ts";
 
 const EVIDENCE = [
@@ -32,9 +33,11 @@ test("verify - answers each JSONL line with its quotes, support and verdict, as 
   for (const [i, o] of out.entries()) {
     expect(Object.keys(o).sort()).toEqual(["id", "quotes", "support", "verdict"]);
     const l = lines[i]!;
-    const c = checkClaim(l.claim, prepareEvidence(l.evidence, l.language ?? "en"));
+    const ev = prepareEvidence(l.evidence, l.language ?? "en");
+    const c = checkClaim(l.claim, ev);
     expect(o.quotes).toEqual(c.quotes);
-    expect(o.support).toBeCloseTo(c.support, 3);
+    // The runs' support: the learned probability, not the lexical score.
+    expect(o.support).toBeCloseTo(backing(judge(l.claim, ev, c)), 3);
   }
   expect(out[0].quotes[0]).toBe(1);
   expect(out[0].support).toBeGreaterThan(out[1].support);

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkClaim, type PreparedEvidence, prepareEvidence } from "../../../src/research/write/verify/check-claim.ts";
-import { claimFeatures } from "../../../src/research/write/verify/features.ts";
+import { candidateFeatures, claimFeatures } from "../../../src/research/write/verify/features.ts";
 
 /**
  * The tuning data, read in place (../shared/data/, never copied), as feature rows: WiCE's dev
@@ -47,6 +47,17 @@ function checked(claim: string, ev: PreparedEvidence) {
   return { x: claimFeatures(claim, ev, c), support: c.support, quotes: c.quotes };
 }
 
+/** A claim against each of the sources read with it (a swap's five, a claim's cited abstracts), as a run checks it. */
+function checkedAll(claim: string, evs: PreparedEvidence[]) {
+  const items = evs.map((ev) => ({ ev, check: checkClaim(claim, ev) }));
+  const xs = candidateFeatures(claim, items);
+  return items.map(({ check }, i) => ({
+    x: xs[i]!,
+    support: check.support,
+    quotes: check.quotes,
+  }));
+}
+
 const NUMBER = /\b\d+(?:\.\d+)?\b/g;
 
 /**
@@ -87,36 +98,42 @@ export function loadRows(): Row[] {
     const changed = r.label === "supported" ? changedNumber(`wice:${r.id}`, r.claim, ev) : null;
     if (changed) numbers.push(changed);
   }
-  for (const r of lines<{ id: number; claim: string; sentences: string[]; label: string; rationale_sets: number[][] }>(
-    FILES.pairs,
-  )) {
-    const ev = prepareEvidence(r.sentences, "en");
-    rows.push({
-      group: `scifact:${r.id}`,
-      set: "pairs",
-      label: r.label,
-      gold: r.rationale_sets,
-      ...checked(r.claim, ev),
+  type Pair = { id: number; claim: string; sentences: string[]; label: string; rationale_sets: number[][] };
+  const byClaim = new Map<number, Pair[]>();
+  for (const r of lines<Pair>(FILES.pairs)) byClaim.set(r.id, [...(byClaim.get(r.id) ?? []), r]);
+  for (const group of byClaim.values()) {
+    const evs = group.map((r) => prepareEvidence(r.sentences, "en"));
+    const all = checkedAll(group[0]!.claim, evs);
+    group.forEach((r, k) => {
+      rows.push({ group: `scifact:${r.id}`, set: "pairs", label: r.label, gold: r.rationale_sets, ...all[k]! });
+      const changed = r.label === "support" ? changedNumber(`scifact:${r.id}`, r.claim, evs[k]!) : null;
+      if (changed) numbers.push(changed);
     });
-    const changed = r.label === "support" ? changedNumber(`scifact:${r.id}`, r.claim, ev) : null;
-    if (changed) numbers.push(changed);
   }
   for (const r of lines<{
     id: number;
     claim: string;
     gold_doc: number;
     candidates: { doc_id: number; sentences: string[] }[];
-  }>(FILES.swap))
-    for (const c of r.candidates)
-      rows.push({
-        group: `scifact:${r.id}`,
-        set: "swap",
-        label: c.doc_id === r.gold_doc ? "gold" : "wrong",
-        gold: [],
-        claim: String(r.id),
-        doc: c.doc_id,
-        ...checked(r.claim, prepareEvidence(c.sentences, "en")),
-      });
+  }>(FILES.swap)) {
+    const all = checkedAll(
+      r.claim,
+      r.candidates.map((c) => prepareEvidence(c.sentences, "en")),
+    );
+    rows.push(
+      ...r.candidates.map(
+        (c, k): Row => ({
+          group: `scifact:${r.id}`,
+          set: "swap",
+          label: c.doc_id === r.gold_doc ? "gold" : "wrong",
+          gold: [],
+          claim: String(r.id),
+          doc: c.doc_id,
+          ...all[k]!,
+        }),
+      ),
+    );
+  }
   rows.push(...numbers);
   return rows;
 }

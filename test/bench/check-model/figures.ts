@@ -1,7 +1,7 @@
 import { REMOVE_BELOW } from "../../../src/research/write/verify/check-claim.ts";
-import { aurocOf, K } from "./cross-validate.ts";
+import { aurocOf, K, top1 } from "./cross-validate.ts";
 import type { ModelName, Row } from "./data.ts";
-import type { Trained } from "./train.ts";
+import { type Trained, wireSupport } from "./train.ts";
 
 /**
  * The learned check's figures on the tuning data, each row predicted by the model fitted on the
@@ -20,24 +20,6 @@ function retrieval(rows: Row[], set: string, labels: string[], k: number, all: b
     return r.gold.some((g) => (all ? g.every((i) => top.has(i)) : g.some((i) => top.has(i))));
   });
   return hit.length / rs.length;
-}
-
-/** The swap claims whose right abstract scores highest of the five (a tie at the top counts 1/size). */
-function top1(rows: Row[], p: ArrayLike<number>): number {
-  const by = new Map<string, [number, boolean][]>();
-  rows.forEach((r, i) => {
-    if (r.set !== "swap") return;
-    const list = by.get(r.claim!) ?? [];
-    list.push([p[i]!, r.label === "gold"]);
-    by.set(r.claim!, list);
-  });
-  let sum = 0;
-  for (const list of by.values()) {
-    const max = Math.max(...list.map(([s]) => s));
-    const top = list.filter(([s]) => s === max);
-    if (top.some(([, g]) => g)) sum += 1 / top.length;
-  }
-  return sum / by.size;
 }
 
 const below = (rows: Row[], p: ArrayLike<number>, set: string, label: string, t: number) => {
@@ -66,7 +48,12 @@ export function figures(t: Trained): string {
     "| score | WiCE dev S vs rest | WiCE S vs NS | SciFact train S vs C | S vs NEI | S vs rest | swaps: right highest | swap AUROC | swaps: wrong / right removed (t) |",
     "|---|---|---|---|---|---|---|---|---|",
     line("lexical check (support, REMOVE_BELOW)", lex, REMOVE_BELOW),
-    line("learned P(supported), removal threshold", sup, thresholds.removeBelow),
+    line("learned P(supported) alone", sup, thresholds.removeBelow),
+    line(
+      "the wire's support: P(supported) × (1 − P(contradicted)), removal threshold",
+      wireSupport(oof),
+      thresholds.removeBelow,
+    ),
     "| data READMEs' lexical baselines (tuned on these data) | .842 | .940 | .508 | .874 | .745 | 67.4 % | .791 | — |",
     "",
     `Retrieval (the lexical check's quotes, unchanged): WiCE dev set@2 ${f3(retrieval(rows, "wice", ["supported", "partially_supported"], 2, true))}, any@1 ${f3(retrieval(rows, "wice", ["supported", "partially_supported"], 1, false))}; SciFact train set@2 ${f3(retrieval(rows, "pairs", ["support", "contradict"], 2, true))}, any@1 ${f3(retrieval(rows, "pairs", ["support", "contradict"], 1, false))} (baselines: WiCE .431 / .853, SciFact .677 / .514).`,
@@ -75,6 +62,11 @@ export function figures(t: Trained): string {
     "|---|---|---|---|---|---|---|",
     conLine("learned P(contradicted)", con, thresholds.contradictedAt),
     conLine("learned P(a figure stated otherwise)", oof.figure, thresholds.figureAt),
+    conLine(
+      "the verdict: either model at its threshold (1 flagged, 0 not)",
+      rows.map((_, i) => (con[i]! >= thresholds.contradictedAt || oof.figure[i]! >= thresholds.figureAt ? 1 : 0)),
+      1,
+    ),
     conLine(
       "1 − lexical support (a score with no contradiction cue)",
       lex.map((s) => 1 - s),

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { checkClaim, prepareEvidence, REMOVE_BELOW } from "../../../src/research/write/verify/check-claim.ts";
-import { claimFeatures, FEATURE_NAMES } from "../../../src/research/write/verify/features.ts";
+import { checkClaim, prepareEvidence } from "../../../src/research/write/verify/check-claim.ts";
+import { candidateFeatures, FEATURE_NAMES } from "../../../src/research/write/verify/features.ts";
 import { verdictOf } from "../../../src/research/write/verify/learned-check.ts";
 import type { Judged } from "../../../src/research/write/verify/recite.ts";
 import { examples } from "./cross-validate.ts";
@@ -68,11 +68,11 @@ function judgePairs(
         ? { supported: 0, contradicted: 0, figure: 0 }
         : { supported: p.supported[i]!, contradicted: p.contradicted[i]!, figure: p.figure[i]! };
     const check = { verbatim: verbatim ? (true as const) : undefined, comparable: true, support: q.support };
-    return { verdict: verdictOf(check, j, REMOVE_BELOW, t), supported: j.supported, verbatim };
+    return { verdict: verdictOf(check, j, t.removeBelow, t), supported: j.supported, verbatim, lexical: q.support };
   });
 }
 
-type Thresholds = { contradictedAt: number; figureAt: number };
+type Thresholds = { removeBelow: number; contradictedAt: number; figureAt: number };
 
 const words = (s: string) => new Set(s.toLowerCase().match(/\p{L}{4,}/gu) ?? []);
 
@@ -123,10 +123,12 @@ export function reciteRuns(
   wice.forEach((r, i) => {
     const group = `wice:${r.id}`;
     shape.push({ set: "wice", fold: foldOf(group, K), right: 0, label: r.label });
-    for (const j of [i, ...near[i]!]) {
-      const c = checkClaim(r.claim, evs[j]!);
-      pairs.push({ group, x: claimFeatures(r.claim, evs[j]!, c), support: c.support, quotes: c.quotes.length });
-    }
+    // The run's five sources judged beside each other, as judgeAll does in a run.
+    const items = [i, ...near[i]!].map((j) => ({ ev: evs[j]!, check: checkClaim(r.claim, evs[j]!) }));
+    const xs = candidateFeatures(r.claim, items);
+    items.forEach(({ check: c }, k) => {
+      pairs.push({ group, x: xs[k]!, support: c.support, quotes: c.quotes.length });
+    });
   });
   const judged = judgePairs(rows, selections, t, pairs);
   return shape.map((s, k) => ({ ...s, judged: judged.slice(k * 5, k * 5 + 5) }));

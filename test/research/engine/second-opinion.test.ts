@@ -115,13 +115,23 @@ async function ask(
   }
 }
 
+/** The check's own verdicts of BACKED and UNBACKED, with no model configured: what every failure must leave. */
+let alone: string[] = [];
+beforeAll(async () => {
+  const { env } = await ask({});
+  alone = [evidenceOf(env, BACKED).verdict, evidenceOf(env, UNBACKED).verdict];
+});
+
 describe("a second opinion on the claims the check is unsure of", () => {
   test("not configured: the checking model is never called, and the check's verdicts stand", async () => {
     const { env } = await ask({});
     expect(checker.calls).toEqual([]);
     expect(env.status).toBe("ok");
     expect(env.errors).toEqual([]);
-    expect([evidenceOf(env, BACKED).verdict, evidenceOf(env, UNBACKED).verdict]).toEqual(["contradicted", "partial"]);
+    // The check alone takes the denial for a contradiction and keeps the turned direction's marker: what the model is asked to settle.
+    expect(alone[0]).toBe("contradicted");
+    expect(["supported", "partial"]).toContain(alone[1]!);
+    expect([evidenceOf(env, BACKED).verdict, evidenceOf(env, UNBACKED).verdict]).toEqual(alone);
     expect(sentenceOf(env.answer, "Cholesterol did")).toBe(BACKED);
     expect(sentenceOf(env.answer, "Fewer older")).toMatch(/\[S1\]\.$/);
   });
@@ -176,7 +186,7 @@ describe("a second opinion on the claims the check is unsure of", () => {
       expect(env.status).toBe("ok");
       // A note, not a failure: no `error` event on the stream, only the final envelope's `errors`.
       expect(events).not.toContain("error");
-      expect([evidenceOf(env, BACKED).verdict, evidenceOf(env, UNBACKED).verdict]).toEqual(["contradicted", "partial"]);
+      expect([evidenceOf(env, BACKED).verdict, evidenceOf(env, UNBACKED).verdict]).toEqual(alone);
       expect(sentenceOf(env.answer, "Cholesterol did")).toBe(BACKED);
       expect(sentenceOf(env.answer, "Fewer older")).toMatch(/\[S1\]\.$/);
       expect(env.errors).toEqual([{ code: "second_opinion_failed", message: expect.stringMatching(words) }]);
@@ -197,7 +207,7 @@ describe("a second opinion on the claims the check is unsure of", () => {
     checker.mode = "hang";
     const { env } = await ask({ VERIFY_BASE_URL: checker.base }, { timings: { secondOpinionMs: 600 } });
     expect(env.status).toBe("ok");
-    expect(evidenceOf(env, UNBACKED).verdict).toBe("partial");
+    expect(evidenceOf(env, UNBACKED).verdict).toBe(alone[1]!);
     expect(env.errors).toEqual([
       { code: "second_opinion_failed", message: expect.stringContaining("no answer before the run's bound for it") },
     ]);
@@ -215,7 +225,7 @@ describe("a second opinion on the claims the check is unsure of", () => {
     const { env, verifying } = await ask({ VERIFY_BASE_URL: checker.base }, { wrap });
     expect(checker.calls).toEqual([]);
     expect(env.status).toBe("ok");
-    expect(evidenceOf(env, UNBACKED).verdict).toBe("partial");
+    expect(evidenceOf(env, UNBACKED).verdict).toBe(alone[1]!);
     expect(env.errors).toEqual([
       { code: "second_opinion_failed", message: expect.stringContaining("the run's deadline is too near") },
     ]);
@@ -252,7 +262,7 @@ describe("a second opinion on the claims the check is unsure of", () => {
       const env = (await (await query(s.url, key, { query: QUESTION })).json()) as any;
       expect(checker.calls.length).toBe(2);
       expect(env.status).toBe("ok");
-      expect([evidenceOf(env, BACKED).verdict, evidenceOf(env, UNBACKED).verdict]).toEqual(["contradicted", "partial"]);
+      expect([evidenceOf(env, BACKED).verdict, evidenceOf(env, UNBACKED).verdict]).toEqual(alone);
       expect(env.errors).toEqual([
         { code: "second_opinion_failed", message: expect.stringContaining("could not be applied: the worker crashed") },
       ]);

@@ -73,6 +73,25 @@ export function normaliseNumber(raw: string): string {
   return `#${n.replace(",", ".")}`;
 }
 
+/**
+ * English number words read as the numbers they are, so "two years" meets "2 years" and a source
+ * that says "a decade" does not back "two years" (docs/decisions/0181-number-words-are-numbers.md).
+ * "one" is left a word: it is a pronoun more often than a count.
+ */
+const UNITS = ["two", "three", "four", "five", "six", "seven", "eight", "nine"];
+const NUMBER_WORDS = new Map<string, number>([
+  ...UNITS.map((w, i) => [w, i + 2] as const),
+  ...["ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"].map(
+    (w, i) => [w, i + 10] as const,
+  ),
+  ...["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"].map(
+    (w, i) => [w, (i + 2) * 10] as const,
+  ),
+  ["dozen", 12],
+]);
+/** "twenty-five" after a tens word: the unit it adds. */
+const TENS_UNIT = /^[-‐ ](one|two|three|four|five|six|seven|eight|nine)\b/i;
+
 const built = new Map<string, Analyser>();
 
 export function analyserFor(language: string): Analyser {
@@ -104,6 +123,8 @@ function makeAnalyser(language: string): Analyser {
     const spelled = (ASCII.test(text) ? text : text.normalize("NFKC")).replace(YEAR_SPAN, "$1$2–$1$3");
     const dense = DENSE.test(spelled);
     let first = true;
+    // Where a tens word's unit was read with it ("twenty-five"): that token is not read again.
+    let skip = -1;
     for (const m of spelled.matchAll(TOKEN)) {
       const raw = m[0];
       const c = raw.charCodeAt(0);
@@ -121,6 +142,15 @@ function makeAnalyser(language: string): Analyser {
         continue;
       }
       let w = raw.toLowerCase();
+      if (skip === m.index) continue;
+      const n = NUMBER_WORDS.get(w);
+      if (n !== undefined) {
+        const unit = n >= 20 && n % 10 === 0 ? TENS_UNIT.exec(spelled.slice(m.index + raw.length)) : null;
+        if (unit) skip = m.index + raw.length + 1;
+        out.push(`#${n + (unit ? ["one", ...UNITS].indexOf(unit[1]!.toLowerCase()) + 1 : 0)}`);
+        names?.push(false);
+        continue;
+      }
       if (w.includes("'") || w.includes("’")) w = w.replace(/['’]s$/, "").replace(/['’]/g, "");
       if (w.length < 2 || stop.has(w)) continue;
       out.push(stemOf(w));

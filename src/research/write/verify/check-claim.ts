@@ -52,11 +52,16 @@ export interface ClaimCheck {
   comparable: boolean;
   /** The claim stands word for word in the source (reference marks aside): nothing to weigh. */
   verbatim?: true;
+  /** A number of the claim the whole source never states. */
+  numberAbsent?: true;
 }
 
 /** At or above this a citation counts as supported (the contract's, which the web app marks sentences with). */
 export { SUPPORTED_AT } from "../../../contract/support.ts";
-/** Below this the verifier is confident the source does not back the claim: its marker goes. */
+/**
+ * The lexical score's removal threshold, for the lexical bench section and tests: runs remove on
+ * the learned support (docs/decisions/0164-the-wires-support-is-the-learned-probability.md).
+ */
 export const REMOVE_BELOW = 0.15;
 
 const MAX_QUOTES = 5;
@@ -189,10 +194,13 @@ export function checkClaim(claim: string, ev: PreparedEvidence, _o: { context?: 
   cover *= TUNING.setDecay ** (judged.set.length - 1);
   // A number the source never states sinks the claim; one stated elsewhere in it only weakens it.
   let support = cover;
-  if (want.some((w) => w.number && !w.matches.length)) support *= TUNING.numberAbsent;
+  const numberAbsent = want.some((w) => w.number && !w.matches.length);
+  if (numberAbsent) support *= TUNING.numberAbsent;
   else if (want.some((w, j) => w.number && judged.covered[j]! < 1)) support *= TUNING.numberMiss;
   const comparable = on(judged.set.map((k) => ids[k]!));
-  return { quotes, together, support: Math.min(1, Math.max(0, support)), comparable };
+  const check: ClaimCheck = { quotes, together, support: Math.min(1, Math.max(0, support)), comparable };
+  if (numberAbsent) check.numberAbsent = true;
+  return check;
 }
 
 /** The index of a sentence that holds the claim word for word (reference marks aside), or -1. */

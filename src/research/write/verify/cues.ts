@@ -1,3 +1,5 @@
+import { PAIRS, type Pair, side, turnedNear } from "./directions.ts";
+
 /**
  * The words that can turn a quote against a claim it shares every term with: negation,
  * direction and antonym pairs, quantifiers, numbers and units. Each cue is one row of CUES,
@@ -10,38 +12,16 @@
 const NEGATION =
   /\b(?:not|no|never|none|neither|nor|without|cannot|unable to|fail(?:s|ed)? to|lack(?:s|ed)? (?:of )?|absence of|absent|\w+n't|nothing|nobody|rather than)\b/gi;
 
-/** A direction: words of one side against words of the other (stem prefixes, whole words start). */
-type Pair = [up: RegExp, down: RegExp];
-const side = (stems: string[]) => new RegExp(`\\b(?:${stems.join("|")})`, "i");
-
-const PAIRS: Record<string, Pair> = {
-  increase: [
-    side(["increas", "rise", "rises", "rising", "rose", "elevat", "gain", "boost", "enhanc", "grow", "grew"]),
-    side(["decreas", "reduc", "declin", "fall", "fell", "drop", "diminish", "los[st]", "shrink", "lessen"]),
-  ],
-  higher: [
-    side(["higher", "greater", "larger", "longer", "above", "exceed", "bigger"]),
-    side(["lower", "smaller", "shorter", "below", "beneath"]),
-  ],
-  more: [side(["more\\b", "most\\b"]), side(["less\\b", "fewer\\b", "least\\b"])],
-  promotes: [
-    side(["promot", "activat", "induc", "stimulat", "facilitat", "accelerat", "enabl", "trigger"]),
-    side(["inhibit", "suppress", "block", "prevent", "impair", "attenuat", "delay", "abolish", "antagoni"]),
-  ],
-  regulates: [
-    side(["up-?regulat", "overexpress", "over-expression", "amplif"]),
-    side(["down-?regulat", "underexpress", "under-expression", "knock-?down", "silenc", "deplet"]),
-  ],
-  risk: [
-    side(["risk", "harm", "danger", "worse", "adverse", "toxic", "detriment", "deleterious", "susceptib"]),
-    side(["protect", "benefi", "safe", "better", "favorabl", "favourabl", "resist"]),
-  ],
-};
-
 /** Association, stated or denied. */
 const ASSOCIATED = /\b(?:associat|correlat|linked|link\b|relat(?:ed|ionship))/i;
 const NOT_ASSOCIATED =
   /\b(?:not|no|nor|without|lack of|absence of)\s+(?:\w+\s+){0,2}(?:associat|correlat|linked|link\b|relat(?:ed|ionship))|\b(?:unrelated|uncorrelated|independent of|unassociated)\b/i;
+
+/** An effect or a link denied by the claim, against a finding the quote reports. */
+const DENIES_EFFECT =
+  /\b(?:unrelated|independent of|irrelevant|no (?:known |significant )?(?:effect|impact|role|influence|association|relationship|link|interaction|benefit)|(?:does|do|did|is|are|was|were) not (?:\w+ ){0,1}(?:affect|influence|alter|change|improve|reduce|increase|cause|associat|related|linked|predict|contribute))/i;
+const REPORTS_FINDING =
+  /\b(?:significant(?:ly)?|associated with|odds ratio|hazard ratio|relative risk|increased|decreased|reduced|improved|predict(?:s|ed)|contribut(?:es|ed))\b/i;
 
 /** A change or difference stated, against none found. */
 const CHANGE = side([
@@ -122,11 +102,16 @@ export const CUES: Record<string, Cue> = {
   more: opposed(PAIRS.more!),
   promotes: opposed(PAIRS.promotes!),
   regulates: opposed(PAIRS.regulates!),
+  improves: opposed(PAIRS.improves!),
+  /** A direction turned on the same thing (turnedNear). */
+  turned: turnedNear,
   risk: opposed(PAIRS.risk!),
   associated: (c, q) => {
     const state = (s: string) => (NOT_ASSOCIATED.test(s) ? -1 : ASSOCIATED.test(s) ? 1 : 0);
     return state(c) * state(q) < 0 ? 1 : 0;
   },
+  /** The claim denies an effect or a link where the quote reports one (and denies nothing itself). */
+  unrelated: (c, q) => (DENIES_EFFECT.test(c) && REPORTS_FINDING.test(q) && negations(q) === 0 ? 1 : 0),
   /** The claim states a change or a difference where the quote finds none. */
   change: (c, q) => (CHANGE.test(c) && !NO_CHANGE.test(c) && NO_CHANGE.test(q) ? 1 : 0),
   effective: opposed(EFFECTIVE),

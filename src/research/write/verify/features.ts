@@ -1,6 +1,7 @@
 import { analyserFor } from "./analyse.ts";
 import { type ClaimCheck, type PreparedEvidence, termWeight } from "./check-claim.ts";
 import { CUE_NAMES, CUES } from "./cues.ts";
+import { type Candidate, quoteSet, RELATIVE_NAMES, relativeFeatures } from "./relative-features.ts";
 
 /**
  * What the learned check reads of one (claim, source) pair: the lexical check's own result and
@@ -28,15 +29,18 @@ export const FEATURE_NAMES = [
   "position",
   /** The claim's length in terms, log-scaled, 1 at 40 terms and beyond. */
   "length",
+  /** Of the claim's terms the whole source lacks (near forms aside), how many: 1 - e^(-k/2). */
+  "absent",
+  /** The claim's least-covered clause (split at commas, semicolons, "and", "but", "while", "which"): its terms' share in the whole source. */
+  "clauseMin",
+  /** Share of the claim's terms found in the source but outside the quote set (a claim pieced from far apart). */
+  "scattered",
   ...CUE_NAMES,
+  /** Against the other sources of the run (relative-features.ts): the values alone unless judgeAll fills them. */
+  ...RELATIVE_NAMES,
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
-
-/** The sentences the features judge: the set that backs the claim together, at most two. */
-export function quoteSet(check: ClaimCheck): number[] {
-  return check.quotes.slice(0, Math.min(2, Math.max(1, check.together)));
-}
 
 const bigrams = (seq: readonly string[]) => {
   const out = new Set<string>();
@@ -59,6 +63,8 @@ function longestRun(a: readonly string[], b: readonly string[]): number {
   }
   return best;
 }
+
+const CLAUSE = /[,;:]|\b(?:and|but|while|which|whereas)\b/i;
 
 /** The feature row of a claim against a source, given what checkClaim found there. */
 export function claimFeatures(claim: string, ev: PreparedEvidence, check: ClaimCheck): Float64Array {
@@ -95,9 +101,36 @@ export function claimFeatures(claim: string, ev: PreparedEvidence, check: ClaimC
     const names = [...new Set(tokens.filter((t) => t.name).map((t) => t.term))];
     if (names.length) set("nameMiss", names.filter((t) => !ev.postings.has(t)).length / names.length);
   }
+  if (distinct.length) {
+    const near = (t: string) =>
+      ev.postings.has(t) || (t.length >= 5 && (ev.prefixes.get(t.slice(0, 5))?.length ?? 0) > 0);
+    const missing = distinct.filter((t) => !near(t)).length;
+    set("absent", 1 - Math.exp(-missing / 2));
+    set("scattered", distinct.filter((t) => ev.postings.has(t) && !quoteTerms.has(t)).length / distinct.length);
+    const a = analyserFor(ev.language);
+    let min = 1;
+    for (const part of claim.split(CLAUSE)) {
+      const ts = [...new Set(a.terms(part))];
+      if (ts.length >= 2) min = Math.min(min, ts.filter(near).length / ts.length);
+    }
+    set("clauseMin", min);
+  }
   if (ev.language === "en" && picked.length) {
     const quote = picked.map((i) => ev.sentences[i]).join(" ");
     for (const name of CUE_NAMES) set(name as FeatureName, CUES[name]!(claim, quote));
   }
+  row.set(relativeFeatures(claim, [{ ev, check }])[0]!, RELATIVE_AT);
   return row;
+}
+
+const RELATIVE_AT = FEATURE_NAMES.indexOf(RELATIVE_NAMES[0]);
+
+/** The rows of a claim against each source a run read, the relative features among them filled in. */
+export function candidateFeatures(claim: string, items: readonly Candidate[]): Float64Array[] {
+  const relative = relativeFeatures(claim, items);
+  return items.map(({ ev, check }, i) => {
+    const row = claimFeatures(claim, ev, check);
+    row.set(relative[i]!, RELATIVE_AT);
+    return row;
+  });
 }

@@ -8,7 +8,6 @@ import {
   type PreparedEvidence,
   prepareEvidence,
   quoteOf,
-  REMOVE_BELOW,
 } from "./check-claim.ts";
 import { type Judgement, judgeAll, THRESHOLDS, verdictOf } from "./learned-check.ts";
 import { type Judged, reciteMove } from "./recite.ts";
@@ -86,9 +85,10 @@ export function judgeCitations(
     const items = against.map((id) => ({ ev: evidenceOf(id), check: checkOf(id) }));
     const judgements = judgeAll(c.text, items);
     const judged: Judged[] = items.map((it, k) => ({
-      verdict: verdictOf(it.check, judgements[k]!, REMOVE_BELOW),
+      verdict: verdictOf(it.check, judgements[k]!, THRESHOLDS.removeBelow),
       supported: judgements[k]!.supported,
       verbatim: it.check.verbatim === true,
+      lexical: it.check.support,
     }));
     // A verdict given that keeps the marker pins it: a second opinion outweighs another source's lexical lead.
     const pinned = new Set<string>();

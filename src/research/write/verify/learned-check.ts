@@ -1,7 +1,8 @@
 import type { Verdict } from "../../../contract/envelope.ts";
 import { SUPPORTED_AT } from "../../../contract/support.ts";
 import type { ClaimCheck, PreparedEvidence } from "./check-claim.ts";
-import { claimFeatures, FEATURE_NAMES } from "./features.ts";
+import { candidateFeatures, FEATURE_NAMES } from "./features.ts";
+import { TUNING } from "./tuning.ts";
 import WEIGHTS from "./weights.json" with { type: "json" };
 
 /**
@@ -10,7 +11,8 @@ import WEIGHTS from "./weights.json" with { type: "json" };
  * `bun test/bench/check-model/train.ts` from the tuning data alone and reproduced byte for
  * byte by it (docs/decisions/0155-the-checks-features-and-model.md,
  * docs/decisions/0156-the-check-trained-byte-for-byte.md). The thresholds were chosen on the
- * same data by cross-validation (docs/decisions/0158-four-verdicts-and-their-thresholds.md).
+ * same data by cross-validation (docs/decisions/0158-four-verdicts-and-their-thresholds.md,
+ * docs/decisions/0164-the-wires-support-is-the-learned-probability.md).
  */
 
 interface Model {
@@ -46,30 +48,44 @@ export interface Judgement {
   figure: number;
 }
 
-export function judge(claim: string, ev: PreparedEvidence, check: ClaimCheck): Judgement {
-  if (check.verbatim || !check.quotes.length) return { supported: check.verbatim ? 1 : 0, contradicted: 0, figure: 0 };
-  const x = claimFeatures(claim, ev, check);
-  return {
-    supported: probability(MODELS.supported, x),
-    contradicted: probability(MODELS.contradicted, x),
-    figure: probability(MODELS.figure, x),
-  };
-}
-
 /**
- * What the models make of one claim against each of the run's sources at once (the cited and
- * the others), in the order given: the one place a claim's judgements over several sources are
- * made, so a model may read each source relative to the others.
+ * The judgements of one claim against each source a run read (the cited one among them). Their
+ * `supported` reads each source beside the others (relative-features.ts): a source holding the
+ * claim's words that the others lack gains, one sharing only the topic's common words loses
+ * (docs/decisions/0163-ranking-a-runs-sources-for-a-claim.md). Alone it is judge's.
  */
 export function judgeAll(claim: string, items: { ev: PreparedEvidence; check: ClaimCheck }[]): Judgement[] {
-  return items.map((i) => judge(claim, i.ev, i.check));
+  const rows = candidateFeatures(claim, items);
+  return items.map(({ check }, i) => {
+    if (check.verbatim || !check.quotes.length)
+      return { supported: check.verbatim ? 1 : 0, contradicted: 0, figure: 0 };
+    const x = rows[i]!;
+    // Outside English the models read no cue and were fitted on none of it: a figure the source never states sinks the claim there as in the lexical support.
+    const absent = check.numberAbsent && items[i]!.ev.language !== "en" ? TUNING.numberAbsent : 1;
+    return {
+      supported: absent * probability(MODELS.supported, x),
+      contradicted: probability(MODELS.contradicted, x),
+      figure: probability(MODELS.figure, x),
+    };
+  });
 }
+
+/** One citation judged against its source alone, as `verify -` and a claim citing one source are. */
+export const judge = (claim: string, ev: PreparedEvidence, check: ClaimCheck): Judgement =>
+  judgeAll(claim, [{ ev, check }])[0]!;
+
+/**
+ * The wire's `support` of a citation: P(the source backs the claim) times P(its quote does not
+ * say otherwise in words), 1 for a claim quoted word for word
+ * (docs/decisions/0164-the-wires-support-is-the-learned-probability.md).
+ */
+export const backing = (j: Judgement): number => j.supported * (1 - j.contradicted);
 
 /**
  * A citation's verdict: contradicted when either contradiction model clears its threshold (a
- * quote word for word never does); otherwise unsupported below the removal threshold of the
- * lexical support, supported at SUPPORTED_AT, partial between. A claim in another language
- * than its quotes is never removed: the scores mean nothing there.
+ * quote word for word never does); otherwise unsupported below `removeBelow` (the trainer's,
+ * THRESHOLDS.removeBelow, for runs) of the backing, supported at SUPPORTED_AT, partial between.
+ * A claim in another language than its quotes is never removed: the scores mean nothing there.
  */
 export function verdictOf(
   check: Pick<ClaimCheck, "verbatim" | "comparable" | "support">,
@@ -78,9 +94,10 @@ export function verdictOf(
   t: { contradictedAt: number; figureAt: number } = THRESHOLDS,
 ): Verdict {
   if (check.verbatim) return "supported";
+  const b = backing(j);
   if (check.comparable) {
     if (j.contradicted >= t.contradictedAt || j.figure >= t.figureAt) return "contradicted";
-    if (check.support < removeBelow) return "unsupported";
+    if (b < removeBelow) return "unsupported";
   }
-  return check.support >= SUPPORTED_AT ? "supported" : "partial";
+  return b >= SUPPORTED_AT ? "supported" : "partial";
 }

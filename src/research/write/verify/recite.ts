@@ -1,4 +1,5 @@
 import type { Verdict } from "../../../contract/envelope.ts";
+import { REMOVE_BELOW } from "./check-claim.ts";
 
 /**
  * Where a cited claim's marker goes once the claim has been judged against every source the
@@ -14,6 +15,8 @@ export interface Judged {
   supported: number;
   /** The claim stands word for word in the source: its marker is never moved. */
   verbatim: boolean;
+  /** The lexical support (check-claim.ts): a source it is confident does not back the claim takes no marker. */
+  lexical: number;
 }
 
 export interface ReciteThresholds {
@@ -43,7 +46,9 @@ export function reciteMove(all: Judged[], cited: number, claimCites: ReadonlySet
   if (x.verbatim) return wrong ? { keep: false, to: null } : KEEP;
   let best = -1;
   all.forEach((j, i) => {
-    if (i !== cited && j.verdict === "supported" && (best < 0 || j.supported > all[best]!.supported)) best = i;
+    // Moving a marker puts words in the writer's mouth: the lexical reading must not be sure the source fails (a figure it never states, docs/decisions/0182-a-marker-moves-only-where-both-readings-agree.md).
+    if (i === cited || j.verdict !== "supported" || j.lexical < REMOVE_BELOW) return;
+    if (best < 0 || j.supported > all[best]!.supported) best = i;
   });
   const b = all[best];
   const clear =

@@ -1,6 +1,6 @@
 import type { Verdict } from "../../../contract/envelope.ts";
 import type { ClaimCheck } from "./check-claim.ts";
-import { type Judgement, THRESHOLDS } from "./learned-check.ts";
+import { backing, type Judgement, THRESHOLDS } from "./learned-check.ts";
 
 /**
  * Which citations a second opinion is asked about (docs/decisions/0168-the-claims-a-second-opinion-is-asked-about.md):
@@ -43,9 +43,9 @@ const logit = (p: number) => {
 const apart = (p: number, at: number) => Math.abs(logit(p) - logit(at));
 
 /** How far a citation's verdict is from turning: the smallest distance to a threshold that moves its marker. */
-export function margin(check: ClaimCheck, j: Judgement, removeBelow: number): number {
+export function margin(j: Judgement, removeBelow: number): number {
   return Math.min(
-    apart(check.support, removeBelow),
+    apart(backing(j), removeBelow),
     apart(j.supported, 0.5),
     apart(j.contradicted, THRESHOLDS.contradictedAt),
     apart(j.figure, THRESHOLDS.figureAt),
@@ -56,7 +56,7 @@ export function margin(check: ClaimCheck, j: Judgement, removeBelow: number): nu
 export function leastSure(judged: readonly Judged[], removeBelow: number): Unsure[] {
   return judged
     .filter((x) => !x.check.verbatim && x.check.comparable && x.check.quotes.length > 0)
-    .map((x) => ({ x, m: margin(x.check, x.judgement, removeBelow) }))
+    .map((x) => ({ x, m: margin(x.judgement, removeBelow) }))
     .filter((c) => c.m < UNSURE_MARGIN)
     .sort((a, b) => a.m - b.m || a.x.key.localeCompare(b.x.key))
     .slice(0, UNSURE_MAX)

@@ -2,8 +2,8 @@ import type { Evidence, Verdict, Verification } from "../../../contract/envelope
 import type { Source } from "../../types.ts";
 import { finalizeCitations } from "../citations.ts";
 import { answerClaims } from "./answer-claims.ts";
-import { REMOVE_BELOW } from "./check-claim.ts";
 import { judgeCitations } from "./judge-citations.ts";
+import { backing, THRESHOLDS } from "./learned-check.ts";
 import { leastSure, type Unsure } from "./unsure.ts";
 
 /** What the check made of an answer: the answer without unsupported markers, its sources with their evidence. */
@@ -18,8 +18,8 @@ export interface Verified<S extends Source> {
 /**
  * Checks every citation of a finished answer (after finalizeCitations) against the text the
  * run read of every source it gave the writer (README "Claims you can check"). A marker whose
- * source the check is confident does not back its claim (support < REMOVE_BELOW, same
- * language) or whose quote says otherwise (learned-check.ts) is taken out, or moved to the
+ * source the check is confident does not back its claim (its support under the trainer's
+ * removal threshold, same language) or whose quote says otherwise (learned-check.ts) is taken out, or moved to the
  * run's source that clearly backs the sentence (recite.ts); the sentence stays. Sources are
  * renumbered as finalizeCitations does: an uncited one drops out unless a marker moved to it,
  * or a quote of it contradicts a claim (it then follows the cited ones, so the reader sees what
@@ -66,7 +66,7 @@ export function verifyAnswer<S extends Source>(
     list.push({
       claim: claims[x.claim]!.text,
       quote: x.quote,
-      support: Math.round(x.check.support * 1000) / 1000,
+      support: Math.round(backing(x.judgement) * 1000) / 1000,
       verdict: x.verdict,
       ...(x.recited ? { recited: true } : {}),
     });
@@ -95,7 +95,7 @@ export function verifyAnswer<S extends Source>(
     },
     unsure: leastSure(
       original.map((x) => ({ ...x, key: `${x.claim}:${x.id}`, claim: claims[x.claim]!.text })),
-      REMOVE_BELOW,
+      THRESHOLDS.removeBelow,
     ),
   };
 }

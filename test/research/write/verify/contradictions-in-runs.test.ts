@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { loadConfig } from "../../../../src/config/load.ts";
 import { buildEngine } from "../../../../src/research/build-engine.ts";
+import { checkClaim, prepareEvidence } from "../../../../src/research/write/verify/check-claim.ts";
+import { backing, judgeAll } from "../../../../src/research/write/verify/learned-check.ts";
 import { createLogger } from "../../../../src/util/logger.ts";
 import { type ChatServer, isPlannerCall, startChatServer } from "../../../fixtures/chat-server.ts";
 import { serveArticles } from "../../../fixtures/page-server.ts";
@@ -92,6 +94,15 @@ test("a turned direction word, a denial and a changed figure lose their markers 
       [CLAIMS[2]![0], "contradicted"],
     ]);
     expect(statins.evidence[1].quote).toContain("Statin use increased the risk");
+    // Support on the wire is the learned probability that the page backs the paraphrase, judged beside the run's other page, not the lexical score.
+    const [page, other] = ["/statins", "/sleep"].map((u) => prepareEvidence([PAGES[u]![0], ...PAGES[u]![1]], "en"));
+    const check = checkClaim(CLAIMS[0]![0], page!);
+    const items = [
+      { ev: page!, check },
+      { ev: other!, check: checkClaim(CLAIMS[0]![0], other!) },
+    ];
+    expect(statins.evidence[0].support).toBeCloseTo(backing(judgeAll(CLAIMS[0]![0], items)[0]!), 3);
+    expect(Math.abs(statins.evidence[0].support - check.support)).toBeGreaterThan(0.01);
     expect(statins.evidence[2].quote).toContain("4,000 adults");
     // The sleep page is cited by nothing now, and stays after the cited ones for what it says.
     const sleep = env.sources.find((x: any) => x.url.endsWith("/sleep"));

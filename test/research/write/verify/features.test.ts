@@ -23,6 +23,12 @@ describe("each contradiction cue, on a claim against a quote", () => {
       "Statins decrease diabetes risk.",
       "Statins raise and increase it.",
     ],
+    [
+      "turned",
+      "Alirocumab reduces the clearance rate of apo(a).",
+      "Plasma LDL fell by half, while apo(a) clearance tended to increase.",
+      "The clearance rate of apo(a) was reduced while LDL rose.",
+    ],
     ["higher", "Mortality was higher in men.", "Mortality was lower in men.", "Mortality was greater in men."],
     ["more", "Men smoke more than women.", "Men smoke less than women.", "Men smoke more cigars."],
     ["promotes", "IL-6 promotes tumour growth.", "IL-6 inhibits tumour growth.", "IL-6 activates tumour growth."],

@@ -20,7 +20,7 @@ useLongTimeout();
 
 const BACKED =
   "Solid-state batteries are held back by dendrites growing through the ceramic electrolyte at high current";
-const PARTIAL = "Dendrites grow through the ceramic electrolyte and also through polymer separators in sodium cells";
+const PARTIAL = "Dendrites that grow in sodium cells are stopped by polymer separators and fluorinated additives";
 const NUMBER = "Our Q3 cells shorted after 400 cycles once lithium filaments crossed grain boundaries in the separator";
 
 /** The id the writer's prompt gave the Q3 note. */

@@ -10,10 +10,15 @@ import { buildLlm } from "../../../src/research/llm/factory.ts";
 import { buildSearchProviders } from "../../../src/research/search/registry.ts";
 import type { Engine } from "../../../src/research/types.ts";
 import { createLogger } from "../../../src/util/logger.ts";
-import { type ChatServer, isPlannerCall, startChatServer } from "../../fixtures/chat-server.ts";
 import { type CheckingMode, type CheckingModelServer, startCheckingModel } from "../../fixtures/checking-model.ts";
-import { serveArticles } from "../../fixtures/page-server.ts";
-import { type SearchFixtures, startSearchFixtures } from "../../fixtures/search-servers.ts";
+import {
+  type CitedPages,
+  type Claims,
+  citing,
+  type Pages,
+  sentenceOf,
+  startCitedPages,
+} from "../../fixtures/cited-pages.ts";
 import { keyedClient, query, startTestServer } from "../../helpers/server.ts";
 import { readSse } from "../../helpers/sse.ts";
 import { useLongTimeout } from "../../setup.ts";
@@ -26,7 +31,7 @@ useLongTimeout();
 // the check takes for a contradiction, and a turned direction it misses. The model's Yes
 // restores the first one's marker, its No removes the second's; every way it can fail leaves
 // the check's verdicts and a note in `errors`.
-const PAGES: Record<string, [title: string, paragraphs: string[]]> = {
+const PAGES: Pages = {
   "/statins": [
     "Statins in older adults",
     [
@@ -49,30 +54,19 @@ const PAGES: Record<string, [title: string, paragraphs: string[]]> = {
 const SURE = "The trial followed 4,000 adults aged over 65 for ten years.";
 const BACKED = "Cholesterol did not rise in any group that took the drug.";
 const UNBACKED = "Fewer older adults developed diabetes on statins.";
-const CLAIMS: [claim: string, from: string][] = [
+const CLAIMS: Claims = [
   [SURE, "Statin use"],
   [BACKED, "Statin use"],
   [UNBACKED, "Statin use"],
 ];
 
-let pages: ReturnType<typeof Bun.serve>, search: SearchFixtures, chat: ChatServer, checker: CheckingModelServer;
+let world: CitedPages, checker: CheckingModelServer;
 beforeAll(() => {
-  pages = serveArticles(PAGES);
-  search = startSearchFixtures(`http://127.0.0.1:${pages.port}`);
-  search.setWeb(Object.entries(PAGES).map(([url, [title, paras]]) => ({ title, url, snippet: paras[0]! })));
-  chat = startChatServer((b) => {
-    if (isPlannerCall(b)) return { text: JSON.stringify({ kind: "general", language: "en", queries: ["statins"] }) };
-    const user = b.messages.find((m) => m.role === "user")!.content;
-    const blocks = [...user.matchAll(/<source id="(S\d+)"[^>]*>\n([\s\S]*?)\n<\/source>/g)];
-    const idOf = (from: string) => blocks.find((m) => m[2]!.includes(from))?.[1] ?? "S9";
-    return { text: CLAIMS.map(([claim, from]) => claim.replace(/\.$/, ` [${idOf(from)}].`)).join(" ") };
-  });
+  world = startCitedPages(PAGES, ["statins"], (idOf) => citing(CLAIMS, idOf));
   checker = startCheckingModel((claim) => (claim === BACKED ? "Yes" : "No."));
 });
 afterAll(() => {
-  pages.stop(true);
-  search.stop();
-  chat.stop();
+  world.stop();
   checker.stop();
 });
 beforeEach(() => {
@@ -81,7 +75,6 @@ beforeEach(() => {
 });
 
 const QUESTION = "What do statins do in older adults, and does evening exercise help sleep?";
-const sentenceOf = (answer: string, start: string) => answer.split(/(?<=\.)\s*/).find((s) => s.startsWith(start)) ?? "";
 const evidenceOf = (env: any, claim: string) =>
   env.sources
     .flatMap((s: any) => s.evidence.map((e: any) => ({ ...e, source: s.id })))
@@ -93,11 +86,11 @@ async function ask(
   o: { timings?: TimingsOverride; wrap?: (e: Engine) => Engine; extractive?: boolean } = {},
 ): Promise<{ env: any; verifying: string; events: string[]; metrics: string }> {
   const env0 = {
-    SEARXNG_URL: search.urls.searxng,
+    SEARXNG_URL: world.search.urls.searxng,
     ACADEMIC_PROVIDERS: "none",
     LOCAL_SEARCH: "off",
     FETCH_ALLOW_PRIVATE: "true",
-    ...(o.extractive ? {} : { OPENAI_BASE_URL: chat.openaiBase }),
+    ...(o.extractive ? {} : { OPENAI_BASE_URL: world.chat.openaiBase }),
     ...verify,
   };
   const config = loadConfig({ PORT: "0", DATABASE_PATH: ":memory:", ...env0 }, "/nonexistent");
@@ -234,11 +227,11 @@ describe("a second opinion on the claims the check is unsure of", () => {
 
   test("a second pass that fails on its worker keeps the first pass's verdicts and says so", async () => {
     const env0 = {
-      SEARXNG_URL: search.urls.searxng,
+      SEARXNG_URL: world.search.urls.searxng,
       ACADEMIC_PROVIDERS: "none",
       LOCAL_SEARCH: "off",
       FETCH_ALLOW_PRIVATE: "true",
-      OPENAI_BASE_URL: chat.openaiBase,
+      OPENAI_BASE_URL: world.chat.openaiBase,
     };
     const config = loadConfig({ PORT: "0", DATABASE_PATH: ":memory:", ...env0 }, "/nonexistent");
     // The first pass as the workers give it; the second, with the model's verdicts, crashes.

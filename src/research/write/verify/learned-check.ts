@@ -48,6 +48,10 @@ export interface Judgement {
   figure: number;
 }
 
+const DENIED = FEATURE_NAMES.indexOf("denied");
+/** The lexical support from which a claim that denies its quote is that sentence denied: every one of its words is there. */
+const DENIED_SENTENCE_AT = 0.8;
+
 /**
  * The judgements of one claim against each source a run read (the cited one among them). Their
  * `supported` reads each source beside the others (relative-features.ts): a source holding the
@@ -62,9 +66,11 @@ export function judgeAll(claim: string, items: { ev: PreparedEvidence; check: Cl
     const x = rows[i]!;
     // Outside English the models read no cue and were fitted on none of it: a figure the source never states sinks the claim there as in the lexical support.
     const absent = check.numberAbsent && items[i]!.ev.language !== "en" ? TUNING.numberAbsent : 1;
+    // The quote's own sentence with the claim's denial added says otherwise for certain (docs/decisions/0183-a-denied-sentence-is-contradicted.md).
+    const deniedSentence = x[DENIED]! > 0 && check.support >= DENIED_SENTENCE_AT;
     return {
       supported: absent * probability(MODELS.supported, x),
-      contradicted: probability(MODELS.contradicted, x),
+      contradicted: deniedSentence ? 1 : probability(MODELS.contradicted, x),
       figure: probability(MODELS.figure, x),
     };
   });

@@ -4,9 +4,14 @@ import { buildEngine } from "../../../../src/research/build-engine.ts";
 import { checkClaim, prepareEvidence } from "../../../../src/research/write/verify/check-claim.ts";
 import { backing, judgeAll } from "../../../../src/research/write/verify/learned-check.ts";
 import { createLogger } from "../../../../src/util/logger.ts";
-import { type ChatServer, isPlannerCall, startChatServer } from "../../../fixtures/chat-server.ts";
-import { serveArticles } from "../../../fixtures/page-server.ts";
-import { type SearchFixtures, startSearchFixtures } from "../../../fixtures/search-servers.ts";
+import {
+  type CitedPages,
+  type Claims,
+  citing,
+  type Pages,
+  sentenceOf,
+  startCitedPages,
+} from "../../../fixtures/cited-pages.ts";
 import { keyedClient, query, startTestServer } from "../../../helpers/server.ts";
 import { readSse } from "../../../helpers/sse.ts";
 import { useLongTimeout } from "../../../setup.ts";
@@ -16,7 +21,7 @@ useLongTimeout();
 // Verdicts through the running server (README "Claims you can check"): a model (fixture speaking
 // OpenAI's wire format) writes claims that turn their source's direction word, deny it, or
 // change its figure; their markers go and their quotes stay, marked contradicted.
-const PAGES: Record<string, [title: string, paragraphs: string[]]> = {
+const PAGES: Pages = {
   "/statins": [
     "Statins in older adults",
     [
@@ -38,42 +43,28 @@ const PAGES: Record<string, [title: string, paragraphs: string[]]> = {
 };
 
 /** The model's claims, each citing the page whose text holds `from`. */
-const CLAIMS: [claim: string, from: string][] = [
+const CLAIMS: Claims = [
   ["In adults over 65, statins raised the risk of type 2 diabetes by 9 percent.", "Statin use"],
   ["Statin use decreased the risk of type 2 diabetes in older adults.", "Statin use"],
   ["The trial followed 6,000 adults aged over 65 for ten years.", "Statin use"],
   ["Regular evening exercise did not improve sleep quality in participants.", "evening exercise"],
 ];
 
-let pages: ReturnType<typeof Bun.serve>, search: SearchFixtures, chat: ChatServer;
+let world: CitedPages;
 beforeAll(() => {
-  pages = serveArticles(PAGES);
-  search = startSearchFixtures(`http://127.0.0.1:${pages.port}`);
-  search.setWeb(Object.entries(PAGES).map(([url, [title, paras]]) => ({ title, url, snippet: paras[0]! })));
-  chat = startChatServer((b) => {
-    if (isPlannerCall(b)) return { text: JSON.stringify({ kind: "general", language: "en", queries: ["statins"] }) };
-    const user = b.messages.find((m) => m.role === "user")!.content;
-    const blocks = [...user.matchAll(/<source id="(S\d+)"[^>]*>\n([\s\S]*?)\n<\/source>/g)];
-    const idOf = (from: string) => blocks.find((m) => m[2]!.includes(from))?.[1] ?? "S9";
-    return { text: CLAIMS.map(([claim, from]) => claim.replace(/\.$/, ` [${idOf(from)}].`)).join(" ") };
-  });
+  world = startCitedPages(PAGES, ["statins"], (idOf) => citing(CLAIMS, idOf));
 });
-afterAll(() => {
-  pages.stop(true);
-  search.stop();
-  chat.stop();
-});
+afterAll(() => world.stop());
 
 const QUESTION = "What do statins do in older adults, and does evening exercise help sleep?";
-const sentenceOf = (answer: string, start: string) => answer.split(/(?<=\.)\s*/).find((s) => s.startsWith(start)) ?? "";
 
 test("a turned direction word, a denial and a changed figure lose their markers and keep their quotes as contradicted; a paraphrase keeps its marker", async () => {
   const env0 = {
-    SEARXNG_URL: search.urls.searxng,
+    SEARXNG_URL: world.search.urls.searxng,
     ACADEMIC_PROVIDERS: "none",
     LOCAL_SEARCH: "off",
     FETCH_ALLOW_PRIVATE: "true",
-    OPENAI_BASE_URL: chat.openaiBase,
+    OPENAI_BASE_URL: world.chat.openaiBase,
   };
   const config = loadConfig({ PORT: "0", DATABASE_PATH: ":memory:", ...env0 }, "/nonexistent");
   const s = startTestServer({ engine: buildEngine(config, createLogger("silent")), env: env0 });

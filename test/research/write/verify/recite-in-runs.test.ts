@@ -2,9 +2,14 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { loadConfig } from "../../../../src/config/load.ts";
 import { buildEngine } from "../../../../src/research/build-engine.ts";
 import { createLogger } from "../../../../src/util/logger.ts";
-import { type ChatServer, isPlannerCall, startChatServer } from "../../../fixtures/chat-server.ts";
-import { serveArticles } from "../../../fixtures/page-server.ts";
-import { type SearchFixtures, startSearchFixtures } from "../../../fixtures/search-servers.ts";
+import {
+  type CitedPages,
+  type Claims,
+  citing,
+  type Pages,
+  sentenceOf,
+  startCitedPages,
+} from "../../../fixtures/cited-pages.ts";
 import { keyedClient, query, startTestServer } from "../../../helpers/server.ts";
 import { readSse } from "../../../helpers/sse.ts";
 import { useLongTimeout } from "../../../setup.ts";
@@ -14,7 +19,7 @@ useLongTimeout();
 // Re-citing through the running server (README "Claims you can check"): every cited claim is
 // checked against every source the run read; a marker on a source that does not back its
 // sentence moves to the one that does, or goes when none does. Never a marker added.
-const PAGES: Record<string, [title: string, paragraphs: string[]]> = {
+const PAGES: Pages = {
   "/kessler": [
     "The Kessler syndrome",
     [
@@ -61,44 +66,31 @@ const PAGES: Record<string, [title: string, paragraphs: string[]]> = {
 const STATIN_CLAIM = "Statin use decreased the risk of type 2 diabetes in older adults";
 
 /** The model's claims: each cites the page whose text holds `cite` (none when null). */
-const CLAIMS: [claim: string, cite: string | null][] = [
+const CLAIMS: Claims = [
   ["Collisions between objects in low Earth orbit can create debris that causes more collisions.", "cascade"],
   ["Removing five to ten large derelict objects each year would stabilise low Earth orbit.", "cascade"],
   ["Coral reefs recover within two years of a severe bleaching event.", "cascade"],
   ["Kessler described the effect in 1978 while he worked at NASA.", null],
 ];
 
-let pages: ReturnType<typeof Bun.serve>, search: SearchFixtures, chat: ChatServer;
+let world: CitedPages;
 beforeAll(() => {
-  pages = serveArticles(PAGES);
-  search = startSearchFixtures(`http://127.0.0.1:${pages.port}`);
-  search.setWeb(Object.entries(PAGES).map(([url, [title, paras]]) => ({ title, url, snippet: paras[0]! })));
-  chat = startChatServer((b) => {
-    if (isPlannerCall(b)) return { text: JSON.stringify({ kind: "general", language: "en", queries: ["debris"] }) };
-    const user = b.messages.find((m) => m.role === "user")!.content;
-    const blocks = [...user.matchAll(/<source id="(S\d+)"[^>]*>\n([\s\S]*?)\n<\/source>/g)];
-    const idOf = (from: string) => blocks.find((m) => m[2]!.includes(from))?.[1] ?? "S9";
-    if (user.includes("[statins]")) return { text: `${STATIN_CLAIM} [${idOf("increased the risk")}].` };
-    return { text: CLAIMS.map(([c, from]) => (from ? c.replace(/\.$/, ` [${idOf(from)}].`) : c)).join(" ") };
-  });
+  world = startCitedPages(PAGES, ["debris"], (idOf, prompt) =>
+    prompt.includes("[statins]") ? `${STATIN_CLAIM} [${idOf("increased the risk")}].` : citing(CLAIMS, idOf),
+  );
 });
-afterAll(() => {
-  pages.stop(true);
-  search.stop();
-  chat.stop();
-});
+afterAll(() => world.stop());
 
 const QUESTION = "What is the Kessler syndrome, what would stabilise low Earth orbit, and how fast do reefs recover?";
 const STATINS = "Do [statins] raise or lower the risk of type 2 diabetes in older adults?";
-const sentenceOf = (answer: string, start: string) => answer.split(/(?<=\.)\s*/).find((s) => s.startsWith(start)) ?? "";
 
 async function withServer(llm: boolean, fn: (url: string, key: string) => Promise<void>) {
   const env0 = {
-    SEARXNG_URL: search.urls.searxng,
+    SEARXNG_URL: world.search.urls.searxng,
     ACADEMIC_PROVIDERS: "none",
     LOCAL_SEARCH: "off",
     FETCH_ALLOW_PRIVATE: "true",
-    ...(llm ? { OPENAI_BASE_URL: chat.openaiBase } : {}),
+    ...(llm ? { OPENAI_BASE_URL: world.chat.openaiBase } : {}),
   };
   const config = loadConfig({ PORT: "0", DATABASE_PATH: ":memory:", ...env0 }, "/nonexistent");
   const s = startTestServer({ engine: buildEngine(config, createLogger("silent")), env: env0 });
@@ -157,7 +149,9 @@ test("a marker on a page that does not back its sentence moves to the page of th
 });
 
 test("a contradicted citation's marker moves to the page that backs the sentence; the quote that says otherwise stays on its page", async () => {
-  search.setWeb(["/trial-a", "/trial-b"].map((url) => ({ title: PAGES[url]![0], url, snippet: PAGES[url]![1][0]! })));
+  world.search.setWeb(
+    ["/trial-a", "/trial-b"].map((url) => ({ title: PAGES[url]![0], url, snippet: PAGES[url]![1][0]! })),
+  );
   try {
     await withServer(true, async (url, key) => {
       const env = (await (await query(url, key, { query: STATINS })).json()) as any;
@@ -173,7 +167,7 @@ test("a contradicted citation's marker moves to the page that backs the sentence
       expect(env.verification).toMatchObject({ claims: 1, supported: 1, unsupported: 0, contradicted: 1, recited: 1 });
     });
   } finally {
-    search.setWeb(Object.entries(PAGES).map(([url, [title, paras]]) => ({ title, url, snippet: paras[0]! })));
+    world.search.setWeb(Object.entries(PAGES).map(([url, [title, paras]]) => ({ title, url, snippet: paras[0]! })));
   }
 });
 

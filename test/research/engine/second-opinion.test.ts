@@ -15,7 +15,7 @@ import {
   type CitedPages,
   type Claims,
   citing,
-  type Pages,
+  STATINS_AND_SLEEP,
   sentenceOf,
   startCitedPages,
 } from "../../fixtures/cited-pages.ts";
@@ -31,26 +31,7 @@ useLongTimeout();
 // the check takes for a contradiction, and a turned direction it misses. The model's Yes
 // restores the first one's marker, its No removes the second's; every way it can fail leaves
 // the check's verdicts and a note in `errors`.
-const PAGES: Pages = {
-  "/statins": [
-    "Statins in older adults",
-    [
-      "The trial followed 4,000 adults aged over 65 for ten years.",
-      "Statin use increased the risk of type 2 diabetes by 9 percent in older adults.",
-      "Cholesterol levels fell in every group that took the drug.",
-      "The authors recommend that doctors weigh the benefit for the heart against the chance of a new metabolic disease, and check blood sugar once a year in patients who take the drug for long periods.",
-    ],
-  ],
-  "/sleep": [
-    "Exercise and sleep",
-    [
-      "Researchers tracked 300 office workers through one winter.",
-      "Regular evening exercise improved sleep quality in most participants.",
-      "The effect was strongest among those who walked outdoors.",
-      "Participants wore a wrist monitor every night, and the study team compared the nights after a workout with the nights after a rest day across the whole winter season.",
-    ],
-  ],
-};
+const PAGES = STATINS_AND_SLEEP;
 const SURE = "The trial followed 4,000 adults aged over 65 for ten years.";
 const BACKED = "Cholesterol did not rise in any group that took the drug.";
 const UNBACKED = "Fewer older adults developed diabetes on statins.";

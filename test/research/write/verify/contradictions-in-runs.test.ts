@@ -8,7 +8,7 @@ import {
   type CitedPages,
   type Claims,
   citing,
-  type Pages,
+  STATINS_AND_SLEEP,
   sentenceOf,
   startCitedPages,
 } from "../../../fixtures/cited-pages.ts";
@@ -21,26 +21,7 @@ useLongTimeout();
 // Verdicts through the running server (README "Claims you can check"): a model (fixture speaking
 // OpenAI's wire format) writes claims that turn their source's direction word, deny it, or
 // change its figure; their markers go and their quotes stay, marked contradicted.
-const PAGES: Pages = {
-  "/statins": [
-    "Statins in older adults",
-    [
-      "The trial followed 4,000 adults aged over 65 for ten years.",
-      "Statin use increased the risk of type 2 diabetes by 9 percent in older adults.",
-      "Cholesterol levels fell in every group that took the drug.",
-      "The authors recommend that doctors weigh the benefit for the heart against the chance of a new metabolic disease, and check blood sugar once a year in patients who take the drug for long periods.",
-    ],
-  ],
-  "/sleep": [
-    "Exercise and sleep",
-    [
-      "Researchers tracked 300 office workers through one winter.",
-      "Regular evening exercise improved sleep quality in most participants.",
-      "The effect was strongest among those who walked outdoors.",
-      "Participants wore a wrist monitor every night, and the study team compared the nights after a workout with the nights after a rest day across the whole winter season.",
-    ],
-  ],
-};
+const PAGES = STATINS_AND_SLEEP;
 
 /** The model's claims, each citing the page whose text holds `from`. */
 const CLAIMS: Claims = [

@@ -1,4 +1,5 @@
 import type { Envelope, Evidence, Source, Verdict } from "../contract/envelope.ts";
+import { verdictPhrases } from "../research/engine/verify-stage.ts";
 
 /**
  * Where a source is: its address, the venue of a paper, the collection and document of a
@@ -72,7 +73,11 @@ function checkedText(env: Envelope): string {
     return env.sources.length
       ? `\n\nQuoted verbatim from ${sourcesCount(env.sources.length)} (no model wrote this answer).`
       : "";
-  return `\n\nChecked: ${v.supported} of ${v.claims} claims backed by a quote from their source${v.unsupported ? `; ${v.unsupported} uncited as unsupported` : ""}${v.contradicted ? `; ${v.contradicted} contradicted by a quote` : ""}${v.recited ? `; ${v.recited} ${v.recited === 1 ? "marker" : "markers"} moved to a source that backs the claim` : ""}.`;
+  return `\n\nChecked: ${v.supported} of ${v.claims} claims backed by a quote from their source${v.unsupported ? `; ${v.unsupported} uncited as unsupported` : ""}${verdictPhrases(
+    v,
+  )
+    .map((p) => `; ${p}`)
+    .join("")}.`;
 }
 
 /** An answered run as text: the answer's Markdown, the check's line, then its sources (`ask`, MCP's `research`). */

@@ -30,15 +30,19 @@ export const verifyingMessage = (v: Verification, writer?: Writer | null) =>
   verdictsMessage(v);
 
 /**
- * What else the check did, said where it happened, so the activity log and the Console's
- * timeline tell it without the counts' fields
+ * What else the check did, in the words every entry uses for it (the activity log, the
+ * Console's timeline, `ask` and MCP), so they read alike without the counts' fields
  * (docs/decisions/0173-verdicts-in-words-in-the-timeline-ask-and-mcp.md).
  */
-function verdictsMessage(v: Verification): string {
-  const said = [
+export function verdictPhrases(v: Verification): string[] {
+  return [
     v.contradicted ? `${v.contradicted} contradicted by a quote` : "",
     v.recited ? `${v.recited} ${v.recited === 1 ? "marker" : "markers"} moved to a source that backs the claim` : "",
   ].filter(Boolean);
+}
+
+function verdictsMessage(v: Verification): string {
+  const said = verdictPhrases(v);
   return said.length ? `; ${said.join(", ")}` : "";
 }
 

@@ -93,8 +93,7 @@ export async function askSecondOpinion(
   const failures: string[] = [];
   await Promise.all(
     unsure.map(async (u) => {
-      const id = u.key.slice(u.key.indexOf(":") + 1);
-      const document = documentFor(texts.get(id) ?? "", u.quote);
+      const document = documentFor(texts.get(u.source) ?? "", u.quote);
       opinion.asked++;
       opinion.tokens.in += promptTokens(document) + promptTokens(u.claim);
       try {

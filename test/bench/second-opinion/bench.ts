@@ -80,7 +80,7 @@ export async function benchSecondOpinion(): Promise<string> {
   const items = loadItems(limit);
   const runs = choose(items);
   const head = (who: string) =>
-    `${who}, on the tuning data only (WiCE dev, SciFact train pairs${Number.isFinite(limit) ? `, the first ${limit} of each` : ""}), in runs of ${RUN} citations, at most 4 a run asked. AUROC of the score (the check's P(supported); an answer puts a Yes above and a No below every claim not asked); markers right: kept (supported, partial) for the supported label, removed otherwise.`;
+    `${who}, on the tuning data only (WiCE dev, SciFact train pairs${Number.isFinite(limit) ? `, the first ${limit} of each` : ""}), in runs of ${RUN} citations, at most 4 a run asked. AUROC of the score (the check's support on the wire; an answer puts a Yes above and a No below every claim not asked); markers right: kept (supported, partial) for the supported label, removed otherwise.`;
   const header = [
     "| data | verdicts | AUROC supported vs rest | markers right | removed: not supported / supported |",
     "|---|---|---|---|---|",

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { checkClaim, prepareEvidence, quoteOf, REMOVE_BELOW } from "../../../src/research/write/verify/check-claim.ts";
-import { judge, verdictOf } from "../../../src/research/write/verify/learned-check.ts";
+import { checkClaim, prepareEvidence, quoteOf } from "../../../src/research/write/verify/check-claim.ts";
+import { backing, judge, THRESHOLDS, verdictOf } from "../../../src/research/write/verify/learned-check.ts";
 import { type Judged, leastSure } from "../../../src/research/write/verify/unsure.ts";
 import { FILES } from "../check-model/data.ts";
 
@@ -19,7 +19,7 @@ export interface Item {
   claim: string;
   text: string;
   judged: Judged;
-  /** P(supported), the check's own score. */
+  /** The check's own score: the wire's support (learned-check.ts `backing`). */
   p: number;
   /** Chosen to be asked (the run's least sure). */
   asked?: boolean;
@@ -39,10 +39,10 @@ function item(set: Item["set"], key: string, label: string, claim: string, sente
   const ev = prepareEvidence(sentences, "en");
   const check = checkClaim(claim, ev);
   const judgement = judge(claim, ev, check);
-  const verdict = verdictOf(check, judgement, REMOVE_BELOW);
+  const verdict = verdictOf(check, judgement, THRESHOLDS.removeBelow);
   const quote = quoteOf(ev, check, claim);
-  const judged = { key: `${key}:S1`, claim, quote, verdict, check, judgement };
-  return { set, label, claim, text: sentences.join(" "), judged, p: judgement.supported };
+  const judged = { key: `${key}:S1`, source: "S1", claim, quote, verdict, check, judgement };
+  return { set, label, claim, text: sentences.join(" "), judged, p: backing(judgement) };
 }
 
 export function loadItems(limit: number): Item[] {
@@ -63,7 +63,7 @@ export function choose(items: Item[]): Item[][] {
     const byKey = new Map(run.map((x) => [x.judged.key, x]));
     for (const u of leastSure(
       run.map((x) => x.judged),
-      REMOVE_BELOW,
+      THRESHOLDS.removeBelow,
     ))
       byKey.get(u.key)!.asked = true;
   }

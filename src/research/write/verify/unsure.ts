@@ -18,6 +18,8 @@ export const UNSURE_MARGIN = 1.5;
 /** One citation the check is least sure of, keyed `<claim index>:<source id as in the input answer>`. */
 export interface Unsure {
   key: string;
+  /** The source's id as in the input answer: whose text the model is shown. */
+  source: string;
   claim: string;
   quote: string;
   verdict: Verdict;
@@ -28,6 +30,7 @@ export interface Unsure {
 /** A citation as verifyAnswer judged it. */
 export interface Judged {
   key: string;
+  source: string;
   claim: string;
   quote: string;
   verdict: Verdict;
@@ -62,6 +65,7 @@ export function leastSure(judged: readonly Judged[], removeBelow: number): Unsur
     .slice(0, UNSURE_MAX)
     .map(({ x }) => ({
       key: x.key,
+      source: x.source,
       claim: x.claim,
       quote: x.quote,
       verdict: x.verdict,

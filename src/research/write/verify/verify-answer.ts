@@ -94,7 +94,7 @@ export function verifyAnswer<S extends Source>(
       recited: citations.filter((x) => x.recited).length,
     },
     unsure: leastSure(
-      original.map((x) => ({ ...x, key: `${x.claim}:${x.id}`, claim: claims[x.claim]!.text })),
+      original.map((x) => ({ ...x, key: `${x.claim}:${x.id}`, source: x.id, claim: claims[x.claim]!.text })),
       THRESHOLDS.removeBelow,
     ),
   };

@@ -15,7 +15,8 @@ const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
 
 /** Markdown's link text and destination, escaped so a title cannot end the link or start another. */
 const linkText = (text: string) => oneLine(text).replace(/([\\[\]])/g, "\\$1");
-const linkUrl = (url: string) => url.replace(/[()\s<>]/g, (c) => encodeURIComponent(c));
+const linkUrl = (url: string) =>
+  url.replace(/[()\s<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
 
 /** A source as a list item: a link where it has a web address, its collection and document otherwise. */
 function sourceLine(s: Source): string {
@@ -45,13 +46,12 @@ export function answerContent(env: Envelope): string {
 
 /**
  * Where the claim a marker at `at` cites begins: after the sentence end, line break or marker
- * before it. A marker written after its sentence's full stop (the extractive writer's) cites
- * that sentence, so that stop is not the boundary.
+ * before it. A marker written after its sentence's full stop (the extractive writer's "… helix.
+ * [S1]") cites that sentence: the space before the marker is cut first, so that stop is no end.
  */
 function claimStart(text: string, at: number): number {
   let end = at;
   while (end > 0 && /\s/.test(text[end - 1]!)) end--;
-  if (/[.!?。]/.test(text[end - 1] ?? "")) end--;
   let start = 0;
   for (const m of text.slice(0, end).matchAll(/[.!?。](?=\s)|\n|[\]】]/g)) start = m.index + m[0].length;
   while (start < end && /\s/.test(text[start]!)) start++;

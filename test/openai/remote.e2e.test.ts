@@ -51,6 +51,17 @@ describe("openai --server: the official SDK against a server's real keys, allowa
     expect(content).toMatch(/\[S1\]/);
     expect(content).toContain("**Sources**\n\n1. [");
     expect(r.choices[0]!.finish_reason).toBe("stop");
+    // Citations that survive: each annotation spans a cited claim up to its marker, linking its source.
+    const annotations = r.choices[0]!.message.annotations!;
+    expect(annotations.length).toBeGreaterThan(0);
+    for (const a of annotations) {
+      expect(a.type).toBe("url_citation");
+      const span = content.slice(a.url_citation.start_index, a.url_citation.end_index);
+      expect(span).toMatch(/^\p{Lu}.{20,}\[S1\]$/su);
+      expect(content).toContain(`1. [${a.url_citation.title}](${a.url_citation.url})`);
+    }
+    // The evidence quotes under their source, as a block quote every Markdown client shows.
+    expect(content).toMatch(/\n1\. \[[^\n]+\n {3}> “[^\n]+”/);
     expect(r.usage!.total_tokens).toBe(r.usage!.prompt_tokens + r.usage!.completion_tokens);
     expect(await owner.used()).toBe(before + 1);
     const [last] = await recent(owner);
@@ -66,13 +77,17 @@ describe("openai --server: the official SDK against a server's real keys, allowa
     const stream = await front.sdk(key).chat.completions.create({ model: "anything", messages, stream: true });
     let content = "";
     let reasoning = "";
+    const annotations: { url_citation: { start_index: number; end_index: number } }[] = [];
     const finishes: (string | null)[] = [];
     for await (const chunk of stream) {
       expect(chunk.object).toBe("chat.completion.chunk");
       expect(chunk.model).toBe("research-query");
-      const delta = chunk.choices[0]?.delta as { content?: string; reasoning_content?: string } | undefined;
+      const delta = chunk.choices[0]?.delta as
+        | { content?: string; reasoning_content?: string; annotations?: typeof annotations }
+        | undefined;
       content += delta?.content ?? "";
       reasoning += delta?.reasoning_content ?? "";
+      annotations.push(...(delta?.annotations ?? []));
       finishes.push(chunk.choices[0]?.finish_reason ?? null);
     }
     for (const stage of ["planning", "searching", "reading", "writing"]) expect(reasoning).toContain(`${stage}: `);
@@ -80,6 +95,9 @@ describe("openai --server: the official SDK against a server's real keys, allowa
     expect(content).toContain("**Sources**");
     for (const stage of ["planning:", "searching:", "reading:"]) expect(content).not.toContain(stage);
     expect(finishes.at(-1)).toBe("stop");
+    expect(annotations.length).toBeGreaterThan(0);
+    for (const a of annotations)
+      expect(content.slice(a.url_citation.start_index, a.url_citation.end_index)).toEndWith("[S1]");
     expect(await owner.used()).toBe(before + 1);
   });
 

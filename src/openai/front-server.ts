@@ -12,6 +12,8 @@ export interface FrontOptions {
   logger: Logger;
   /** Between two keep-alive comments of a stream (default 15 s). */
   keepAliveMs?: number;
+  /** Bun's idle timeout for calls that are not runs (default 10 s); a run's call lifts it. */
+  idleTimeoutSec?: number;
 }
 
 export interface RunningFront {
@@ -66,6 +68,7 @@ export function startFront(o: FrontOptions): RunningFront {
   const server = Bun.serve({
     hostname: o.host,
     port: o.port,
+    idleTimeout: o.idleTimeoutSec ?? 10,
     fetch(req, srv) {
       const path = new URL(req.url).pathname.replace(/\/+$/, "") || "/";
       const route = table[`${req.method} ${path}`];

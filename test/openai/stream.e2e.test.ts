@@ -86,7 +86,7 @@ describe("openai front: a long run, a failed one, a client that leaves", () => {
     let reasoning = "";
     const e = await (async () => {
       for await (const chunk of stream)
-        reasoning += (chunk.choices[0]?.delta as { reasoning_content?: string }).reasoning_content ?? "";
+        reasoning += (chunk.choices[0]?.delta as { reasoning_content?: string } | undefined)?.reasoning_content ?? "";
     })().then(
       () => null,
       (x: unknown) => x as APIError,

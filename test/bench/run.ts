@@ -8,6 +8,7 @@ import { benchExtraction } from "./extraction.ts";
 import { benchExtractiveRelevance } from "./extractive-relevance.ts";
 import { benchHeldStreams } from "./held-streams.ts";
 import { benchInstances } from "./instances.ts";
+import { benchOpenaiFront } from "./openai-front.ts";
 import { benchSentences } from "./sentences.ts";
 import { benchServing } from "./serving.ts";
 import { benchSignupFlood } from "./signup-flood.ts";
@@ -37,6 +38,7 @@ const sections: [string, () => Promise<string>][] = [
   ["13. Extractive answers that quote only relevant sources", benchExtractiveRelevance],
   ["14. Answers on sentences: wrapped text, PDFs, Markdown", benchSentences],
   ["15. The learned claim check", benchCheckModel],
+  ["18. An OpenAI-compatible front", () => benchOpenaiFront()],
 ];
 const only = process.argv[2];
 for (const [title, fn] of sections) {

@@ -39,11 +39,11 @@ export async function chatCompletions(req: Request, deps: ChatDeps): Promise<Res
     log(err, {});
     return errorResponse(err);
   }
-  deps.hold(req);
   const ids = completionIds(crypto.randomUUID());
   const queue: RunProgress[] = [];
   let wake = Promise.withResolvers<void>();
   let retryAfter: string | null = null;
+  let held = false;
   const stop = new AbortController();
   // A client that leaves stops the following: a server's run ends and is recorded there; a local one stops.
   req.signal.addEventListener("abort", () => stop.abort(new Error("the client disconnected")), { once: true });
@@ -52,6 +52,12 @@ export async function chatCompletions(req: Request, deps: ChatDeps): Promise<Res
     .research(ask.question, {
       signal: stop.signal,
       onProgress: (p) => {
+        // Threat: connection exhaustion. Only an accepted run (its first event) lifts the idle
+        // timeout; a flood of keyless calls is refused and closed like any other.
+        if (!held) {
+          held = true;
+          deps.hold(req);
+        }
         queue.push(p);
         wake.resolve();
       },
@@ -66,13 +72,16 @@ export async function chatCompletions(req: Request, deps: ChatDeps): Promise<Res
     );
   deps.track(outcome);
   const failed = (o: Outcome): OpenAiError | undefined => {
+    if ("failure" in o && stop.signal.aborted) return openAiError("internal_error", "the client disconnected");
     if ("failure" in o) return openAiErrorOf(o.failure, (f) => deps.logger.error("chat_error", f));
     if (o.env.status === "ok") return undefined;
     return openAiError(o.env.errors[0]?.code ?? "internal_error", errorsText(o.env), retryAfter);
   };
   const done = (o: Outcome, err: OpenAiError | undefined, fields: Record<string, unknown>) => {
     const run = "env" in o ? { request_id: o.env.request_id } : {};
-    if (err) log(err, { ...run, ...fields });
+    // Nobody hears the answer of a client that left: logged as such, not as a failure.
+    if (stop.signal.aborted) deps.logger.info("chat_completion", { client: "gone", ...run, ...fields });
+    else if (err) log(err, { ...run, ...fields });
     else deps.logger.info("chat_completion", { status: 200, ...run, ...fields });
   };
 
@@ -110,7 +119,7 @@ export async function chatCompletions(req: Request, deps: ChatDeps): Promise<Res
       for (const p of queue.splice(0)) send(chunkEvent(ids, { reasoning_content: `${p.stage}: ${p.message}\n` }));
       clearInterval(beat);
       const err = failed(o);
-      done(o, err, { stream: true, ...(open ? {} : { client: "gone" }) });
+      done(o, err, { stream: true });
       if (err) send(errorEvent(err.body));
       else if ("env" in o) send(answerEvents(o.env, ids, ask.includeUsage));
       if (open) ctl.close();

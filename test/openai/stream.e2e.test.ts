@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { connect } from "node:net";
 import OpenAI, { type APIError } from "openai";
 import { remoteBackend } from "../../src/mcp/remote-backend.ts";
 import { type RunningFront, startFront } from "../../src/openai/front-server.ts";
@@ -120,5 +121,25 @@ describe("openai front: a long run, a failed one, a client that leaves", () => {
     expect(again).toContain('"content":"Answer text [S1].');
     expect(await c.used()).toBe(1);
     expect(lines.join("\n")).toContain('"client":"gone"');
+  });
+
+  test("a refused call's connection is closed by the idle timeout: only an accepted run holds one", async () => {
+    const { front } = await frontOver({}, { idleTimeoutSec: 1 });
+    const body = JSON.stringify({ messages, stream: true });
+    const { port } = new URL(front.url);
+    const sock = connect(Number(port), "127.0.0.1");
+    sock.on("error", () => {});
+    const closed = new Promise<void>((r) => sock.on("close", () => r()));
+    let answer = "";
+    sock.on("data", (d) => {
+      answer += d.toString();
+    });
+    sock.write(
+      `POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer rq-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    // Bun checks idle connections on a coarse tick: the close is waited for as an event.
+    await closed;
+    expect(answer).toStartWith("HTTP/1.1 401");
+    expect(answer).toContain('"code":"invalid_api_key"');
   });
 });

@@ -88,6 +88,15 @@ describe("openai, the command", () => {
     expect([server.code, server.err.includes("--server must be an http(s) address")]).toEqual([2, true]);
   });
 
+  test("local mode on an address other than loopback says who can reach it", async () => {
+    const open = await spawnFront(["--host", "0.0.0.0"], env());
+    try {
+      expect(await open.out.until('"msg":"openai_open_local"')).toContain("local mode asks for no key");
+    } finally {
+      await open.stop();
+    }
+  });
+
   test("SIGTERM drains: a stream in flight ends with its answer and [DONE], then the process exits 0", async () => {
     const gate = Promise.withResolvers<void>();
     const srv = startTestServer({ engine: scriptedEngine({ gate: gate.promise }), env: { PLAN_RUNS_FREE: "10" } });

@@ -85,6 +85,11 @@ export const LAYERS: readonly Layer[] = [
     may: [...BELOW_RUNS, "src/runs/**"],
     why: "MCP sits beside the Console, below the CLI",
   },
+  {
+    unit: "src/openai",
+    may: [...BELOW_RUNS, "src/runs/**", "src/mcp"],
+    why: "the OpenAI-compatible front runs on MCP's backends (the run service, or a server's stream followed), below the CLI",
+  },
   { unit: "src/web", may: ["src/contract"], why: "the browser app shares only the contract with the service" },
   {
     unit: "src/server",
@@ -93,7 +98,7 @@ export const LAYERS: readonly Layer[] = [
   },
   {
     unit: "src/cli",
-    may: [...BELOW_RUNS, "src/runs/**", "src/console", "src/mcp", "src/server", "package.json"],
+    may: [...BELOW_RUNS, "src/runs/**", "src/console", "src/mcp", "src/openai", "src/server", "package.json"],
     why: "the CLI is the top; the browser app is bundled by the server, never imported",
   },
 ];

@@ -108,6 +108,28 @@ allowance and shown in its Console. Logs go to stderr; stdout carries only proto
     run: async (input) => (await import("./mcp.ts")).mcpCommand(input),
   },
   {
+    name: "openai",
+    summary: "OpenAI's chat completions for chat clients (Open WebUI, LibreChat, the SDKs): research as a model",
+    help: `Serves GET /v1/models and POST /v1/chat/completions (streamed or not) on HOST:PORT, so any
+OpenAI-compatible chat client can ask research-query: the answer's Markdown with its [S1] markers and
+a numbered list of its sources, url_citation annotations, progress as reasoning_content. With --server
+URL each call is one call of that server's POST /api/query/stream with the caller's own key (its
+Authorization header): counted against that account's allowance, shown in its Console. Without it,
+runs answer here from this machine's configuration and database, like ask, with no key asked: keep
+it on loopback. Logs go to stdout; SIGTERM or SIGINT drains the calls in flight, then it exits 0.`,
+    positionals: [],
+    options: {
+      server: {
+        type: "string",
+        value: "URL",
+        help: "a research-query server to run research on with each caller's key",
+      },
+      host: { type: "string", value: "H", help: "the address to listen on (default 127.0.0.1)" },
+      port: { type: "string", value: "P", help: "the port to listen on (default 3001; 0 picks a free one)" },
+    },
+    run: async (input) => (await import("./openai.ts")).openaiCommand(input),
+  },
+  {
     name: "account create",
     summary: "create an account (password from RQ_PASSWORD or a prompt); prints it as JSON",
     positionals: [EMAIL],

@@ -18,7 +18,7 @@ function keepStdoutForProtocol(): void {
   console.warn = toStderr;
 }
 
-function serverBase(raw: string): string {
+export function serverBase(raw: string): string {
   let url: URL;
   try {
     url = new URL(raw);

@@ -10,7 +10,7 @@ import { Type as T, type TSchema } from "@sinclair/typebox";
  *                (`status` is what a thrown AppError of that code maps to: 500).
  *  - "notice":   a completed run's note in `errors` beside `status: "ok"`; nothing failed.
  *  - "startup":  the server refuses to start.
- *  - "client":   reported by the CLI's own client of a server (`mcp --server`), never by a server.
+ *  - "client":   reported by the CLI's own client of a server (`mcp --server`, `openai --server`), never by a server.
  * Statuses, run failure codes and key failure codes all derive from this table.
  */
 export const ERRORS = {
@@ -220,13 +220,13 @@ export const ERRORS = {
     status: 502,
     kind: "client",
     description:
-      "`mcp --server`: the research-query server could not be reached, or broke off and could not be rejoined, after retries",
+      "`mcp --server`, `openai --server`: the research-query server could not be reached, or broke off and could not be rejoined, after retries",
   },
   too_many_calls: {
     status: 429,
     kind: "client",
     description:
-      "`mcp` (local mode): MCP_MAX_CONCURRENT research calls are already running; this one was not started (try again when one has answered)",
+      "`mcp` and `openai` (local mode): MCP_MAX_CONCURRENT research calls are already running; this one was not started (try again when one has answered)",
   },
 } as const satisfies Record<string, { status: number; kind: ErrorKind; description: string }>;
 

@@ -11,6 +11,10 @@ export interface ResearchCall {
   /** The client's `notifications/cancelled` for this call: stop waiting. */
   signal: AbortSignal;
   onProgress(p: RunProgress): void;
+  /** Remote: the Idempotency-Key to send (a client's own, so its retry rejoins the run); a fresh one otherwise. */
+  idempotencyKey?: string;
+  /** Remote: each answer's headers (a refusal's Retry-After is not in its envelope). */
+  onHeaders?(headers: Headers): void;
 }
 
 /**

@@ -39,7 +39,7 @@ export async function followRemoteRun(server: RemoteServer, question: string, ca
   const base: Record<string, string> = {
     "content-type": "application/json",
     accept: "text/event-stream",
-    "idempotency-key": `mcp-${crypto.randomUUID()}`,
+    "idempotency-key": call.idempotencyKey ?? `mcp-${crypto.randomUUID()}`,
     "user-agent": server.userAgent,
   };
   if (server.apiKey) base.authorization = `Bearer ${server.apiKey}`;
@@ -50,6 +50,7 @@ export async function followRemoteRun(server: RemoteServer, question: string, ca
 
   /** Reads one answer of the server: the envelope, or why and how to try again. */
   const read = async (res: Response): Promise<Step> => {
+    call.onHeaders?.(res.headers);
     const type = res.headers.get("content-type") ?? "";
     if (res.status === 204) return { replay: "the stream had nothing after the last event seen" };
     if (res.status === 200 && type.startsWith("text/event-stream") && res.body) {

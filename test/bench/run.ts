@@ -9,6 +9,7 @@ import { benchExtraction } from "./extraction.ts";
 import { benchExtractiveRelevance } from "./extractive-relevance.ts";
 import { benchHeldStreams } from "./held-streams.ts";
 import { benchInstances } from "./instances.ts";
+import { benchOpenaiFront } from "./openai-front.ts";
 import { benchSecondOpinion } from "./second-opinion/bench.ts";
 import { benchSentences } from "./sentences.ts";
 import { benchServing } from "./serving.ts";
@@ -41,6 +42,7 @@ const sections: [string, () => Promise<string>][] = [
   ["15. The learned claim check", benchCheckModel],
   ["16. Re-citing a marker", benchRecite],
   ["17. A second opinion", benchSecondOpinion],
+  ["18. An OpenAI-compatible front", () => benchOpenaiFront()],
 ];
 const only = process.argv[2];
 for (const [title, fn] of sections) {

@@ -1,0 +1,81 @@
+import { AppError } from "../contract/errors.ts";
+import { BODY_TIMEOUT_S } from "../contract/query.ts";
+import { checkQuestion } from "../runs/http/query-body.ts";
+import { readBodyCapped } from "../util/read-capped.ts";
+
+/**
+ * A chat client sends the whole conversation on every turn, so the body may be far larger
+ * than a question. Threats: a body that never ends (memory) and one sent a byte at a time
+ * (a held connection).
+ */
+const MAX_CHAT_BODY_BYTES = 4 * 1024 * 1024;
+
+/** What a chat completion request asks of a run. */
+export interface ChatRequest {
+  question: string;
+  stream: boolean;
+  /** `stream_options.include_usage`: a last chunk with `usage` and no choices. */
+  includeUsage: boolean;
+}
+
+const bad = (message: string) => new AppError("invalid_request", message);
+
+/** A message's text: a string, or the text parts of an array (images and files are not read). */
+function textOf(content: unknown, at: string): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content))
+    return content
+      .filter((p): p is { type: "text"; text: string } => p?.type === "text" && typeof p.text === "string")
+      .map((p) => p.text)
+      .join("\n");
+  throw bad(`${at}.content must be a string or an array of content parts`);
+}
+
+/**
+ * The question is the last message, which must be the user's; earlier turns, the system
+ * message and `model` are not read (docs/decisions/0174-the-question-of-a-chat.md).
+ */
+export function chatRequest(body: unknown): ChatRequest {
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw bad('the request body must be a JSON object with "messages"');
+  const b = body as Record<string, unknown>;
+  if (!Array.isArray(b.messages) || b.messages.length === 0)
+    throw bad("messages must be a non-empty array of {role, content}");
+  if (b.stream !== undefined && b.stream !== null && typeof b.stream !== "boolean")
+    throw bad("stream must be true or false");
+  const at = `messages[${b.messages.length - 1}]`;
+  const last = b.messages.at(-1) as { role?: unknown; content?: unknown } | null;
+  if (typeof last !== "object" || last === null) throw bad(`${at} must be an object {role, content}`);
+  if (last.role !== "user")
+    throw bad(
+      `${at} has role ${JSON.stringify(last.role)}: the last message must be the user's question (a system message is never researched)`,
+    );
+  const options = b.stream_options as { include_usage?: unknown } | undefined;
+  return {
+    question: checkQuestion(textOf(last.content, at).trim(), `${at}.content`),
+    stream: b.stream === true,
+    includeUsage: options?.include_usage === true,
+  };
+}
+
+/** The body as JSON, at most MAX_CHAT_BODY_BYTES and within the API's body timeout; throws invalid_request. */
+export async function readChatBody(request: Request): Promise<unknown> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(bad(`the request body did not arrive within ${BODY_TIMEOUT_S} s`)),
+      BODY_TIMEOUT_S * 1000,
+    );
+  });
+  const tooLarge = () => bad(`the request body is over ${MAX_CHAT_BODY_BYTES} bytes`);
+  try {
+    if (Number(request.headers.get("content-length") ?? "0") > MAX_CHAT_BODY_BYTES) throw tooLarge();
+    const bytes = await Promise.race([readBodyCapped(request, MAX_CHAT_BODY_BYTES, tooLarge), late]);
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch (e) {
+    if (e instanceof AppError) throw e;
+    throw bad("the request body is not valid JSON");
+  } finally {
+    clearTimeout(timer);
+  }
+}

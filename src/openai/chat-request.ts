@@ -2,6 +2,7 @@ import { AppError } from "../contract/errors.ts";
 import { BODY_TIMEOUT_S } from "../contract/query.ts";
 import { checkQuestion } from "../runs/http/query-body.ts";
 import { readBodyCapped } from "../util/read-capped.ts";
+import { withEarlierTurns } from "./follow-up.ts";
 
 /**
  * A chat client sends the whole conversation on every turn, so the body may be far larger
@@ -31,9 +32,22 @@ function textOf(content: unknown, at: string): string {
   throw bad(`${at}.content must be a string or an array of content parts`);
 }
 
+/** Each earlier user message that could be a question itself (others are skipped: only the last is the caller's to fix). */
+function earlierUserTurns(messages: unknown[]): string[] {
+  const turns: string[] = [];
+  for (const m of messages.slice(0, -1) as ({ role?: unknown; content?: unknown } | null)[]) {
+    if (m?.role !== "user") continue;
+    try {
+      turns.push(checkQuestion(textOf(m.content, "").trim(), "content"));
+    } catch {}
+  }
+  return turns;
+}
+
 /**
- * The question is the last message, which must be the user's; earlier turns, the system
- * message and `model` are not read (docs/decisions/0174-the-question-of-a-chat.md).
+ * The question is the last message, which must be the user's, preceded by the earlier user
+ * messages it follows up on; answers, the system message and `model` are not read
+ * (docs/decisions/0174-the-question-of-a-chat.md).
  */
 export function chatRequest(body: unknown): ChatRequest {
   if (typeof body !== "object" || body === null || Array.isArray(body))
@@ -52,7 +66,10 @@ export function chatRequest(body: unknown): ChatRequest {
     );
   const options = b.stream_options as { include_usage?: unknown } | undefined;
   return {
-    question: checkQuestion(textOf(last.content, at).trim(), `${at}.content`),
+    question: withEarlierTurns([
+      ...earlierUserTurns(b.messages),
+      checkQuestion(textOf(last.content, at).trim(), `${at}.content`),
+    ]),
     stream: b.stream === true,
     includeUsage: options?.include_usage === true,
   };

@@ -27,6 +27,8 @@ export const sampleSource: Source = {
 export interface ScriptedEngine extends Engine {
   calls: number;
   aborted: number;
+  /** The question of each run, in order. */
+  queries: string[];
   /** Resolves when the first run starts, and when a run's signal first aborts: tests await these instead of sleeping. */
   started: Promise<void>;
   firstAbort: Promise<void>;
@@ -38,10 +40,12 @@ export function scriptedEngine(script: Script = {}): ScriptedEngine {
   const eng: ScriptedEngine = {
     calls: 0,
     aborted: 0,
+    queries: [],
     started: started.promise,
     firstAbort: firstAbort.promise,
     async run(query: string, ctx: RunContext): Promise<EngineResult> {
       eng.calls++;
+      eng.queries.push(query);
       started.resolve();
       ctx.signal.addEventListener(
         "abort",

@@ -28,7 +28,7 @@ export async function composeServer(
   // Built before the server, for the engine to count upstream calls: it reads the runs in flight once there are any.
   const metrics = new Metrics(() => server?.deps.runs.inFlight ?? 0, version);
   // One store for the server and the engine's `local` provider: the collections live in it.
-  const store = await openStore(cfg, { checkpointThread: true });
+  const store = await openStore(cfg, { checkpointThread: true, logger });
   const engine = buildEngine(cfg, logger, metrics, undefined, store);
   server = startServer({ config: cfg, engine, store, logger, metrics });
   started(server);

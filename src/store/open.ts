@@ -1,5 +1,6 @@
 import type { Config } from "../config/schema.ts";
 import { AppError } from "../contract/errors.ts";
+import type { Logger } from "../util/logger.ts";
 import { redactUrl, redactUrlIn } from "../util/redact-url.ts";
 import { openPostgresStore } from "./postgres/open.ts";
 import { openSqliteStore } from "./sqlite/open.ts";
@@ -14,12 +15,16 @@ import type { Store } from "./types.ts";
 export async function openStore(
   cfg: Pick<Config, "DATABASE_PATH" | "DATABASE_URL"> &
     Partial<Pick<Config, "DATABASE_POOL_MAX" | "DATABASE_PREPARED_STATEMENTS">>,
-  o: { checkpointThread?: boolean } = {},
+  o: { checkpointThread?: boolean; logger?: Logger } = {},
 ): Promise<Store> {
   if (cfg.DATABASE_URL) {
     const url = cfg.DATABASE_URL;
     try {
-      return await openPostgresStore(url, { max: cfg.DATABASE_POOL_MAX, prepare: cfg.DATABASE_PREPARED_STATEMENTS });
+      return await openPostgresStore(url, {
+        max: cfg.DATABASE_POOL_MAX,
+        prepare: cfg.DATABASE_PREPARED_STATEMENTS,
+        ...(o.logger ? { logger: o.logger } : {}),
+      });
     } catch (e) {
       const why = redactUrlIn(e instanceof Error ? e.message : String(e), url);
       throw new AppError("config_invalid", `invalid DATABASE_URL=${JSON.stringify(redactUrl(url))}: ${why}`, 500);

@@ -1,10 +1,12 @@
 import { SQL } from "bun";
+import type { Logger } from "../../util/logger.ts";
 import { withStorableWrites } from "../storable-writes.ts";
 import type { Store } from "../types.ts";
 import { pgAccounts } from "./accounts.ts";
 import { pgApiKeys } from "./api-keys.ts";
 import { pgCorpus } from "./corpus.ts";
 import { pgCorpusIndex } from "./corpus-index-reads.ts";
+import { absorbDroppedConnections } from "./dropped-connections.ts";
 import { pgEmailConfirmations } from "./email-confirmations.ts";
 import { pgIdentities } from "./identities.ts";
 import { pgInstances } from "./instances.ts";
@@ -32,8 +34,9 @@ export type PostgresStore = Store & { readonly raw: SQL };
  */
 export async function openPostgresStore(
   url: string,
-  o: { max?: number; prepare?: boolean; beforeMigrating?: (tx: SQL) => Promise<void> } = {},
+  o: { max?: number; prepare?: boolean; beforeMigrating?: (tx: SQL) => Promise<void>; logger?: Logger } = {},
 ): Promise<PostgresStore> {
+  absorbDroppedConnections(o.logger);
   const prepare = o.prepare ?? true;
   const sql = new SQL(url, { max: o.max ?? 10, prepare, connectionTimeout: 10, idleTimeout: 60 });
   try {

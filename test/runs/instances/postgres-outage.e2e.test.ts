@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
 import { createServer, type Socket } from "node:net";
 import { SQL } from "bun";
 import type { Engine, EngineResult } from "../../../src/research/types.ts";
@@ -26,9 +26,11 @@ const OUTAGE_TEST_MS = 90_000;
 
 const servers: RunningServer[] = [];
 const pgs: RestartablePostgres[] = [];
-afterAll(async () => {
-  for (const s of servers) await s.stop(100);
-  for (const p of pgs) await p.close();
+// Each test's servers and databases end with it: a server left beside the next test keeps its
+// heartbeats and pool going, and a connection of its that drops there fails that test.
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.stop(100);
+  for (const p of pgs.splice(0)) await p.close();
 });
 
 async function start(engine: Engine, url: string, lease: LeaseTimings = LIVE): Promise<RunningServer> {

@@ -315,4 +315,33 @@ DATABASE_URL set to the same URL.`,
       "For db copy, 1 means the copy did not happen: the target is not empty or not reachable, or a count differed (nothing was kept).",
     run: async (input) => (await import("./db-copy.ts")).dbCopy(input),
   },
+  {
+    name: "db backup",
+    summary: "a consistent copy of the SQLite database while the server runs (PostgreSQL: pg_dump)",
+    help: `Writes a consistent copy of the SQLite database at DATABASE_PATH to FILE while servers keep
+answering: one snapshot read by SQLite's VACUUM INTO (never a copy of the file, which a write in
+progress tears), written beside FILE under a temporary name, fsynced, then renamed. The copy holds
+its schema version (the migrations table), which db restore checks. An existing FILE is refused
+unless --overwrite. With DATABASE_URL (PostgreSQL) it is refused: back up with pg_dump -Fc
+-f FILE "$DATABASE_URL" while the instances run, and restore with pg_restore.`,
+    positionals: [{ name: "FILE", help: "where the copy goes" }],
+    options: { overwrite: json("replace FILE if it exists") },
+    exits:
+      "For db backup, 1 means no backup was written: FILE exists, the database is missing, or DATABASE_URL is set.",
+    run: async (input) => (await import("./db-backup.ts")).dbBackup(input),
+  },
+  {
+    name: "db restore",
+    summary: "put a backup in place of the SQLite database (with no server running)",
+    help: `Puts the backup FILE in place of the SQLite database at DATABASE_PATH. Refused while a server
+(or any research-query process) has the database open: stop it first. The backup is checked first
+(PRAGMA integrity_check, and a schema this binary knows: a file from a newer release is refused by
+its schema number; an older one is migrated when the server starts). The replaced database is kept
+beside it as DATABASE_PATH.replaced-<time>. Then start the server.`,
+    positionals: [{ name: "FILE", help: "a file db backup wrote" }],
+    options: {},
+    exits:
+      "For db restore, 1 means nothing was replaced: a process has the database open, or FILE is damaged, not ours or from a newer schema.",
+    run: async (input) => (await import("./db-backup.ts")).dbRestore(input),
+  },
 ];

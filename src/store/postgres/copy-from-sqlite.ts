@@ -20,6 +20,7 @@ const PLAIN = [
   "settings",
   "runs",
   "run_counters",
+  "run_tallies",
   "run_events",
   "idempotency_keys",
   "corpus_collections",

@@ -153,6 +153,27 @@ describe("db backup while the server answers, db restore onto it stopped", () =>
     expect((await query(serve.base, key, QUESTION)).status).toBe(200);
   });
 
+  test("a database a killed server left, WAL and all, is set aside with its last commits in one file", async () => {
+    const crashed = mkdtempSync(join(tmpdir(), "rq-crashed-"));
+    const path = join(crashed, "rq.db");
+    const open = join(import.meta.dir, "../../src/store/sqlite/open.ts");
+    const script = `const { openSqliteStore } = await import(${JSON.stringify(open)});
+      const s = openSqliteStore(${JSON.stringify(path)});
+      s.raw.exec("PRAGMA wal_autocheckpoint = 0");
+      await s.settings.getOrCreate("last", () => "in the WAL");
+      process.kill(process.pid, "SIGKILL");`;
+    await Bun.spawn(["bun", "-e", script], { stdout: "ignore", stderr: "ignore" }).exited;
+    expect(existsSync(`${path}-wal`)).toBe(true);
+    const r = await cli(["db", "restore", backup()], { DATABASE_PATH: path });
+    expect(r.code).toBe(0);
+    const aside = readdirSync(crashed).filter((f) => f.includes(".replaced-"));
+    expect(aside).toHaveLength(1);
+    const d = new Database(join(crashed, aside[0]!), { readonly: true });
+    expect(d.query("SELECT value FROM settings WHERE key = 'last'").get()).toEqual({ value: "in the WAL" });
+    d.close();
+    rmSync(crashed, { recursive: true, force: true });
+  });
+
   test("on PostgreSQL backup and restore are refused, pointing at pg_dump", async () => {
     for (const cmd of ["backup", "restore"]) {
       const r = await cli(["db", cmd, join(dir, "pg.db")], { DATABASE_URL: "postgres://rq@127.0.0.1:1/rq" });

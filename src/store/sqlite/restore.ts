@@ -101,6 +101,8 @@ function setAside(dbPath: string, now: Date): string {
   }
   const aside = `${dbPath}.replaced-${now.toISOString().replaceAll(":", "-")}`;
   renameSync(dbPath, aside);
+  // An index of a WAL that is gone describes nothing; a WAL still there goes with its index.
+  if (!existsSync(`${dbPath}-wal`)) rmSync(`${dbPath}-shm`, { force: true });
   for (const end of ["-wal", "-shm"]) if (existsSync(dbPath + end)) renameSync(dbPath + end, aside + end);
   return aside;
 }

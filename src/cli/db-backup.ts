@@ -4,9 +4,9 @@ import { backupSqlite } from "../store/sqlite/backup.ts";
 import { restoreSqlite } from "../store/sqlite/restore.ts";
 import { type CommandInput, EXIT } from "./command.ts";
 
-/** How PostgreSQL is backed up: its own tools, which take a consistent snapshot of a live database. */
+/** How PostgreSQL is backed up: its own tools, or a SQLite file db restore can put back; both read one snapshot of a live database. */
 const POSTGRES_BACKUP =
-  'back up PostgreSQL with its own tools while the instances run: pg_dump -Fc -f FILE "$DATABASE_URL", restored with pg_restore (README "Backups while it serves")';
+  'back up PostgreSQL while the instances run with pg_dump -Fc -f FILE "$DATABASE_URL" (restored with pg_restore), or into a SQLite file with db copy --to FILE (restored with db restore)';
 
 /** `db backup` and `db restore` are SQLite's: with DATABASE_URL set they say what to do instead. */
 function sqliteOnly(cfg: Config, what: string): string {

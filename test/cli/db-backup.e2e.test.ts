@@ -6,7 +6,6 @@ import { join } from "node:path";
 import { KNOWN_SCHEMA, schemaNumber } from "../../src/store/sqlite/schema-version.ts";
 import { at, call, type Member } from "../collections/collection-calls.ts";
 import { upload } from "../collections/uploads/upload-calls.ts";
-import { freshDatabase, postgresTests } from "../helpers/postgres.ts";
 import { type ServeProcess, spawnServe } from "../helpers/serve-process.ts";
 import { Client, query } from "../helpers/server.ts";
 import { readSse } from "../helpers/sse.ts";
@@ -154,27 +153,6 @@ describe("db backup while the server answers, db restore onto it stopped", () =>
     expect((await query(serve.base, key, QUESTION)).status).toBe(200);
   });
 
-  test("a database a killed server left, WAL and all, is set aside with its last commits in one file", async () => {
-    const crashed = mkdtempSync(join(tmpdir(), "rq-crashed-"));
-    const path = join(crashed, "rq.db");
-    const open = join(import.meta.dir, "../../src/store/sqlite/open.ts");
-    const script = `const { openSqliteStore } = await import(${JSON.stringify(open)});
-      const s = openSqliteStore(${JSON.stringify(path)});
-      s.raw.exec("PRAGMA wal_autocheckpoint = 0");
-      await s.settings.getOrCreate("last", () => "in the WAL");
-      process.kill(process.pid, "SIGKILL");`;
-    await Bun.spawn(["bun", "-e", script], { stdout: "ignore", stderr: "ignore" }).exited;
-    expect(existsSync(`${path}-wal`)).toBe(true);
-    const r = await cli(["db", "restore", backup()], { DATABASE_PATH: path });
-    expect(r.code).toBe(0);
-    const aside = readdirSync(crashed).filter((f) => f.includes(".replaced-"));
-    expect(aside).toHaveLength(1);
-    const d = new Database(join(crashed, aside[0]!), { readonly: true });
-    expect(d.query("SELECT value FROM settings WHERE key = 'last'").get()).toEqual({ value: "in the WAL" });
-    d.close();
-    rmSync(crashed, { recursive: true, force: true });
-  });
-
   test("on PostgreSQL backup and restore are refused, pointing at pg_dump", async () => {
     for (const cmd of ["backup", "restore"]) {
       const r = await cli(["db", cmd, join(dir, "pg.db")], { DATABASE_URL: "postgres://rq@127.0.0.1:1/rq" });
@@ -183,55 +161,5 @@ describe("db backup while the server answers, db restore onto it stopped", () =>
     }
     const help = await cli(["db", "backup", "--help"]);
     expect(help.out).toContain("pg_dump");
-  });
-});
-
-describe.skipIf(!postgresTests)("PostgreSQL copied to a SQLite file while an instance serves", () => {
-  test("db copy --to FILE holds its accounts, runs and collections; restored, a SQLite server serves them", async () => {
-    const url = await freshDatabase();
-    const docs = join(dir, "pg-docs");
-    mkdirSync(docs);
-    writeFileSync(
-      join(docs, "tides.md"),
-      "# Tides\n\nThe moon's pull raises the sea twice a day: these are the tides.\n",
-    );
-    const added = await cli(["corpus", "add", docs, "--collection", "sea", "--shared"], { DATABASE_URL: url });
-    expect(added.code).toBe(0);
-    const pg = await spawnServe({ ...ENV, DATABASE_URL: url }, mkdtempSync(join(tmpdir(), "rq-pg-serve-")));
-    const question = { query: "Why are there tides twice a day?" };
-    try {
-      const c = new Client(pg.base);
-      await c.signup();
-      const pgKey = (await c.createKey()).key;
-      const ids: string[] = [];
-      for (let i = 0; i < 3; i++) {
-        const res = await query(pg.base, pgKey, question);
-        ids.push(((await res.json()) as { request_id: string; status: string }).request_id);
-      }
-      const file = join(dir, "from-pg.db");
-      const copied = await cli(["db", "copy", "--to", file], { DATABASE_URL: url });
-      expect(copied.err).toContain("every table's rows counted");
-      expect(copied.code).toBe(0);
-      expect((await cli(["db", "copy", "--to", file], { DATABASE_URL: url })).code).toBe(1); // never over a file
-
-      const home = mkdtempSync(join(tmpdir(), "rq-from-pg-"));
-      const restored = await cli(["db", "restore", file], { DATABASE_PATH: join(home, "rq.db") });
-      expect(restored.code).toBe(0);
-      const lite = await spawnServe(ENV, home);
-      try {
-        const again = Object.assign(new Client(lite.base), { cookie: c.cookie });
-        for (const id of ids) expect((await call(again, "GET", `/api/console/runs/${id}`)).status).toBe(200);
-        const res = await query(lite.base, pgKey, question);
-        const env = (await res.json()) as { status: string; sources: { title: string }[] };
-        expect(env.status).toBe("ok");
-        expect(env.sources.map((x) => x.title)).toContain("Tides");
-      } finally {
-        lite.proc.kill("SIGKILL");
-        rmSync(home, { recursive: true, force: true });
-      }
-    } finally {
-      pg.proc.kill("SIGKILL");
-      rmSync(pg.dir, { recursive: true, force: true });
-    }
   });
 });

@@ -300,19 +300,57 @@ own collection of that name, else the one with no owner, which becomes that acco
   },
   {
     name: "db copy",
-    summary: "copy the SQLite database at DATABASE_PATH into an empty PostgreSQL database",
+    summary: "copy the SQLite database into an empty PostgreSQL one, or PostgreSQL into a new SQLite file",
     help: `Copies every account, session, key, run and its timeline, allowance counter, idempotency key,
 setting, identity link and collection from the SQLite database at DATABASE_PATH into the PostgreSQL
 database named by --to, then compares every table's row count on both sides. The target is migrated
 first and must be empty; the copy is one transaction (all of it or nothing). Stop the server first, or
 copy from a backup: what it writes after the copy starts is not copied. Then start the instances with
-DATABASE_URL set to the same URL.`,
+DATABASE_URL set to the same URL.
+With DATABASE_URL set and --to a file, the other way: the PostgreSQL database, read from one snapshot
+while the instances run, into a new SQLite file (every table counted on both sides) that db restore
+can put in place: a backup of PostgreSQL, or the way back to one server.`,
     positionals: [],
     options: {
-      to: { type: "string", value: "URL", required: true, help: "the target: postgres://user:password@host:port/db" },
+      to: {
+        type: "string",
+        value: "URL|FILE",
+        required: true,
+        help: "the target: postgres://user:password@host:port/db, or (with DATABASE_URL set) a new SQLite file",
+      },
     },
     exits:
       "For db copy, 1 means the copy did not happen: the target is not empty or not reachable, or a count differed (nothing was kept).",
     run: async (input) => (await import("./db-copy.ts")).dbCopy(input),
+  },
+  {
+    name: "db backup",
+    summary: "a consistent copy of the SQLite database while the server runs (PostgreSQL: pg_dump, db copy)",
+    help: `Writes a consistent copy of the SQLite database at DATABASE_PATH to FILE while servers keep
+answering: one snapshot read by SQLite's VACUUM INTO (never a copy of the file, which a write in
+progress tears), written beside FILE under a temporary name, fsynced, then renamed. The copy holds
+its schema version (the migrations table), which db restore checks. An existing FILE is refused
+unless --overwrite. With DATABASE_URL (PostgreSQL) it is refused: back up with pg_dump -Fc
+-f FILE "$DATABASE_URL" while the instances run (restored with pg_restore), or into a SQLite file
+with db copy --to FILE (restored with db restore).`,
+    positionals: [{ name: "FILE", help: "where the copy goes" }],
+    options: { overwrite: json("replace FILE if it exists") },
+    exits:
+      "For db backup, 1 means no backup was written: FILE exists, the database is missing, or DATABASE_URL is set.",
+    run: async (input) => (await import("./db-backup.ts")).dbBackup(input),
+  },
+  {
+    name: "db restore",
+    summary: "put a backup in place of the SQLite database (with no server running)",
+    help: `Puts the backup FILE in place of the SQLite database at DATABASE_PATH. Refused while a server
+(or any research-query process) has the database open: stop it first. The backup is checked first
+(PRAGMA integrity_check, and a schema this binary knows: a file from a newer release is refused by
+its schema number; an older one is migrated when the server starts). The replaced database is kept
+beside it as DATABASE_PATH.replaced-<time>. Then start the server.`,
+    positionals: [{ name: "FILE", help: "a file db backup wrote" }],
+    options: {},
+    exits:
+      "For db restore, 1 means nothing was replaced: a process has the database open, or FILE is damaged, not ours or from a newer schema.",
+    run: async (input) => (await import("./db-backup.ts")).dbRestore(input),
   },
 ];

@@ -17,7 +17,12 @@ import { columns } from "./terminal.ts";
  */
 export async function dbCopy({ cfg, options }: CommandInput): Promise<number> {
   const to = String(options.to);
-  if (!/^postgres(ql)?:\/\//.test(to)) throw new UsageError("--to needs the target's postgres:// URL");
+  const toPostgres = /^postgres(ql)?:\/\//.test(to);
+  // From PostgreSQL back to a SQLite file: a backup, or a way back to one server.
+  if (cfg.DATABASE_URL && !toPostgres)
+    return (await import("./db-copy-to-sqlite.ts")).dbCopyToSqlite(cfg.DATABASE_URL, to);
+  if (!toPostgres)
+    throw new UsageError("--to needs the target's postgres:// URL (or, with DATABASE_URL set, a new SQLite file)");
   const from = cfg.DATABASE_PATH;
   if (from === ":memory:" || !existsSync(from))
     throw new AppError(

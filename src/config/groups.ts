@@ -22,6 +22,7 @@ const GROUPS: readonly { title: string; takes: (name: string) => boolean }[] = [
       /^(SESSION|SIGNUP|OIDC)_|^SIGNUP$/.test(n) || ["KEYS_PER_ACCOUNT", "SMTP_URL", "MAIL_FROM"].includes(n),
   },
   { title: "Collections and uploads", takes: (n) => /^(UPLOAD|IMPORT|PARSE)_/.test(n) },
+  { title: "Retention", takes: (n) => n.endsWith("_RETENTION_DAYS") },
   { title: "Other", takes: () => true },
 ];
 

@@ -199,6 +199,13 @@ export const ConfigSchema = T.Object({
     default: 240000,
     description: "a run's hard deadline in ms",
   }),
+  RUN_RETENTION_DAYS: T.Integer({
+    minimum: 0,
+    maximum: 36_500,
+    default: 0,
+    description:
+      "days runs are kept (their question, answer, sources and events); older ones are deleted by a sweep within 30 s of a start and then hourly, usage counts kept; 0 keeps them",
+  }),
   OIDC_ISSUER: T.Optional(
     T.String({ pattern: "^https?://", description: "OpenID Connect issuer (enables identity-provider sign-in)" }),
   ),

@@ -17,6 +17,7 @@ import webApp from "../web/index.html";
 import { createHandlers } from "./app.ts";
 import type { AppDeps } from "./deps.ts";
 import { drain } from "./drain.ts";
+import { type Retention, type RetentionTimings, startRetention } from "./retention/sweeper.ts";
 import { webPages } from "./web-pages.ts";
 
 export interface StartOptions {
@@ -40,6 +41,8 @@ export interface StartOptions {
   arrivals?: AppDeps["arrivals"];
   /** The upload import queue's settings beyond the configuration's; tests replace its worker, timers, sweeps. */
   imports?: Pick<ImportQueueOptions, "worker" | "sweepMs">;
+  /** The retention sweep's timers, batch and clock (README "Retention"); tests set them. */
+  retention?: RetentionTimings;
 }
 
 export interface RunningServer {
@@ -48,6 +51,8 @@ export interface RunningServer {
   deps: AppDeps;
   /** Stops accepting, lets running runs finish within `graceMs`, then closes. */
   stop(graceMs?: number): Promise<void>;
+  /** The retention sweep (its timers started with the server): tests run one at will. */
+  retention: Retention;
 }
 
 /** Takes the instance lease on the store (recovering dead instances' runs), and listens on HOST:PORT. */
@@ -85,6 +90,8 @@ export function startServer(opts: StartOptions): RunningServer {
     metrics,
     ...opts.imports,
   });
+  // Old runs (and whatever else RETENTION_SWEEPS lists) deleted in the background, never on a request.
+  const retention = startRetention(store, opts.config, logger, opts.retention);
   const deps: AppDeps = {
     config: opts.config,
     store,
@@ -110,6 +117,7 @@ export function startServer(opts: StartOptions): RunningServer {
     });
   } catch (e) {
     // A server that never listened holds no lease (its heartbeat would keep the process alive).
+    void retention.stop();
     void imports.stop();
     void lease.release();
     throw e;
@@ -124,8 +132,10 @@ export function startServer(opts: StartOptions): RunningServer {
     url,
     port: server.port ?? 0,
     deps,
+    retention,
     async stop(graceMs = 10_000) {
       await drain(server, runs, graceMs);
+      await retention.stop();
       await imports.stop();
       await lease.release();
       await store.close();

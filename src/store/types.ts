@@ -256,8 +256,18 @@ export interface RunsTable {
   markInterrupted(error: ErrorItem): Awaitable<number>;
   /** A run of this account with its events in order, or null. */
   withEvents(accountId: string, runId: string): Awaitable<{ run: RunRow; events: TimelineEvent[] } | null>;
+  /** The month's runs per UTC day, those the retention sweep deleted included. */
   perDay(accountId: string, period: string): Awaitable<UsageDay[]>;
   recent(accountId: string, limit: number): Awaitable<RecentRun[]>;
+  /**
+   * The retention sweep's batch: deletes up to `limit` ended runs created before `cutoff`,
+   * oldest first, with everything keyed by them (events, idempotency claims, live stream rows),
+   * and adds them to their account's per-day tallies in the same transaction, so usage counts
+   * stay exact. A run that ended at or after `replayableSince`, or whose Idempotency-Key claim
+   * was made then or later, is kept: it may still be replayed. Each run is deleted and counted
+   * once, whichever instances sweep at the same time. Returns how many were deleted.
+   */
+  deleteRunsBefore(cutoff: Date, limit: number, replayableSince: Date): Awaitable<number>;
 }
 
 export interface RunCountersTable {

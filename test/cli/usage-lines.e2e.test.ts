@@ -46,12 +46,12 @@ describe("usage lines and --help, through the CLI as a process", () => {
   });
 
   test("db copy shows --to as required, and without it is a usage error that opens nothing", async () => {
-    expect(usageOf((await cli(["db", "copy", "--help"])).out)).toBe("usage: research-query db copy --to URL");
+    expect(usageOf((await cli(["db", "copy", "--help"])).out)).toBe("usage: research-query db copy --to URL|FILE");
     const db = freshDb();
     const r = await cli(["db", "copy"], { DATABASE_PATH: db });
     expect(r.code).toBe(2);
-    expect(r.err).toContain("research-query db copy: missing --to URL");
-    expect(r.err).toContain("usage: research-query db copy --to URL ");
+    expect(r.err).toContain("research-query db copy: missing --to URL|FILE");
+    expect(r.err).toContain("usage: research-query db copy --to URL|FILE ");
     expect(existsSync(db)).toBe(false);
   });
 

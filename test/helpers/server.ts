@@ -20,7 +20,15 @@ export interface TestServer extends RunningServer {
 export interface TestServerOptions
   extends Pick<
     StartOptions,
-    "keepAliveMs" | "idleTimeoutSec" | "bodyTimeoutMs" | "lease" | "runDeadline" | "arrivals" | "imports" | "metrics"
+    | "keepAliveMs"
+    | "idleTimeoutSec"
+    | "bodyTimeoutMs"
+    | "lease"
+    | "runDeadline"
+    | "arrivals"
+    | "imports"
+    | "metrics"
+    | "retention"
   > {
   /** The engine, or how to build it from the server's own config, logger and store (default: scriptedEngine()). */
   engine?: Engine | ((config: Config, logger: Logger, store: Store) => Engine);

@@ -11,7 +11,7 @@ import { insertDocuments } from "./corpus-index.ts";
  * (`corpus_uploads`) are copied as they stand: the first instance that finds their spooled
  * files (the same UPLOAD_DIR) imports them, any other marks them failed (upload them again).
  */
-const PLAIN = [
+export const PLAIN = [
   "accounts",
   "sessions",
   "api_keys",
@@ -20,13 +20,14 @@ const PLAIN = [
   "settings",
   "runs",
   "run_counters",
+  "run_tallies",
   "run_events",
   "idempotency_keys",
   "corpus_collections",
   "corpus_uploads",
 ] as const;
 /** Collections' documents and passages get their full-text vectors written with them. */
-const CORPUS = ["corpus_documents", "corpus_passages"] as const;
+export const CORPUS = ["corpus_documents", "corpus_passages"] as const;
 /** Tables only PostgreSQL has (written by running instances): part of the empty-target check, not copied. */
 const POSTGRES_ONLY = ["instances", "login_attempts", "signup_buckets", "run_stream", "corpus_terms"] as const;
 /** Every table of the service on PostgreSQL but the migrations' own record (copy-target.ts). */

@@ -3,6 +3,7 @@ import type { UsageDay } from "../../contract/console.ts";
 import { periodOf } from "../../util/time.ts";
 import type { Acceptance, RecentRun, RunRow, RunsTable } from "../types.ts";
 import type { pgRunEvents } from "./run-events.ts";
+import { pgRunRetention } from "./run-retention.ts";
 
 type Raw = Omit<RunRow, "sources" | "errors" | "verification"> & {
   sources: string | null;
@@ -88,9 +89,13 @@ export function pgRuns(sql: SQL, events: ReturnType<typeof pgRunEvents>): RunsTa
     },
     // Spread: the driver's result arrays carry its metadata (count, command) as extra fields.
     perDay: async (accountId, period) => [
-      ...(await sql<UsageDay[]>`SELECT substr(created_at, 1, 10) AS date, count(*)::int AS calls,
-        (count(*) FILTER (WHERE status = 'ok'))::int AS ok, (count(*) FILTER (WHERE status = 'error'))::int AS error
-        FROM runs WHERE account_id = ${accountId} AND period = ${period} GROUP BY date ORDER BY date`),
+      // The runs still held, and those the retention sweep deleted (run_tallies), counted alike.
+      ...(await sql<UsageDay[]>`SELECT date, sum(calls)::int AS calls, sum(ok)::int AS ok, sum(error)::int AS error
+        FROM (SELECT substr(created_at, 1, 10) AS date, count(*) AS calls,
+            count(*) FILTER (WHERE status = 'ok') AS ok, count(*) FILTER (WHERE status = 'error') AS error
+            FROM runs WHERE account_id = ${accountId} AND period = ${period} GROUP BY date
+          UNION ALL SELECT date, calls, ok, error FROM run_tallies WHERE account_id = ${accountId} AND period = ${period}) t
+        GROUP BY date ORDER BY date`),
     ],
     recent: async (accountId, limit) => [
       ...(await sql<
@@ -98,5 +103,6 @@ export function pgRuns(sql: SQL, events: ReturnType<typeof pgRunEvents>): RunsTa
       >`SELECT id AS request_id, created_at, status, origin, endpoint, key_prefix, latency_ms, query
         FROM runs WHERE account_id = ${accountId} ORDER BY created_at DESC, seq DESC LIMIT ${limit}`),
     ],
+    deleteRunsBefore: pgRunRetention(sql),
   };
 }

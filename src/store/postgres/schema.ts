@@ -121,7 +121,25 @@ export const runs = pgTable(
     index("runs_account_period_idx").on(t.accountId, t.period),
     index("runs_account_created_idx").on(t.accountId, t.createdAt),
     index("runs_status_idx").on(t.status),
+    // The retention sweep takes the oldest runs first (src/runs/retention/).
+    index("runs_created_idx").on(t.createdAt),
   ],
+);
+
+/** Runs the retention sweep deleted, per account and day, as on SQLite. */
+export const runTallies = pgTable(
+  "run_tallies",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    date: text("date").notNull(),
+    period: text("period").notNull(),
+    calls: integer("calls").notNull().default(0),
+    ok: integer("ok").notNull().default(0),
+    error: integer("error").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.date] })],
 );
 
 export const runCounters = pgTable(

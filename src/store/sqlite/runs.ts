@@ -7,6 +7,7 @@ import { groupCommit } from "./group-commit.ts";
 import type { sqliteIdempotencyKeys } from "./idempotency-keys.ts";
 import type { sqliteRunCounters } from "./run-counters.ts";
 import type { sqliteRunEvents } from "./run-events.ts";
+import { sqliteRunRetention } from "./run-retention.ts";
 
 type Raw = Omit<RunRow, "sources" | "errors" | "verification"> & {
   sources: string | null;
@@ -40,9 +41,15 @@ export function sqliteRuns(
   const interrupt = db.prepare(`UPDATE runs SET status = 'error', errors = ?1, finished_at = ?2
     WHERE status = 'running' AND (instance_id IS NULL OR instance_id NOT IN (SELECT id FROM instances WHERE expires_at > ?2))`);
   const owned = db.prepare<Raw, [string, string]>(`SELECT ${COLUMNS} FROM runs WHERE id = ? AND account_id = ?`);
-  const perDay = db.prepare<UsageDay, [string, string]>(`SELECT substr(created_at, 1, 10) AS date, COUNT(*) AS calls,
-    SUM(status = 'ok') AS ok, SUM(status = 'error') AS error
-    FROM runs WHERE account_id = ? AND period = ? GROUP BY date ORDER BY date`);
+  // The runs still held, and those the retention sweep deleted (run_tallies), counted alike.
+  const perDay = db.prepare<
+    UsageDay,
+    [string, string]
+  >(`SELECT date, SUM(calls) AS calls, SUM(ok) AS ok, SUM(error) AS error
+    FROM (SELECT substr(created_at, 1, 10) AS date, COUNT(*) AS calls, SUM(status = 'ok') AS ok, SUM(status = 'error') AS error
+        FROM runs WHERE account_id = ?1 AND period = ?2 GROUP BY date
+      UNION ALL SELECT date, calls, ok, error FROM run_tallies WHERE account_id = ?1 AND period = ?2)
+    GROUP BY date ORDER BY date`);
   const recent = db.prepare<
     RecentRun,
     [string, number]
@@ -123,5 +130,6 @@ export function sqliteRuns(
     },
     perDay: (accountId, period) => perDay.all(accountId, period),
     recent: (accountId, limit) => recent.all(accountId, limit),
+    deleteRunsBefore: sqliteRunRetention(db),
   };
 }

@@ -101,7 +101,30 @@ export const runs = sqliteTable(
     index("runs_account_period_idx").on(t.accountId, t.period),
     index("runs_account_created_idx").on(t.accountId, t.createdAt),
     index("runs_status_idx").on(t.status),
+    // The retention sweep takes the oldest runs first (src/runs/retention/).
+    index("runs_created_idx").on(t.createdAt),
   ],
+);
+
+/**
+ * Runs the retention sweep deleted, counted per account and day as the Console's usage counts
+ * them, so its per-day counts and totals stay exact once the rows are gone.
+ */
+export const runTallies = sqliteTable(
+  "run_tallies",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    /** UTC day "YYYY-MM-DD" the runs were created on */
+    date: text("date").notNull(),
+    /** allowance month, as on the runs */
+    period: text("period").notNull(),
+    calls: integer("calls").notNull().default(0),
+    ok: integer("ok").notNull().default(0),
+    error: integer("error").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.date] })],
 );
 
 /**

@@ -1,10 +1,13 @@
 import type { Account } from "../auth/accounts.ts";
+import { Audit } from "../auth/audit/audit.ts";
+import type { Config } from "../config/schema.ts";
 import { AppError } from "../contract/errors.ts";
 import { err, json as jsonAnswer, sessionOp } from "../contract/openapi-operations.ts";
 import { queryValue } from "../http/query-value.ts";
 import { json, NO_STORE } from "../http/responses.ts";
 import { routes } from "../http/route.ts";
 import type { Store } from "../store/types.ts";
+import type { Logger } from "../util/logger.ts";
 import { listDocuments, removeDocument } from "./document-list.ts";
 import { documentPage, fromParam } from "./document-page.ts";
 import { ownCollection, readableCollection } from "./find-collection.ts";
@@ -83,7 +86,7 @@ export const DOCUMENT_ROUTES = routes<Account>()(
       operation: REMOVE_DOCUMENT,
     },
   },
-  (deps: { store: Store }) => ({
+  (deps: { store: Store; config: Pick<Config, "TRUST_PROXY">; logger: Logger }) => ({
     listDocuments: async ({ account, request, params }) => {
       const at = collectionAt(params, request);
       const c = await readableCollection(deps.store, account, at.name, at.owner);
@@ -102,7 +105,7 @@ export const DOCUMENT_ROUTES = routes<Account>()(
       const at = collectionAt(params, request);
       const docId = segment(params.doc_id, "doc_id");
       const c = await ownCollection(deps.store, account, at.name, at.owner);
-      if (!(await removeDocument(deps.store, c, docId)))
+      if (!(await removeDocument(deps.store, c, docId, new Audit(deps.config, deps.logger).scope(request, account))))
         throw new AppError("document_not_found", `no document ${JSON.stringify(docId)} in this collection`);
       return json({ doc_id: docId }, 200, NO_STORE);
     },

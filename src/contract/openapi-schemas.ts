@@ -1,4 +1,5 @@
 import { Type as T, type TSchema } from "@sinclair/typebox";
+import { AUDIT_SCHEMAS } from "./audit.ts";
 import { AUTH_SCHEMAS } from "./auth.ts";
 import { COLLECTION_SCHEMAS } from "./collections.ts";
 import { CONSOLE_SCHEMAS } from "./console.ts";
@@ -48,6 +49,7 @@ export const NAMED_SCHEMAS = {
   ...COLLECTION_SCHEMAS,
   ...UPLOAD_SCHEMAS,
   ...AUTH_SCHEMAS,
+  ...AUDIT_SCHEMAS,
   Health: HealthSchema,
 } as const satisfies Record<string, TSchema>;
 

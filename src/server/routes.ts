@@ -5,6 +5,7 @@ import { SESSION_ROUTES } from "../auth/session-route.ts";
 import { COLLECTION_ROUTES } from "../collections/collection-routes.ts";
 import { DOCUMENT_ROUTES } from "../collections/document-routes.ts";
 import { UPLOAD_ROUTES } from "../collections/uploads/upload-routes.ts";
+import { AUDIT_ROUTES } from "../console/audit-routes.ts";
 import { CONSOLE_ROUTES } from "../console/console-routes.ts";
 import type { OpenApiDocument } from "../contract/openapi.ts";
 import type { Declaration, Route, RouteSet } from "../http/route.ts";
@@ -26,6 +27,7 @@ const ROUTE_SETS: readonly RouteSet<Account, RouteDeps>[] = [
   QUERY_ROUTES,
   KEY_ROUTES,
   CONSOLE_ROUTES,
+  AUDIT_ROUTES,
   COLLECTION_ROUTES,
   DOCUMENT_ROUTES,
   UPLOAD_ROUTES,

@@ -1,4 +1,5 @@
 import type { Account } from "../../auth/accounts.ts";
+import { Audit } from "../../auth/audit/audit.ts";
 import type { Config } from "../../config/schema.ts";
 import { AppError } from "../../contract/errors.ts";
 import { err, json as jsonAnswer, sessionOp } from "../../contract/openapi-operations.ts";
@@ -10,6 +11,7 @@ import { json, NO_STORE } from "../../http/responses.ts";
 import { routes } from "../../http/route.ts";
 import type { Metrics } from "../../metrics/registry.ts";
 import type { Store } from "../../store/types.ts";
+import type { Logger } from "../../util/logger.ts";
 import { ownCollection } from "../find-collection.ts";
 import type { ImportQueue } from "../import/import-queue.ts";
 import { collectionAt, NAME_PARAM, OWNER_PARAM } from "../route-params.ts";
@@ -53,6 +55,7 @@ export interface UploadDeps {
   config: Config;
   imports: ImportQueue;
   metrics: Metrics;
+  logger: Logger;
   /** Longest silence within an upload's body (default BODY_TIMEOUT_S); tests shorten it. */
   bodyTimeoutMs?: number;
 }
@@ -98,6 +101,7 @@ export const UPLOAD_ROUTES = routes<Account>()(
         collection,
         files,
         instanceId: deps.imports.instanceId,
+        audit: new Audit(deps.config, deps.logger).scope(request, account),
       });
       deps.imports.kick();
       deps.metrics.uploadFiles.inc({}, rows.length);

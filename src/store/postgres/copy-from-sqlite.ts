@@ -24,6 +24,7 @@ const PLAIN = [
   "idempotency_keys",
   "corpus_collections",
   "corpus_uploads",
+  "audit_events",
 ] as const;
 /** Collections' documents and passages get their full-text vectors written with them. */
 const CORPUS = ["corpus_documents", "corpus_passages"] as const;
@@ -38,6 +39,7 @@ const SEQUENCES = [
   ["corpus_documents", "id"],
   ["corpus_passages", "id"],
   ["corpus_uploads", "id"],
+  ["audit_events", "id"],
 ] as const;
 
 const BATCH = 500;

@@ -13,6 +13,7 @@ import m0009 from "../../../db/0009_corpus_title_cuts.sql" with { type: "text" }
 import m0010 from "../../../db/0010_email_proof.sql" with { type: "text" };
 import m0011 from "../../../db/0011_run_verification.sql" with { type: "text" };
 import m0012 from "../../../db/0012_corpus_terms.sql" with { type: "text" };
+import m0013 from "../../../db/0013_audit_events.sql" with { type: "text" };
 import journal from "../../../db/meta/_journal.json";
 
 /** Migrations in journal order. A test checks every db/*.sql file is listed here. */
@@ -30,6 +31,7 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0010_email_proof", sql: m0010 },
   { tag: "0011_run_verification", sql: m0011 },
   { tag: "0012_corpus_terms", sql: m0012 },
+  { tag: "0013_audit_events", sql: m0013 },
 ];
 
 export const journalTags: string[] = journal.entries.map((e) => e.tag);

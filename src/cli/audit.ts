@@ -1,0 +1,58 @@
+import { findAccountByEmail } from "../auth/accounts.ts";
+import { normalizeEmail } from "../auth/email.ts";
+import { auditEvent } from "../console/audit-routes.ts";
+import type { AuditEvent } from "../contract/audit.ts";
+import { AppError } from "../contract/errors.ts";
+import { type CommandInput, EXIT } from "./command.ts";
+import { columns, shown } from "./terminal.ts";
+import { withStore } from "./with-store.ts";
+
+const PAGE = 1000;
+
+/** `--since`: an ISO 8601 time (a date alone is its midnight UTC). */
+function sinceOf(v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  const t = new Date(v);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(t.getTime()))
+    throw new AppError("invalid_request", `--since ${shown(v)}: expected an ISO 8601 time, e.g. 2026-11-01T00:00:00Z`);
+  return t.toISOString();
+}
+
+/**
+ * `audit [--since ISO] [--account EMAIL] [--json]`: every event of the trail, newest first, read
+ * a page at a time (README "The audit trail"); with --account, those where the account is
+ * actor or target.
+ */
+export async function auditCommand({ cfg, options }: CommandInput): Promise<number> {
+  const since = sinceOf(options.since as string | undefined);
+  const email = options.account as string | undefined;
+  return withStore(cfg, async (store) => {
+    const account = email ? await findAccountByEmail(store, email) : null;
+    if (email && !account) throw new AppError("not_found", `no account with email ${shown(normalizeEmail(email))}`);
+    const events: AuditEvent[] = [];
+    let before: number | null = null;
+    for (;;) {
+      const rows = await store.audit.list({ since, accountId: account?.id, before, limit: PAGE });
+      events.push(...rows.map(auditEvent));
+      if (rows.length < PAGE) break;
+      before = rows[rows.length - 1]!.id;
+    }
+    if (options.json) console.log(JSON.stringify({ events }));
+    else if (!events.length) process.stderr.write("no events\n");
+    else
+      console.log(
+        columns([
+          ["AT", "ACTION", "ACTOR", "TARGET", "IP", "DETAIL"],
+          ...events.map((e) => [
+            `${e.at.slice(0, 19)}Z`,
+            e.action,
+            shown(e.actor ?? "-"),
+            shown(e.target ?? "-"),
+            e.ip ?? "-",
+            shown(e.detail ?? ""),
+          ]),
+        ]),
+      );
+    return EXIT.ok;
+  });
+}

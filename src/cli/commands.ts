@@ -173,6 +173,20 @@ it (name it to confirm it anyway). Prints {confirmed, unknown} as JSON.`,
     run: async (input) => (await import("./accounts.ts")).accountConfirm(input),
   },
   {
+    name: "account delete",
+    summary: "delete an account and everything of it (asks to type the email unless --yes)",
+    help: `Deletes the account and everything keyed by it: sessions, keys, identity links, runs with their
+answers, usage counters, private collections with their documents, uploads in flight and their
+spooled files. Its shared collections stay, owned by no one (the operator's). The audit trail keeps
+the deletion, naming the person by a one-way hash. Asks to type the email again unless --yes; with a
+standard input that is not a terminal, --yes is required. Prints {deleted} as JSON.`,
+    positionals: [EMAIL],
+    options: { yes: { type: "boolean", help: "delete without asking to type the email again" } },
+    exits:
+      "For account delete, 1 means that no account has that email, or the email typed was another (nothing deleted); 2 also no --yes on a standard input that is not a terminal.",
+    run: async (input) => (await import("./accounts.ts")).accountDelete(input),
+  },
+  {
     name: "key create",
     summary: "print a new API key for the account (shown this once)",
     positionals: [EMAIL],

@@ -6,6 +6,7 @@ import { CONSOLE_SCHEMAS } from "./console.ts";
 import { ENVELOPE_SCHEMAS } from "./envelope.ts";
 import { ERROR_SCHEMAS } from "./errors.ts";
 import { EVENT_SCHEMAS } from "./events.ts";
+import { LEAVING_SCHEMAS } from "./leaving.ts";
 import { QUERY_SCHEMAS } from "./query.ts";
 import { UPLOAD_SCHEMAS } from "./uploads.ts";
 
@@ -50,6 +51,7 @@ export const NAMED_SCHEMAS = {
   ...UPLOAD_SCHEMAS,
   ...AUTH_SCHEMAS,
   ...AUDIT_SCHEMAS,
+  ...LEAVING_SCHEMAS,
   Health: HealthSchema,
 } as const satisfies Record<string, TSchema>;
 

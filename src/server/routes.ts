@@ -1,5 +1,6 @@
 import type { Account } from "../auth/accounts.ts";
 import { AUTH_ROUTES } from "../auth/auth-routes.ts";
+import { LEAVE_ROUTES } from "../auth/leave/leave-routes.ts";
 import { OIDC_ROUTES } from "../auth/oidc/oidc-routes.ts";
 import { SESSION_ROUTES } from "../auth/session-route.ts";
 import { COLLECTION_ROUTES } from "../collections/collection-routes.ts";
@@ -32,6 +33,7 @@ const ROUTE_SETS: readonly RouteSet<Account, RouteDeps>[] = [
   DOCUMENT_ROUTES,
   UPLOAD_ROUTES,
   AUTH_ROUTES,
+  LEAVE_ROUTES,
   SESSION_ROUTES,
   OIDC_ROUTES,
   RESEARCH_ROUTES,

@@ -52,6 +52,16 @@ export interface AccountsTable {
    * hash (its links die when the next one is inserted). Null when the address is not pending.
    */
   retakePending(email: string, passwordHash: string): Awaitable<AccountRow | null>;
+  /**
+   * A person leaves (README "When a person leaves"), in one transaction: the account and all
+   * that is keyed by it go (sessions, keys, identities, links, runs with their events and
+   * idempotency keys, usage counters, private collections with their documents and uploads in
+   * flight); its shared collections are handed to no owner (renamed `NAME-ID` where the
+   * operator has one of that name); every audit row naming it (id or address) names
+   * `erase.pseudonym` instead, and `audit` is written. The spooled files of the uploads that
+   * went (to delete), or null when there is no such account.
+   */
+  remove(accountId: string, erase: { email: string; pseudonym: string }, audit: AuditNote): Awaitable<string[] | null>;
 }
 
 export interface EmailConfirmationRow {
@@ -102,6 +112,8 @@ export interface SessionsTable {
    */
   insert(row: SessionRow, proof: SessionProof, audit?: AuditNote): Awaitable<boolean>;
   accountIdByHash(tokenHash: string, now: string): Awaitable<string | null>;
+  /** When a live session was made (its sign-in), or null. */
+  createdAt(tokenHash: string, now: string): Awaitable<string | null>;
   /** The audit entry is written only when a session was ended. */
   deleteByHash(tokenHash: string, audit?: AuditNote): Awaitable<void>;
 }
@@ -260,12 +272,16 @@ export interface RunsTable {
   /** A run of this account with its events in order, or null. */
   withEvents(accountId: string, runId: string): Awaitable<{ run: RunRow; events: TimelineEvent[] } | null>;
   perDay(accountId: string, period: string): Awaitable<UsageDay[]>;
+  /** At most `limit` of the account's runs, oldest first, after the run `after` (an export's pages). */
+  pageByAccount(accountId: string, after: { createdAt: string; id: string } | null, limit: number): Awaitable<RunRow[]>;
   recent(accountId: string, limit: number): Awaitable<RecentRun[]>;
 }
 
 export interface RunCountersTable {
   /** Runs counted for the account in the month "YYYY-MM". */
   used(accountId: string, period: string): Awaitable<number>;
+  /** Every month's count of the account, oldest first. */
+  byAccount(accountId: string): Awaitable<{ period: string; runs: number }[]>;
 }
 
 export interface SettingsTable {

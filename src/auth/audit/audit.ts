@@ -1,5 +1,5 @@
 import type { Config } from "../../config/schema.ts";
-import { clientIp } from "../../http/client-ip.ts";
+import { clientIp, limitKey } from "../../http/client-ip.ts";
 import type { AuditNote, Store } from "../../store/types.ts";
 import { collapse } from "../../util/collapse.ts";
 import type { Logger } from "../../util/logger.ts";
@@ -71,6 +71,11 @@ export class Audit {
       ip: request ? clientIp(request, this.config) : null,
       detail: short(parts.detail),
     };
+  }
+
+  /** The client's limit key (src/http/client-ip.ts), for the sign-in throttle. */
+  client(request: Request): string {
+    return limitKey(clientIp(request, this.config));
   }
 
   scope(request: Request | null, actor: Actor): AuditScope {

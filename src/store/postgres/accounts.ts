@@ -1,5 +1,6 @@
 import type { SQL } from "bun";
 import type { AccountRow, AccountsTable, AuditNote, Plan } from "../types.ts";
+import { pgAccountRemoval } from "./account-removal.ts";
 import { writeAudit } from "./audit-events.ts";
 
 /** The first row or null; the queries alias columns to AccountRow's names, so rows need no mapping. */
@@ -67,5 +68,5 @@ export function pgAccounts(sql: SQL) {
           return ok;
         })
       : on(sql).insert(r);
-  return { ...(on(sql) satisfies AccountsTable), insert, on };
+  return { ...(on(sql) satisfies Omit<AccountsTable, "remove">), insert, remove: pgAccountRemoval(sql), on };
 }

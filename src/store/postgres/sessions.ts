@@ -30,6 +30,10 @@ export function pgSessions(sql: SQL): SessionsTable {
       const [r] = await sql`SELECT account_id FROM sessions WHERE token_hash = ${hash} AND expires_at > ${now}`;
       return (r?.account_id as string | undefined) ?? null;
     },
+    async createdAt(hash, now) {
+      const [r] = await sql`SELECT created_at FROM sessions WHERE token_hash = ${hash} AND expires_at > ${now}`;
+      return (r?.created_at as string | undefined) ?? null;
+    },
     async deleteByHash(hash, note) {
       await sql.begin(async (tx) => {
         const ended = await tx`DELETE FROM sessions WHERE token_hash = ${hash}`;

@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { AccountRow, AccountsTable, AuditNote, Plan } from "../types.ts";
+import { sqliteAccountRemoval } from "./account-removal.ts";
 
 const COLUMNS = "id, email, password_hash AS passwordHash, plan, created_at AS createdAt, email_status AS emailStatus";
 
@@ -42,6 +43,7 @@ export function sqliteAccounts(db: Database, audit: (note: AuditNote) => void) {
     byId: (id: string) => byId.get(id),
     byEmail: (email: string) => byEmail.get(email),
     insert: (r: AccountRow, note?: AuditNote) => inserted(r, note),
+    remove: sqliteAccountRemoval(db, audit),
     list: () => list.all(),
     setPlan: (email: string, plan: Plan) => setPlan.get(plan, email),
     setProven: (email: string) => setProven.get(email),

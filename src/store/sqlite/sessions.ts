@@ -20,6 +20,9 @@ export function sqliteSessions(db: Database, audit: (note: AuditNote) => void): 
     "SELECT account_id AS accountId FROM sessions WHERE token_hash = ? AND expires_at > ?",
   );
   const del = db.prepare("DELETE FROM sessions WHERE token_hash = ?");
+  const madeAt = db.prepare<{ createdAt: string }, [string, string]>(
+    "SELECT created_at AS createdAt FROM sessions WHERE token_hash = ? AND expires_at > ?",
+  );
   const insert = db.transaction((r: SessionRow, proof: SessionProof, note?: AuditNote) => {
     const row = {
       id: r.id,
@@ -43,6 +46,7 @@ export function sqliteSessions(db: Database, audit: (note: AuditNote) => void): 
   return {
     insert: (r, proof, note) => insert(r, proof, note),
     accountIdByHash: (hash, now) => byHash.get(hash, now)?.accountId ?? null,
+    createdAt: (hash, now) => madeAt.get(hash, now)?.createdAt ?? null,
     deleteByHash(hash, note) {
       end(hash, note);
     },

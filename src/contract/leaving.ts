@@ -1,4 +1,4 @@
-import { type Static, Type as T, type TSchema } from "@sinclair/typebox";
+import { Type as T, type TSchema } from "@sinclair/typebox";
 import { AuditEventSchema } from "./audit.ts";
 import { PlanSchema } from "./auth.ts";
 import { KeyRecordSchema } from "./console.ts";
@@ -77,8 +77,6 @@ export const AccountExportSchema = T.Object(
   },
   { description: "everything the service keeps of the account, as one JSON document (streamed)" },
 );
-
-export type AccountExport = Static<typeof AccountExportSchema>;
 
 /** This file's named schemas (components.schemas, in this order): a new one is added here only. */
 export const LEAVING_SCHEMAS = {

@@ -657,7 +657,7 @@ export interface AuditTable {
   /** Every event, newest first, optionally since a time and about one account (actor or target), ids below `before`. */
   list(filter: { since?: string; accountId?: string; before?: number | null; limit: number }): Awaitable<AuditRow[]>;
   /** Deletes at most `limit` events older than `cutoff`, oldest first; how many went (the retention sweep). */
-  deleteAuditEventsBefore(cutoff: Date, limit: number): Awaitable<number>;
+  deleteAuditEventsBefore(cutoff: Date, limit: number): Promise<number>;
 }
 
 export interface Store {

@@ -74,6 +74,6 @@ export function sqliteAuditEvents(db: Database, write: (note: AuditNote) => void
       failed.immediate(note, bound.max, new Date(Date.now() - bound.windowMs).toISOString()),
     forAccount: (accountId, before, limit) => forAccount.all(accountId, top(before), limit),
     list: (f) => list.all(f.since ?? null, f.accountId ?? null, top(f.before), f.limit),
-    deleteAuditEventsBefore: (cutoff, limit) => sweep.run(cutoff.toISOString(), limit).changes,
+    deleteAuditEventsBefore: async (cutoff, limit) => sweep.run(cutoff.toISOString(), limit).changes,
   };
 }

@@ -29,30 +29,33 @@ export async function auditCommand({ cfg, options }: CommandInput): Promise<numb
   return withStore(cfg, async (store) => {
     const account = email ? await findAccountByEmail(store, email) : null;
     if (email && !account) throw new AppError("not_found", `no account with email ${shown(normalizeEmail(email))}`);
-    const events: AuditEvent[] = [];
+    const line = (e: AuditEvent) => [
+      `${e.at.slice(0, 19)}Z`,
+      e.action,
+      shown(e.actor ?? "-"),
+      shown(e.target ?? "-"),
+      e.ip ?? "-",
+      shown(e.detail ?? ""),
+    ];
+    // A page at a time, written as it is read: a year's trail is never held whole.
     let before: number | null = null;
+    let written = 0;
+    if (options.json) process.stdout.write('{"events":[');
     for (;;) {
       const rows = await store.audit.list({ since, accountId: account?.id, before, limit: PAGE });
-      events.push(...rows.map(auditEvent));
+      const events = rows.map(auditEvent);
+      if (options.json && events.length)
+        process.stdout.write((written ? "," : "") + events.map((e) => JSON.stringify(e)).join(","));
+      else if (events.length)
+        process.stdout.write(
+          `${columns([...(written ? [] : [["AT", "ACTION", "ACTOR", "TARGET", "IP", "DETAIL"]]), ...events.map(line)])}\n`,
+        );
+      written += events.length;
       if (rows.length < PAGE) break;
       before = rows[rows.length - 1]!.id;
     }
-    if (options.json) console.log(JSON.stringify({ events }));
-    else if (!events.length) process.stderr.write("no events\n");
-    else
-      console.log(
-        columns([
-          ["AT", "ACTION", "ACTOR", "TARGET", "IP", "DETAIL"],
-          ...events.map((e) => [
-            `${e.at.slice(0, 19)}Z`,
-            e.action,
-            shown(e.actor ?? "-"),
-            shown(e.target ?? "-"),
-            e.ip ?? "-",
-            shown(e.detail ?? ""),
-          ]),
-        ]),
-      );
+    if (options.json) process.stdout.write("]}\n");
+    else if (!written) process.stderr.write("no events\n");
     return EXIT.ok;
   });
 }

@@ -1,5 +1,5 @@
 import { AppError } from "../contract/errors.ts";
-import type { AccountRow, EmailStatus, Plan, Store } from "../store/types.ts";
+import type { AccountRow, AuditNote, EmailStatus, Plan, Store } from "../store/types.ts";
 import { emailProblem, legacyEmail, normalizeEmail } from "./email.ts";
 
 export type { Plan } from "../store/types.ts";
@@ -74,6 +74,7 @@ export async function createAccount(
   plan: Plan,
   hash: (password: string) => Promise<string> = argon2id,
   emailStatus: EmailStatus = "proven",
+  audit?: (account: Account) => AuditNote,
 ): Promise<Account> {
   const problem = emailProblem(email);
   if (problem) throw new AppError("invalid_request", problem);
@@ -86,7 +87,7 @@ export async function createAccount(
     createdAt: new Date().toISOString(),
     emailStatus,
   };
-  if (!(await store.accounts.insert(row)))
+  if (!(await store.accounts.insert(row, audit?.(toAccount(row)))))
     throw new AppError("email_taken", "an account with this email already exists");
   return toAccount(row);
 }

@@ -16,9 +16,10 @@ import { ref } from "../contract/openapi-schemas.ts";
 import { clientIp, forwardedButUntrusted, limitKey } from "../http/client-ip.ts";
 import { json, NO_STORE } from "../http/responses.ts";
 import { routes } from "../http/route.ts";
-import type { Store } from "../store/types.ts";
+import type { AuditNote, Store } from "../store/types.ts";
 import type { Logger } from "../util/logger.ts";
-import { type Account, createAccount, verifyCredentials } from "./accounts.ts";
+import { type Account, createAccount, findAccountByEmail, verifyCredentials } from "./accounts.ts";
+import { Audit } from "./audit/audit.ts";
 import { CONFIRM_DECLARED, confirmHandlers } from "./confirm-routes.ts";
 import { DEVICE_COOKIE, DeviceCookies, deviceCookie } from "./device-cookie.ts";
 import { normalizeEmail } from "./email.ts";
@@ -113,6 +114,7 @@ export const AUTH_ROUTES = routes<Account>()(
     const hash = (password: string) => work.hash(password);
     const verify = (password: string, h: string) => work.verify(password, h);
     const mayJoin = signupPolicy(cfg);
+    const audit = new Audit(cfg, deps.logger);
     const signups = new SignupRate(cfg.SIGNUP_PER_HOUR, Date.now, deps.store.signupBuckets);
     const confirmation = deps.mailer && new EmailConfirmation(deps.store, deps.mailer, publicUrl(cfg), deps.logger);
     const devices = Promise.resolve(signingSecret(deps.store, cfg.SESSION_SECRET)).then((s) => new DeviceCookies(s));
@@ -131,9 +133,18 @@ export const AUTH_ROUTES = routes<Account>()(
 
     // The device cookie names the email as typed (normalised), which is what the next sign-in sends.
     // `passwordHash` is the one verified (or just set): no session once the account lost it.
-    const signIn = async (acc: Account, status: number, passwordHash: string, email = acc.email) => {
-      const session = await createSession(deps.store, acc.id, cfg.SESSION_TTL_DAYS, { passwordHash });
+    // `request` null: a sign-up's own session, which its `signup` entry already records.
+    const signIn = async (
+      acc: Account,
+      status: number,
+      passwordHash: string,
+      request: Request | null,
+      email = acc.email,
+    ) => {
+      const note = request ? audit.note("signin", request, acc, { detail: "password" }) : undefined;
+      const session = await createSession(deps.store, acc.id, cfg.SESSION_TTL_DAYS, { passwordHash }, note);
       if (!session) throw new AppError("invalid_credentials", "wrong email or password");
+      if (note) audit.logged(note);
       const { token, expiresAt } = session;
       const res = json(acc, status, {
         "set-cookie": sessionCookie(token, expiresAt, secure),
@@ -150,7 +161,8 @@ export const AUTH_ROUTES = routes<Account>()(
         signups,
         client,
         hash,
-        signIn: (acc, passwordHash) => signIn(acc, 200, passwordHash),
+        audit,
+        signIn: (acc, passwordHash, request) => signIn(acc, 200, passwordHash, request),
       }),
       signup: async ({ body, request }) => {
         const email = normalizeEmail(body.email);
@@ -158,6 +170,11 @@ export const AUTH_ROUTES = routes<Account>()(
         await signups.take(client(request));
         // A pending account whose link lapsed holds its address no longer (nobody proved it).
         await deps.store.accounts.removePending(email, new Date(Date.now() - LINK_TTL_MS).toISOString());
+        let note: AuditNote | undefined;
+        const signedUp = (a: Account) => {
+          note = audit.note("signup", request, a);
+          return note;
+        };
         if (!confirmation) {
           const passwordHash = await hash(body.password);
           const made = await createAccount(
@@ -167,15 +184,19 @@ export const AUTH_ROUTES = routes<Account>()(
             cfg.DEFAULT_PLAN,
             async () => passwordHash,
             "unproven",
+            signedUp,
           );
-          return signIn(made, 201, passwordHash);
+          if (note) audit.logged(note);
+          return signIn(made, 201, passwordHash, null);
         }
         // Threat: a squatter's pending sign-up holding the address against its owner for a day.
         // Signing up again takes it back (new password, only the new link works).
         const held = await deps.store.accounts.byEmail(email);
         const pending = held?.emailStatus === "pending" ? held : null;
         const acc =
-          pending ?? (await createAccount(deps.store, body.email, body.password, cfg.DEFAULT_PLAN, hash, "pending"));
+          pending ??
+          (await createAccount(deps.store, body.email, body.password, cfg.DEFAULT_PLAN, hash, "pending", signedUp));
+        if (note) audit.logged(note);
         try {
           if (pending) await confirmation.retake(pending, await hash(body.password));
           else await confirmation.send(acc);
@@ -200,7 +221,11 @@ export const AUTH_ROUTES = routes<Account>()(
           throw e;
         }
         await attempt.settle(acc ? "success" : "failure");
-        if (!acc) throw new AppError("invalid_credentials", "wrong email or password");
+        if (!acc) {
+          const known = await findAccountByEmail(deps.store, body.email);
+          await audit.failedSignin(deps.store, request, known?.email ?? email, known?.id ?? null);
+          throw new AppError("invalid_credentials", "wrong email or password");
+        }
         // Said only to whoever knows the password: no one learns from it who signed up.
         if (acc.emailStatus === "pending")
           throw new AppError(
@@ -208,10 +233,14 @@ export const AUTH_ROUTES = routes<Account>()(
             "Confirm your email address first: open the link we mailed to it (you can ask for another one).",
           );
         const { emailStatus: _, passwordHash, ...account } = acc;
-        return signIn(account, 200, passwordHash, email);
+        return signIn(account, 200, passwordHash, request, email);
       },
       logout: async ({ request }) => {
-        await endSession(deps.store, sessionToken(request));
+        const ended = await endSession(deps.store, sessionToken(request), async (id) => {
+          const acc = await deps.store.accounts.byId(id);
+          return acc && audit.note("signout", request, acc);
+        });
+        if (ended) audit.logged(ended);
         return new Response(null, { status: 204, headers: { "set-cookie": clearedSessionCookie(secure) } });
       },
       me: ({ account }) => account,

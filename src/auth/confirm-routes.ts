@@ -5,6 +5,7 @@ import { NO_STORE } from "../http/responses.ts";
 import type { Declaration, Handler } from "../http/route.ts";
 import type { Store } from "../store/types.ts";
 import { type Account, getAccount } from "./accounts.ts";
+import type { Audit } from "./audit/audit.ts";
 import { normalizeEmail } from "./email.ts";
 import { CONFIRM_PATH, type EmailConfirmation } from "./email-confirm.ts";
 import type { SignupRate } from "./signup-limits.ts";
@@ -95,8 +96,9 @@ export function confirmHandlers(deps: {
   client: (request: Request) => string;
   /** The password hash, queued with the sign-ups' (PasswordWork). */
   hash: (password: string) => Promise<string>;
+  audit: Audit;
   /** A session for the account, while it still has the password hash just set. */
-  signIn: (acc: Account, passwordHash: string) => Promise<Response>;
+  signIn: (acc: Account, passwordHash: string, request: Request) => Promise<Response>;
 }): { [K in keyof Declared]: Handler<Account, Declared[K]> } {
   const required = () => {
     if (!deps.confirmation) throw new AppError("not_found", "mail is not configured on this server");
@@ -111,15 +113,18 @@ export function confirmHandlers(deps: {
         ? redirect(`/confirm#token=${encodeURIComponent(token!)}`)
         : redirect(`/signin?error=confirmation_invalid&message=${encodeURIComponent(INVALID)}`);
     },
-    confirmEmailWithPassword: async ({ body }) => {
+    confirmEmailWithPassword: async ({ body, request }) => {
       const confirmation = required();
       // A dead token costs no argon2 hash: only a link's holder makes the server hash.
       if (!(await confirmation.isLive(body.token))) throw new AppError("confirmation_invalid", INVALID);
       const passwordHash = await deps.hash(body.password);
-      const accountId = await confirmation.confirm(body.token, passwordHash);
+      // The link's account is the entry's actor, filled in by the store that finds it.
+      const note = deps.audit.note("email_confirmed", request, null);
+      const accountId = await confirmation.confirm(body.token, passwordHash, note);
       const acc = accountId && (await getAccount(deps.store, accountId));
       if (!acc) throw new AppError("confirmation_invalid", INVALID);
-      return deps.signIn(acc, passwordHash);
+      deps.audit.logged({ ...note, actorId: acc.id, actor: acc.email });
+      return deps.signIn(acc, passwordHash, request);
     },
     resendConfirmation: async ({ body, request }) => {
       const confirmation = required();

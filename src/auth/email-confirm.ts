@@ -1,5 +1,5 @@
 import { AppError } from "../contract/errors.ts";
-import type { Store } from "../store/types.ts";
+import type { AuditNote, Store } from "../store/types.ts";
 import { randomToken, sha256Hex } from "../util/crypto.ts";
 import type { Logger } from "../util/logger.ts";
 import { findAccountByEmail } from "./accounts.ts";
@@ -100,8 +100,13 @@ export class EmailConfirmation {
    * Confirms by a link with the password its holder chose: the account whose address it
    * proved, or null (unknown, used or expired).
    */
-  async confirm(token: string | null, passwordHash: string): Promise<string | null> {
+  async confirm(token: string | null, passwordHash: string, audit?: AuditNote): Promise<string | null> {
     if (!token || token.length > 200) return null;
-    return this.store.emailConfirmations.take(sha256Hex(token), new Date(this.now()).toISOString(), passwordHash);
+    return this.store.emailConfirmations.take(
+      sha256Hex(token),
+      new Date(this.now()).toISOString(),
+      passwordHash,
+      audit,
+    );
   }
 }

@@ -1,4 +1,4 @@
-import type { SessionProof, Store } from "../store/types.ts";
+import type { AuditNote, SessionProof, Store } from "../store/types.ts";
 import { randomToken, sha256Hex } from "../util/crypto.ts";
 
 export const SESSION_COOKIE = "auth_token";
@@ -14,6 +14,7 @@ export async function createSession(
   accountId: string,
   ttlDays: number,
   proof: SessionProof,
+  audit?: AuditNote,
 ): Promise<{ token: string; expiresAt: Date } | null> {
   const token = randomToken(32);
   const now = new Date();
@@ -27,6 +28,7 @@ export async function createSession(
       expiresAt: expiresAt.toISOString(),
     },
     proof,
+    audit,
   );
   return made ? { token, expiresAt } : null;
 }
@@ -37,6 +39,16 @@ export async function resolveSession(store: Store, token: string | undefined): P
   return store.sessions.accountIdByHash(sha256Hex(token), new Date().toISOString());
 }
 
-export async function endSession(store: Store, token: string | undefined): Promise<void> {
-  if (token) await store.sessions.deleteByHash(sha256Hex(token));
+/** Ends the session; `audit` makes the entry of the ending for the account it belonged to. */
+export async function endSession(
+  store: Store,
+  token: string | undefined,
+  audit?: (accountId: string) => Promise<AuditNote | null>,
+): Promise<AuditNote | null> {
+  if (!token || token.length > 200) return null;
+  const hash = sha256Hex(token);
+  const accountId = audit && (await store.sessions.accountIdByHash(hash, new Date().toISOString()));
+  const note = accountId ? await audit(accountId) : null;
+  await store.sessions.deleteByHash(hash, note ?? undefined);
+  return note;
 }

@@ -1,7 +1,11 @@
-import { createAccount, listAccounts, type Plan, proveAddress, setPlan } from "../auth/accounts.ts";
+import { createAccount, findAccountByEmail, listAccounts, type Plan, proveAddress, setPlan } from "../auth/accounts.ts";
+import { Audit } from "../auth/audit/audit.ts";
 import { normalizeEmail } from "../auth/email.ts";
+import { removeAccount } from "../auth/leave/remove-account.ts";
+import { openSpool } from "../collections/uploads/spool.ts";
 import { AppError } from "../contract/errors.ts";
-import { type CommandInput, EXIT } from "./command.ts";
+import { createLogger, toStderr } from "../util/logger.ts";
+import { type CommandInput, EXIT, UsageError } from "./command.ts";
 import { columns, shown } from "./terminal.ts";
 import { withStore } from "./with-store.ts";
 
@@ -71,5 +75,44 @@ export async function accountConfirm({ cfg, options, args }: CommandInput): Prom
     console.log(JSON.stringify({ confirmed, unknown }));
     if (unknown.length) process.stderr.write(`no account with email ${unknown.map(shown).join(", ")}\n`);
     return unknown.length ? EXIT.failure : EXIT.ok;
+  });
+}
+
+/**
+ * `account delete EMAIL [--yes]`: the account and everything of it (README "When a person
+ * leaves"). Without --yes the operator types the address again; a stdin that is not a terminal
+ * (a script) must say --yes, so nobody's account goes on a piped line.
+ */
+export async function accountDelete({ cfg, options, args }: CommandInput): Promise<number> {
+  const email = normalizeEmail(args[0]!);
+  if (options.yes !== true) {
+    if (!process.stdin.isTTY)
+      throw new UsageError("standard input is not a terminal: confirm with --yes to delete without typing the email");
+    process.stderr.write(`Type ${shown(email)} to delete that account and everything of it: `);
+    let typed = "";
+    for await (const line of console) {
+      typed = line.trim();
+      break;
+    }
+    if (normalizeEmail(typed) !== email) {
+      process.stderr.write("not the same address: nothing was deleted\n");
+      return EXIT.failure;
+    }
+  }
+  return withStore(cfg, async (store) => {
+    const found = await findAccountByEmail(store, email);
+    if (!found) throw new AppError("not_found", `no account with email ${shown(email)}`);
+    const audit = new Audit(cfg, createLogger(cfg.LOG_LEVEL, toStderr));
+    const spool = openSpool(cfg);
+    const entry = await removeAccount(
+      store,
+      spool,
+      found,
+      cfg.SESSION_SECRET,
+      audit.note("operator_account_delete", null, null),
+    );
+    audit.logged(entry ?? undefined);
+    console.log(JSON.stringify({ deleted: found.email }));
+    return EXIT.ok;
   });
 }

@@ -24,6 +24,11 @@ export interface Command {
   configHelp?: true;
   /** What its non-zero exits mean beyond the common table, if anything: "1 the run ended in error". */
   exits?: string;
+  /**
+   * An operator's change: once it exits 0 the audit trail records `operator_<its words joined
+   * by _>` with the target this gives (README "The audit trail").
+   */
+  audited?: (input: CommandInput) => string | null;
   /** Runs it with validated input: the exit code, or null while it keeps running (serve). */
   run(input: CommandInput): Promise<number | null>;
 }

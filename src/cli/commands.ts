@@ -134,6 +134,7 @@ it on loopback. Logs go to stdout; SIGTERM or SIGINT drains the calls in flight,
     summary: "create an account (password from RQ_PASSWORD or a prompt); prints it as JSON",
     positionals: [EMAIL],
     options: { plan: { type: "string", value: "PLAN", help: "its plan (default: DEFAULT_PLAN)", choices: PLANS } },
+    audited: (input) => input.args[0] ?? null,
     run: async (input) => (await import("./accounts.ts")).accountCreate(input),
   },
   {
@@ -141,6 +142,7 @@ it on loopback. Logs go to stdout; SIGTERM or SIGINT drains the calls in flight,
     summary: "change an account's plan; prints it as JSON",
     positionals: [EMAIL, { name: "PLAN", help: "the new plan", choices: PLANS }],
     options: {},
+    audited: (input) => input.args[0] ?? null,
     run: async (input) => (await import("./accounts.ts")).accountSetPlan(input),
   },
   {
@@ -167,13 +169,29 @@ it (name it to confirm it anyway). Prints {confirmed, unknown} as JSON.`,
     oneOf: [{ names: ["EMAIL", "all-unproven"], required: true }],
     exits:
       "For account confirm, 1 means that no account has one of the emails (the others are confirmed); 2 also neither or both of EMAIL... and --all-unproven.",
+    audited: (input) => input.args.join(" ") || "--all-unproven",
     run: async (input) => (await import("./accounts.ts")).accountConfirm(input),
+  },
+  {
+    name: "account delete",
+    summary: "delete an account and everything of it (asks to type the email unless --yes)",
+    help: `Deletes the account and everything keyed by it: sessions, keys, identity links, runs with their
+answers, usage counters, private collections with their documents, uploads in flight and their
+spooled files. Its shared collections stay, owned by no one (the operator's). The audit trail keeps
+the deletion, naming the person by a one-way hash. Asks to type the email again unless --yes; with a
+standard input that is not a terminal, --yes is required. Prints {deleted} as JSON.`,
+    positionals: [EMAIL],
+    options: { yes: { type: "boolean", help: "delete without asking to type the email again" } },
+    exits:
+      "For account delete, 1 means that no account has that email, or the email typed was another (nothing deleted); 2 also no --yes on a standard input that is not a terminal.",
+    run: async (input) => (await import("./accounts.ts")).accountDelete(input),
   },
   {
     name: "key create",
     summary: "print a new API key for the account (shown this once)",
     positionals: [EMAIL],
     options: { name: { type: "string", value: "NAME", help: "a label for the key (at most 100 characters)" } },
+    audited: (input) => input.args[0] ?? null,
     run: async (input) => (await import("./keys.ts")).keyCreate(input),
   },
   {
@@ -189,6 +207,7 @@ it (name it to confirm it anyway). Prints {confirmed, unknown} as JSON.`,
     positionals: [{ name: "KEY_ID", help: "the key's id, as key list shows it" }],
     options: { json: json("print {id, status, revoked_at} as JSON, as DELETE /api/console/keys/{key_id} answers it") },
     exits: "For key revoke, 1 means that no key has that id.",
+    audited: (input) => input.args[0] ?? null,
     run: async (input) => (await import("./keys.ts")).keyRevoke(input),
   },
   {
@@ -220,6 +239,7 @@ nothing (corpus share and corpus unshare change that).`,
     },
     exits:
       "For corpus add, 1 means nothing could be imported from any PATH; 2 also a new collection without --owner or --shared, or a flag that disagrees with the collection's visibility (nothing imported); 130 (Ctrl-C) stops after the batch being written, every document written whole.",
+    audited: (input) => (input.options.collection as string | undefined) ?? "default",
     run: async (input) => (await import("./corpus-add.ts")).corpusAdd(input),
   },
   {
@@ -256,6 +276,7 @@ nothing (corpus share and corpus unshare change that).`,
     oneOf: [{ names: ["owner", "shared"] }],
     exits:
       "For corpus remove, 1 means that the collection or one of the documents named is not there (the others are removed); 2 also several collections of that name and neither --owner nor --shared (nothing removed).",
+    audited: (input) => input.args[0] ?? null,
     run: async (input) => (await import("./corpus-remove.ts")).corpusRemove(input),
   },
   {
@@ -266,6 +287,7 @@ anyone who signs up: a note says so). Sharing a shared collection again changes 
     positionals: [NAME],
     options: { owner: ONE_OWNER, json: json("print {collection: {name, owner, visibility, ...}} as JSON") },
     exits: "For corpus share, 1 means that there is no collection of that name.",
+    audited: (input) => input.args[0] ?? null,
     run: async (input) => (await import("./corpus-share.ts")).corpusShare(input),
   },
   {
@@ -280,6 +302,7 @@ own collection of that name, else the one with no owner, which becomes that acco
     },
     exits:
       "For corpus unshare, 1 means that neither that account nor the operator (no owner) has a collection of that name, or that the account already has a private one of that name beside one with no owner (nothing changed).",
+    audited: (input) => input.args[0] ?? null,
     run: async (input) => (await import("./corpus-share.ts")).corpusUnshare(input),
   },
   {
@@ -297,6 +320,22 @@ own collection of that name, else the one with no owner, which becomes that acco
       json: json("print {results: [{doc_id, collection, title, url?, score, snippet}]} as JSON"),
     },
     run: async (input) => (await import("./corpus-search.ts")).corpusSearch(input),
+  },
+  {
+    name: "audit",
+    summary: "the audit trail: who did what, newest first (sign-ins, keys, collections, operators' commands)",
+    positionals: [],
+    options: {
+      since: {
+        type: "string",
+        value: "ISO",
+        help: "only events from this time on (2026-11-01 or 2026-11-01T08:00:00Z)",
+      },
+      account: { type: "string", value: "EMAIL", help: "only events where this account is the actor or the target" },
+      json: json("print {events: [{at, action, actor, target, ip, detail}]} as JSON, newest first"),
+    },
+    exits: "For audit, 1 means that no account has the email of --account, or --since is not a time.",
+    run: async (input) => (await import("./audit.ts")).auditCommand(input),
   },
   {
     name: "db copy",

@@ -60,11 +60,14 @@ async function main(argv: string[]): Promise<number | null> {
       process.stdout.write(commandHelp(cmd));
       return EXIT.ok;
     }
-    return await cmd.run({
+    const input = {
       cfg: loadConfig(process.env, process.cwd(), (line) => warn(`research-query: ${line}\n`)),
       options: parsed.options,
       args: parsed.args,
-    });
+    };
+    const code = await cmd.run(input);
+    if (code === EXIT.ok && cmd.audited) await (await import("./operator-audit.ts")).recordOperator(cmd, input);
+    return code;
   } catch (e) {
     throw e instanceof UsageError && !e.command && !e.hint ? new UsageError(e.message, cmd) : e;
   }

@@ -1,10 +1,13 @@
 import type { Account } from "../auth/accounts.ts";
+import { Audit } from "../auth/audit/audit.ts";
+import type { Config } from "../config/schema.ts";
 import { CreateCollectionBodySchema, UpdateCollectionBodySchema } from "../contract/collections.ts";
 import { BODY_TOO_LARGE, err, json as jsonAnswer, sessionOp } from "../contract/openapi-operations.ts";
 import { ref } from "../contract/openapi-schemas.ts";
 import { json, NO_STORE } from "../http/responses.ts";
 import { routes } from "../http/route.ts";
 import type { Store } from "../store/types.ts";
+import type { Logger } from "../util/logger.ts";
 import { createCollection, listCollections, removeCollection, updateCollection } from "./collection-service.ts";
 import { collectionAt, NAME_PARAM, OWNER_PARAM } from "./route-params.ts";
 
@@ -86,16 +89,26 @@ export const COLLECTION_ROUTES = routes<Account>()(
       operation: REMOVE_COLLECTION,
     },
   },
-  (deps: { store: Store }) => ({
-    listCollections: async ({ account }) =>
-      json({ collections: await listCollections(deps.store, account) }, 200, NO_STORE),
-    createCollection: async ({ account, body }) =>
-      json({ collection: await createCollection(deps.store, account, body) }, 201, NO_STORE),
-    updateCollection: async ({ account, params, request, body }) => {
-      const collection = await updateCollection(deps.store, account, collectionAt(params, request), body);
-      return json({ collection }, 200, NO_STORE);
-    },
-    removeCollection: async ({ account, params, request }) =>
-      json(await removeCollection(deps.store, account, collectionAt(params, request)), 200, NO_STORE),
-  }),
+  (deps: { store: Store; config: Pick<Config, "TRUST_PROXY">; logger: Logger }) => {
+    const audit = new Audit(deps.config, deps.logger);
+    return {
+      listCollections: async ({ account }) =>
+        json({ collections: await listCollections(deps.store, account) }, 200, NO_STORE),
+      createCollection: async ({ account, body, request }) =>
+        json(
+          { collection: await createCollection(deps.store, account, body, audit.scope(request, account)) },
+          201,
+          NO_STORE,
+        ),
+      updateCollection: async ({ account, params, request, body }) => {
+        const at = collectionAt(params, request);
+        const collection = await updateCollection(deps.store, account, at, body, audit.scope(request, account));
+        return json({ collection }, 200, NO_STORE);
+      },
+      removeCollection: async ({ account, params, request }) => {
+        const at = collectionAt(params, request);
+        return json(await removeCollection(deps.store, account, at, audit.scope(request, account)), 200, NO_STORE);
+      },
+    };
+  },
 );

@@ -1,3 +1,4 @@
+import type { AuditScope } from "../auth/audit/audit.ts";
 import {
   type CollectionStatus,
   DOCUMENT_LIST_PAGE,
@@ -76,7 +77,17 @@ export async function collectionStatuses(
  * false when it has none of that doc_id. A file being indexed is cancelled: its documents go
  * when its import ends (src/collections/import/import-one.ts); its spooled file is swept.
  */
-export async function removeDocument(store: Store, collection: CollectionRef, docId: string): Promise<boolean> {
+export async function removeDocument(
+  store: Store,
+  collection: CollectionRef,
+  docId: string,
+  audit?: AuditScope,
+): Promise<boolean> {
+  const note = audit?.note("document_deleted", { target: `${collection.name}/${docId}` });
   const rows = await store.uploads.remove(collection.id, docId);
-  return (await store.corpus.removeDocuments(collection.id, [docId])) > 0 || rows.length > 0;
+  const stored = await store.corpus.removeDocuments(collection.id, [docId], note);
+  // A file still on its way in had no stored document: its removal above is the change recorded.
+  if (note && !stored && rows.length) await store.audit.append(note);
+  audit?.logged(note, stored > 0 || rows.length > 0);
+  return stored > 0 || rows.length > 0;
 }

@@ -1,10 +1,13 @@
 import type { Account } from "../auth/accounts.ts";
+import { Audit } from "../auth/audit/audit.ts";
+import type { Config } from "../config/schema.ts";
 import { AppError } from "../contract/errors.ts";
 import { err, json as jsonAnswer, sessionOp } from "../contract/openapi-operations.ts";
 import { queryValue } from "../http/query-value.ts";
 import { json, NO_STORE } from "../http/responses.ts";
 import { routes } from "../http/route.ts";
 import type { Store } from "../store/types.ts";
+import type { Logger } from "../util/logger.ts";
 import { listDocuments, removeDocument } from "./document-list.ts";
 import { documentPage, fromParam } from "./document-page.ts";
 import { ownCollection, readableCollection } from "./find-collection.ts";
@@ -83,28 +86,31 @@ export const DOCUMENT_ROUTES = routes<Account>()(
       operation: REMOVE_DOCUMENT,
     },
   },
-  (deps: { store: Store }) => ({
-    listDocuments: async ({ account, request, params }) => {
-      const at = collectionAt(params, request);
-      const c = await readableCollection(deps.store, account, at.name, at.owner);
-      // The first page when absent: the doc_ids start at "".
-      const from = queryValue(request, "from") ?? "";
-      return json(await listDocuments(deps.store, c, from), 200, NO_STORE);
-    },
-    getDocument: async ({ account, request, params }) => {
-      const at = collectionAt(params, request);
-      const docId = segment(params.doc_id, "doc_id");
-      const from = fromParam(queryValue(request, "from"));
-      const c = await readableCollection(deps.store, account, at.name, at.owner);
-      return json(await documentPage(deps.store, c, docId, from), 200, NO_STORE);
-    },
-    removeDocument: async ({ account, request, params }) => {
-      const at = collectionAt(params, request);
-      const docId = segment(params.doc_id, "doc_id");
-      const c = await ownCollection(deps.store, account, at.name, at.owner);
-      if (!(await removeDocument(deps.store, c, docId)))
-        throw new AppError("document_not_found", `no document ${JSON.stringify(docId)} in this collection`);
-      return json({ doc_id: docId }, 200, NO_STORE);
-    },
-  }),
+  (deps: { store: Store; config: Pick<Config, "TRUST_PROXY">; logger: Logger }) => {
+    const audit = new Audit(deps.config, deps.logger);
+    return {
+      listDocuments: async ({ account, request, params }) => {
+        const at = collectionAt(params, request);
+        const c = await readableCollection(deps.store, account, at.name, at.owner);
+        // The first page when absent: the doc_ids start at "".
+        const from = queryValue(request, "from") ?? "";
+        return json(await listDocuments(deps.store, c, from), 200, NO_STORE);
+      },
+      getDocument: async ({ account, request, params }) => {
+        const at = collectionAt(params, request);
+        const docId = segment(params.doc_id, "doc_id");
+        const from = fromParam(queryValue(request, "from"));
+        const c = await readableCollection(deps.store, account, at.name, at.owner);
+        return json(await documentPage(deps.store, c, docId, from), 200, NO_STORE);
+      },
+      removeDocument: async ({ account, request, params }) => {
+        const at = collectionAt(params, request);
+        const docId = segment(params.doc_id, "doc_id");
+        const c = await ownCollection(deps.store, account, at.name, at.owner);
+        if (!(await removeDocument(deps.store, c, docId, audit.scope(request, account))))
+          throw new AppError("document_not_found", `no document ${JSON.stringify(docId)} in this collection`);
+        return json({ doc_id: docId }, 200, NO_STORE);
+      },
+    };
+  },
 );

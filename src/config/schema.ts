@@ -241,6 +241,12 @@ export const ConfigSchema = T.Object({
       description: "comma list of email domains open sign-up is limited to (exact match, no subdomains)",
     }),
   ),
+  AUDIT_RETENTION_DAYS: T.Integer({
+    minimum: 0,
+    maximum: 36_500,
+    default: 365,
+    description: "days the audit trail keeps an event (0 = keep every event)",
+  }),
   KEYS_PER_ACCOUNT: T.Integer({
     minimum: 1,
     maximum: 100_000,

@@ -120,6 +120,12 @@ export const ERRORS = {
     kind: "refusal",
     description: "The email's domain is not allowed to sign in (in /signin?error=)",
   },
+  reauthentication_required: {
+    status: 403,
+    kind: "refusal",
+    description:
+      "Deleting an identity-provider account needs a sign-in within the last 10 minutes: sign in again, then delete",
+  },
   email_not_confirmed: {
     status: 403,
     kind: "refusal",

@@ -1,10 +1,12 @@
 import { Type as T, type TSchema } from "@sinclair/typebox";
+import { AUDIT_SCHEMAS } from "./audit.ts";
 import { AUTH_SCHEMAS } from "./auth.ts";
 import { COLLECTION_SCHEMAS } from "./collections.ts";
 import { CONSOLE_SCHEMAS } from "./console.ts";
 import { ENVELOPE_SCHEMAS } from "./envelope.ts";
 import { ERROR_SCHEMAS } from "./errors.ts";
 import { EVENT_SCHEMAS } from "./events.ts";
+import { LEAVING_SCHEMAS } from "./leaving.ts";
 import { QUERY_SCHEMAS } from "./query.ts";
 import { UPLOAD_SCHEMAS } from "./uploads.ts";
 
@@ -48,6 +50,8 @@ export const NAMED_SCHEMAS = {
   ...COLLECTION_SCHEMAS,
   ...UPLOAD_SCHEMAS,
   ...AUTH_SCHEMAS,
+  ...AUDIT_SCHEMAS,
+  ...LEAVING_SCHEMAS,
   Health: HealthSchema,
 } as const satisfies Record<string, TSchema>;
 

@@ -1,6 +1,6 @@
 import { KEY_LIST_PAGE, KEY_PATTERN, type KeyList, type KeyRecord, type RevokedKey } from "../contract/console.ts";
 import { AppError, sharedError } from "../contract/errors.ts";
-import type { Awaitable, KeyCheck, KeyRow, Store } from "../store/types.ts";
+import type { AuditNote, Awaitable, KeyCheck, KeyRow, Store } from "../store/types.ts";
 import { randomToken, sha256Hex } from "../util/crypto.ts";
 import { UnknownKeys } from "./unknown-keys.ts";
 
@@ -29,7 +29,8 @@ export async function createKey(
   name: string | null,
   maxActive: number,
   sessionToken?: string,
-): Promise<KeyRecord & { key: string }> {
+  audit?: (prefix: string) => AuditNote,
+): Promise<KeyRecord & { key: string; audited?: AuditNote }> {
   const key = KEY_PREFIX + randomToken(24);
   const row: KeyRow = {
     id: crypto.randomUUID(),
@@ -44,13 +45,14 @@ export async function createKey(
   };
   const whileSession = sessionToken ? { tokenHash: sha256Hex(sessionToken), now: row.createdAt } : undefined;
   // Threat: an account minting keys without end (thousands a second), each a row every list reads.
-  const written = await store.apiKeys.insertWithin(row, maxActive, whileSession);
+  const note = audit?.(row.prefix);
+  const written = await store.apiKeys.insertWithin(row, maxActive, whileSession, note);
   if (written === "no_session")
     throw new AppError("unauthorized", "sign in first: this endpoint needs the session cookie");
   if (written === "limit")
     throw new AppError("key_limit_reached", `this account already has ${maxActive} active keys: revoke one first`);
   unknownByStore.get(store)?.clear();
-  return { ...toRecord(row), key };
+  return note ? { ...toRecord(row), key, audited: note } : { ...toRecord(row), key };
 }
 
 export async function listKeys(store: Store, accountId: string): Promise<KeyRecord[]> {
@@ -69,10 +71,19 @@ export async function listKeyPage(store: Store, accountId: string, from: string 
 }
 
 /** Revokes a key of this account; revoking again answers the same record (first revocation time). */
-export async function revokeKey(store: Store, accountId: string, keyId: string): Promise<RevokedKey> {
+/** `audit`: the entry of the revocation, recorded only when an active key of the account is revoked now. */
+export async function revokeKey(
+  store: Store,
+  accountId: string,
+  keyId: string,
+  audit?: (prefix: string) => AuditNote,
+): Promise<RevokedKey & { audited?: AuditNote }> {
   const at = new Date().toISOString();
-  const r = await store.apiKeys.revoke(accountId, keyId, at);
+  const [mine] = audit ? await store.apiKeys.pageByAccount(accountId, keyId, 1) : [];
+  const note = mine?.id === keyId && mine.status === "active" ? audit?.(mine.prefix) : undefined;
+  const r = await store.apiKeys.revoke(accountId, keyId, at, note);
   if (!r) throw new AppError("key_not_found", "no such key");
+  if (note && r.revokedAt === at) return { id: r.id, status: "revoked", revoked_at: at, audited: note };
   // A key revoked without a time (by hand in the database) reports this revocation's.
   return { id: r.id, status: "revoked", revoked_at: r.revokedAt ?? at };
 }

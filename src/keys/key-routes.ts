@@ -1,5 +1,6 @@
 import { t } from "elysia";
 import type { Account } from "../auth/accounts.ts";
+import { Audit } from "../auth/audit/audit.ts";
 import { sessionToken } from "../auth/session-cookie.ts";
 import type { Config } from "../config/schema.ts";
 import { CreateKeyBodySchema } from "../contract/console.ts";
@@ -9,6 +10,7 @@ import { queryValue } from "../http/query-value.ts";
 import { json, NO_STORE } from "../http/responses.ts";
 import { routes } from "../http/route.ts";
 import type { Store } from "../store/types.ts";
+import type { Logger } from "../util/logger.ts";
 import { createKey, listKeyPage, revokeKey } from "./api-keys.ts";
 
 // Each route's OpenAPI operation, beside it: its summary, body and answers are this one object.
@@ -71,19 +73,36 @@ export const KEY_ROUTES = routes<Account>()(
       operation: REVOKE_KEY,
     },
   },
-  (deps: { store: Store; config: Pick<Config, "KEYS_PER_ACCOUNT"> }) => ({
-    listKeys: async ({ account, request }) =>
-      json(await listKeyPage(deps.store, account.id, queryValue(request, "from") ?? null), 200, NO_STORE),
-    createKey: async ({ account, request, body }) => {
-      const name = body?.name?.trim() || null;
-      const {
-        last_used_at: _l,
-        revoked_at: _r,
-        ...shown
-      } = await createKey(deps.store, account.id, name, deps.config.KEYS_PER_ACCOUNT, sessionToken(request));
-      return json(shown, 201, NO_STORE);
-    },
-    revokeKey: async ({ account, params }) =>
-      json(await revokeKey(deps.store, account.id, params.key_id as string), 200, NO_STORE),
-  }),
+  (deps: { store: Store; config: Pick<Config, "KEYS_PER_ACCOUNT" | "TRUST_PROXY">; logger: Logger }) => {
+    const audit = new Audit(deps.config, deps.logger);
+    return {
+      listKeys: async ({ account, request }) =>
+        json(await listKeyPage(deps.store, account.id, queryValue(request, "from") ?? null), 200, NO_STORE),
+      createKey: async ({ account, request, body }) => {
+        const name = body?.name?.trim() || null;
+        const {
+          last_used_at: _l,
+          revoked_at: _r,
+          audited,
+          ...shown
+        } = await createKey(
+          deps.store,
+          account.id,
+          name,
+          deps.config.KEYS_PER_ACCOUNT,
+          sessionToken(request),
+          (prefix) => audit.note("key_created", request, account, { target: prefix, detail: name }),
+        );
+        if (audited) audit.logged(audited);
+        return json(shown, 201, NO_STORE);
+      },
+      revokeKey: async ({ account, params, request }) => {
+        const { audited, ...revoked } = await revokeKey(deps.store, account.id, params.key_id as string, (prefix) =>
+          audit.note("key_revoked", request, account, { target: prefix }),
+        );
+        if (audited) audit.logged(audited);
+        return json(revoked, 200, NO_STORE);
+      },
+    };
+  },
 );

@@ -1,10 +1,12 @@
 import type { Account } from "../auth/accounts.ts";
 import { AUTH_ROUTES } from "../auth/auth-routes.ts";
+import { LEAVE_ROUTES } from "../auth/leave/leave-routes.ts";
 import { OIDC_ROUTES } from "../auth/oidc/oidc-routes.ts";
 import { SESSION_ROUTES } from "../auth/session-route.ts";
 import { COLLECTION_ROUTES } from "../collections/collection-routes.ts";
 import { DOCUMENT_ROUTES } from "../collections/document-routes.ts";
 import { UPLOAD_ROUTES } from "../collections/uploads/upload-routes.ts";
+import { AUDIT_ROUTES } from "../console/audit-routes.ts";
 import { CONSOLE_ROUTES } from "../console/console-routes.ts";
 import type { OpenApiDocument } from "../contract/openapi.ts";
 import type { Declaration, Route, RouteSet } from "../http/route.ts";
@@ -26,10 +28,12 @@ const ROUTE_SETS: readonly RouteSet<Account, RouteDeps>[] = [
   QUERY_ROUTES,
   KEY_ROUTES,
   CONSOLE_ROUTES,
+  AUDIT_ROUTES,
   COLLECTION_ROUTES,
   DOCUMENT_ROUTES,
   UPLOAD_ROUTES,
   AUTH_ROUTES,
+  LEAVE_ROUTES,
   SESSION_ROUTES,
   OIDC_ROUTES,
   RESEARCH_ROUTES,

@@ -10,6 +10,7 @@ export const WEB_PATHS = [
   "/research",
   "/keys",
   "/usage",
+  "/settings",
   "/runs/:id",
   "/documents",
   "/documents/:name",

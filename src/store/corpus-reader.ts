@@ -31,6 +31,12 @@ export function openCorpusReader(source: CorpusReaderSource): CorpusReader {
   const db = new Database(source.path, { readonly: true, strict: true });
   db.exec("PRAGMA busy_timeout = 5000;");
   // Only the reads are used; the writes it prepares would be refused by the read-only connection.
-  const corpus = sqliteCorpus(db, () => {});
+  const corpus = sqliteCorpus(
+    db,
+    () => {},
+    () => {
+      throw new Error("a search thread writes no audit entry");
+    },
+  );
   return { index: sqliteCorpusIndex(db), bestPassages: corpus.bestPassages, close: () => db.close() };
 }

@@ -22,7 +22,7 @@ export function withStorableWrites<S extends Store>(store: S): S {
     corpus: { ...corpus, put: (id, docs) => corpus.put(id, storable(docs)) },
     uploads: {
       ...uploads,
-      enqueue: (id, owner, files, fits) => uploads.enqueue(id, owner, storable(files), fits),
+      enqueue: (id, owner, files, fits, audit) => uploads.enqueue(id, owner, storable(files), fits, audit),
       fail: (id, error) => uploads.fail(id, storableText(error)),
     },
     runStream: runStream && { ...runStream, append: (id, events) => runStream.append(id, storable(events)) },

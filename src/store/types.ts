@@ -36,7 +36,7 @@ export interface AccountsTable {
   /** `email` already normalised (trimmed, lower-cased). */
   byEmail(email: string): Awaitable<AccountRow | null>;
   /** False when the email is taken. */
-  insert(row: AccountRow): Awaitable<boolean>;
+  insert(row: AccountRow, audit?: AuditNote): Awaitable<boolean>;
   setPlan(email: string, plan: Plan): Awaitable<AccountRow | null>;
   /** Every account, oldest first (the CLI's `account list` and `account confirm --all-unproven`). */
   list(): Awaitable<AccountRow[]>;
@@ -52,6 +52,16 @@ export interface AccountsTable {
    * hash (its links die when the next one is inserted). Null when the address is not pending.
    */
   retakePending(email: string, passwordHash: string): Awaitable<AccountRow | null>;
+  /**
+   * A person leaves (README "When a person leaves"), in one transaction: the account and all
+   * that is keyed by it go (sessions, keys, identities, links, runs with their events and
+   * idempotency keys, usage counters, private collections with their documents and uploads in
+   * flight); its shared collections are handed to no owner (renamed `NAME-ID` where the
+   * operator has one of that name); every audit row naming it (id or address) names
+   * `erase.pseudonym` instead, and `audit` is written. The spooled files of the uploads that
+   * went (to delete), or null when there is no such account.
+   */
+  remove(accountId: string, erase: { email: string; pseudonym: string }, audit: AuditNote): Awaitable<string[] | null>;
 }
 
 export interface EmailConfirmationRow {
@@ -75,7 +85,7 @@ export interface EmailConfirmationsTable {
    * proven; every token of that account is dropped (single use). The account id, or null for
    * an unknown or expired token.
    */
-  take(tokenHash: string, now: string, passwordHash: string): Awaitable<string | null>;
+  take(tokenHash: string, now: string, passwordHash: string, audit?: AuditNote): Awaitable<string | null>;
 }
 
 export interface SessionRow {
@@ -100,9 +110,12 @@ export interface SessionsTable {
    * server database the account's row is locked first, so a takeover committing meanwhile is
    * either seen, or sees the new session and ends it.
    */
-  insert(row: SessionRow, proof: SessionProof): Awaitable<boolean>;
+  insert(row: SessionRow, proof: SessionProof, audit?: AuditNote): Awaitable<boolean>;
   accountIdByHash(tokenHash: string, now: string): Awaitable<string | null>;
-  deleteByHash(tokenHash: string): Awaitable<void>;
+  /** When a live session was made (its sign-in), or null. */
+  createdAt(tokenHash: string, now: string): Awaitable<string | null>;
+  /** The audit entry is written only when a session was ended. */
+  deleteByHash(tokenHash: string, audit?: AuditNote): Awaitable<void>;
 }
 
 export interface KeyRow {
@@ -138,6 +151,7 @@ export interface ApiKeysTable {
     row: KeyRow,
     maxActive: number,
     whileSession?: { tokenHash: string; now: string },
+    audit?: AuditNote,
   ): Awaitable<"inserted" | "limit" | "no_session">;
   /** Newest first. */
   listByAccount(accountId: string): Awaitable<KeyRow[]>;
@@ -147,7 +161,8 @@ export interface ApiKeysTable {
    */
   pageByAccount(accountId: string, from: string | null, limit: number): Awaitable<KeyRow[]>;
   /** Revokes an active key of this account; returns the key (revoked or not), or null if not its. */
-  revoke(accountId: string, keyId: string, at: string): Awaitable<KeyRow | null>;
+  /** The audit entry is written only when an active key of the account was revoked. */
+  revoke(accountId: string, keyId: string, at: string, audit?: AuditNote): Awaitable<KeyRow | null>;
   /** The account a key belongs to, or null if there is no such key (the CLI's `key revoke KEY_ID`). */
   accountOf(keyId: string): Awaitable<string | null>;
   /** The hot path: every call and every refusal. Synchronous on SQLite. */
@@ -258,6 +273,8 @@ export interface RunsTable {
   withEvents(accountId: string, runId: string): Awaitable<{ run: RunRow; events: TimelineEvent[] } | null>;
   /** The month's runs per UTC day, those the retention sweep deleted included. */
   perDay(accountId: string, period: string): Awaitable<UsageDay[]>;
+  /** At most `limit` of the account's runs, oldest first, after the run `after` (an export's pages). */
+  pageByAccount(accountId: string, after: { createdAt: string; id: string } | null, limit: number): Awaitable<RunRow[]>;
   recent(accountId: string, limit: number): Awaitable<RecentRun[]>;
   /**
    * The retention sweep's batch: deletes up to `limit` ended runs created before `cutoff`,
@@ -273,6 +290,8 @@ export interface RunsTable {
 export interface RunCountersTable {
   /** Runs counted for the account in the month "YYYY-MM". */
   used(accountId: string, period: string): Awaitable<number>;
+  /** Every month's count of the account, oldest first. */
+  byAccount(accountId: string): Awaitable<{ period: string; runs: number }[]>;
 }
 
 export interface SettingsTable {
@@ -288,7 +307,14 @@ export interface IdentityClaim {
 }
 
 /** `replaced`: the account's address was unproven; its old credentials were revoked (IdentitiesTable.link). */
-export type LinkOutcome = { accountId: string; replaced?: boolean } | { refused: "no_email" | "email_not_verified" };
+/**
+ * `created`: a new account was made for the identity. With an `audit` note (its action unused),
+ * `link` records `signup` for a new account and `account_taken_over` for a replaced one, the
+ * account as actor, in its transaction.
+ */
+export type LinkOutcome =
+  | { accountId: string; replaced?: boolean; created?: boolean }
+  | { refused: "no_email" | "email_not_verified" };
 
 export interface IdentitiesTable {
   /**
@@ -299,7 +325,7 @@ export interface IdentitiesTable {
    * is not proven, the verified identity takes it over: its password, sessions, API keys,
    * other identities and pending links are revoked, and the address counts as proven.
    */
-  link(claim: IdentityClaim, plan: Plan): Awaitable<LinkOutcome>;
+  link(claim: IdentityClaim, plan: Plan, audit?: AuditNote): Awaitable<LinkOutcome>;
 }
 
 /**
@@ -451,7 +477,7 @@ export interface NewCollection {
 
 export interface CorpusTable {
   /** Creates a collection; null when its owner already has one of that name. */
-  createCollection(c: NewCollection): Awaitable<CollectionSummary | null>;
+  createCollection(c: NewCollection, audit?: AuditNote): Awaitable<CollectionSummary | null>;
   /** The collections a reader may read, by name (then owner). */
   collections(reader: CollectionReader): Awaitable<CollectionSummary[]>;
   /** One collection by its owner and name, readable or not (callers check), with its counts. */
@@ -472,6 +498,7 @@ export interface CorpusTable {
   updateCollection(
     id: number,
     change: { name?: string; visibility?: Visibility; ownerId?: OwnerId },
+    audit?: AuditNote,
   ): Awaitable<"ok" | "taken" | "missing">;
   /**
    * Keeps documents in a collection, each with its passages in one transaction for the whole
@@ -491,9 +518,10 @@ export interface CorpusTable {
   /** One document of a collection by its doc_id; null when it has none. */
   document(collectionId: number, docId: string): Awaitable<CorpusDocumentRow | null>;
   /** Removes a collection and its documents; null when there is no such collection. */
-  removeCollection(id: number): Awaitable<number | null>;
+  removeCollection(id: number, audit?: AuditNote): Awaitable<number | null>;
   /** Removes documents by doc_id; returns how many there were. */
-  removeDocuments(collectionId: number, docIds: string[]): Awaitable<number>;
+  /** The audit entry is written only when a document was removed. */
+  removeDocuments(collectionId: number, docIds: string[], audit?: AuditNote): Awaitable<number>;
   /** True when any of these collections holds a document (the `local` provider then takes part in a run). */
   hasDocuments(collectionIds: number[]): Awaitable<boolean>;
   /**
@@ -556,6 +584,7 @@ export interface UploadsTable {
     ownerId: string,
     files: NewUpload[],
     fits: (use: StorageUse) => boolean,
+    audit?: AuditNote,
   ): Awaitable<EnqueueOutcome>;
   storageUse(ownerId: string): Awaitable<StorageUse>;
   /**
@@ -589,6 +618,58 @@ export interface UploadsTable {
   statusCounts(): Awaitable<Record<UploadRow["status"], number>>;
 }
 
+/**
+ * One entry of the audit trail as a change hands it to the store (README "The audit trail"):
+ * the port that makes the change writes it in the same transaction, and only when the change
+ * happened. `actorId`/`targetId` name accounts (what the Console reads by); the labels are
+ * what a person reads (an address, a key's prefix, a collection's name). Never a secret.
+ */
+export interface AuditNote {
+  action: string;
+  actorId: string | null;
+  actor: string | null;
+  targetId?: string | null;
+  target?: string | null;
+  ip: string | null;
+  detail?: string | null;
+}
+
+export interface AuditRow {
+  id: number;
+  at: string;
+  action: string;
+  actorId: string | null;
+  actor: string | null;
+  targetId: string | null;
+  target: string | null;
+  ip: string | null;
+  detail: string | null;
+  /** Failed sign-ins not written one by one after this row (their bound was reached). */
+  cut: number;
+}
+
+/** Bounds on failed sign-ins: at most `max` rows per client address, and per address typed, within `windowMs`. */
+export interface FailedSigninBound {
+  max: number;
+  windowMs: number;
+}
+
+export interface AuditTable {
+  /** An event that changes nothing else (an export, an operator's command). */
+  append(note: AuditNote): Awaitable<void>;
+  /**
+   * A failed sign-in, bounded: written while its client address and the address typed each
+   * have fewer than `bound.max` rows in the window; otherwise counted into the newest of them.
+   */
+  failedSignin(note: AuditNote, bound: FailedSigninBound): Awaitable<"written" | "counted">;
+  /** Events where the account is actor or target, newest first, ids below `before` (null: from the newest). */
+  forAccount(accountId: string, before: number | null, limit: number): Awaitable<AuditRow[]>;
+  /** Every event, newest first, optionally since a time and about one account (actor or target), ids below `before`. */
+  list(filter: { since?: string; accountId?: string; before?: number | null; limit: number }): Awaitable<AuditRow[]>;
+  /** Deletes at most `limit` events older than `cutoff`, oldest first; how many went (the retention sweep). */
+  deleteAuditEventsBefore(cutoff: Date, limit: number): Promise<number>;
+}
+
 export interface Store {
   readonly backend: "sqlite" | "postgres";
   accounts: AccountsTable;
@@ -603,6 +684,8 @@ export interface Store {
   corpus: CorpusTable;
   /** Files uploaded to collections, until imported. */
   uploads: UploadsTable;
+  /** The audit trail; changes write their own entries through their ports' `audit` argument. */
+  audit: AuditTable;
   /** The collections' index as the ranker reads it (src/corpus/search ranks). */
   corpusIndex: CorpusIndex;
   /** Where a search thread opens the collections itself; null when only this connection can. */

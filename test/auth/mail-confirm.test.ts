@@ -77,6 +77,11 @@ describe("confirming a sign-up's address by mail", () => {
     expect(new URL(again.headers.get("location")!, srv.url).searchParams.get("error")).toBe("confirmation_invalid");
     const forged = await follow(`${srv.url}/api/v1/auth/confirm?token=forged`);
     expect(new URL(forged.headers.get("location")!, srv.url).searchParams.get("error")).toBe("confirmation_invalid");
+    // The audit trail (README "The audit trail"): each change once; the early refusals record nothing.
+    const trail = srv.sql
+      .query("SELECT action FROM audit_events WHERE actor = ? OR target = ? ORDER BY id")
+      .all(email, email) as { action: string }[];
+    expect(trail.map((r) => r.action)).toEqual(["signup", "signin_failed", "email_confirmed", "signin", "signin"]);
   });
 
   test("resend answers alike for any address and mails only an account waiting for confirmation", async () => {

@@ -63,7 +63,7 @@ describe("the error table", () => {
     }
   });
 
-  test("the only additions are idempotency_key_reused (422), the sign-up refusals, the address confirmation's, the key cap's, the collections' and the uploads' refusals, service_unavailable (503, the database away), client_closed (a run failure code), second_opinion_failed (a completed run's notice) and MCP's server_unreachable and too_many_calls", () => {
+  test("the only additions are idempotency_key_reused (422), the sign-up refusals, the deletion's, the address confirmation's, the key cap's, the collections' and the uploads' refusals, service_unavailable (503, the database away), client_closed (a run failure code), second_opinion_failed (a completed run's notice) and MCP's server_unreachable and too_many_calls", () => {
     expect(ERROR_CODES.filter((c) => !(c in LEGACY_STATUS))).toEqual([
       "too_many_signups",
       "signup_not_allowed",
@@ -74,6 +74,7 @@ describe("the error table", () => {
       "invalid_collection_name",
       "document_not_found",
       "idempotency_key_reused",
+      "reauthentication_required",
       "email_not_confirmed",
       "confirmation_invalid",
       "mail_failed",
@@ -94,6 +95,10 @@ describe("the error table", () => {
     expect(errorKind("server_unreachable")).toBe("client");
     expect([errorKind("too_many_calls"), errorStatus("too_many_calls")]).toEqual(["client", 429]);
     expect(errorStatus("idempotency_key_reused")).toBe(422);
+    expect([errorStatus("reauthentication_required"), errorKind("reauthentication_required")]).toEqual([
+      403,
+      "refusal",
+    ]);
     expect([errorStatus("service_unavailable"), errorKind("service_unavailable")]).toEqual([503, "refusal"]);
     expect([errorStatus("search_unavailable"), errorKind("search_unavailable")]).toEqual([503, "refusal"]);
     expect(

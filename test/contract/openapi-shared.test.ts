@@ -65,6 +65,7 @@ describe("every operation of the OpenAPI document", () => {
   test("every operation that takes a body may answer 400 invalid_request for a body over its limit", () => {
     const withBody = operations.filter(({ op }) => op.requestBody !== undefined);
     expect(withBody.map(({ at }) => at).sort()).toEqual([
+      "DELETE /api/v1/me",
       "PATCH /api/console/collections/{name}",
       "POST /api/console/collections",
       "POST /api/console/collections/{name}/documents",

@@ -41,12 +41,12 @@ for (const backend of backends) {
 
       // 29 days on: younger than the limit, nothing is touched.
       clock = new Date(Date.now() + 29 * DAY);
-      expect(await srv.retention.sweep()).toEqual({ runs: 0 });
+      expect(await srv.retention.sweep()).toEqual({ runs: 0, audit: 0 });
       for (const id of ids) expect(await timeline(id)).toBe(200);
       expect(srv.logs.some((l) => l.includes('"msg":"retention_sweep"'))).toBe(false);
 
       clock = new Date(Date.now() + 31 * DAY);
-      expect(await srv.retention.sweep()).toEqual({ runs: 3 });
+      expect(await srv.retention.sweep()).toEqual({ runs: 3, audit: 0 });
       for (const id of ids) expect(await timeline(id)).toBe(404);
       const after = await usage();
       expect({ ...after, recent: [] }).toEqual({ ...before, recent: [] });
@@ -54,6 +54,36 @@ for (const backend of backends) {
       expect(await owner.used()).toBe(3);
       const line = JSON.parse(srv.logs.find((l) => l.includes('"msg":"retention_sweep"'))!);
       expect(line).toMatchObject({ level: "info", data: "runs", deleted: 3, days: 30 });
+    });
+  });
+
+  describe(`the audit trail past AUDIT_RETENTION_DAYS on ${backend.name}`, () => {
+    let srv: TestServer | undefined;
+    afterAll(() => srv?.stop(100));
+
+    test("is swept by the same sweep; younger events stay", async () => {
+      let clock = new Date();
+      srv = startTestServer({
+        store: await backend.open(),
+        env: { AUDIT_RETENTION_DAYS: "60" },
+        retention: { firstMs: 3_600_000, now: () => clock },
+      });
+      const owner = new Client(srv.url);
+      await owner.signup();
+      await owner.createKey();
+      const actions = async () =>
+        ((await (await owner.req("GET", "/api/console/audit")).json()) as { events: { action: string }[] }).events.map(
+          (e) => e.action,
+        );
+      expect(await actions()).toEqual(["key_created", "signup"]);
+      clock = new Date(Date.now() + 59 * DAY);
+      expect(await srv.retention.sweep()).toEqual({ runs: 0, audit: 0 });
+      expect(await actions()).toEqual(["key_created", "signup"]);
+      clock = new Date(Date.now() + 61 * DAY);
+      expect(await srv.retention.sweep()).toEqual({ runs: 0, audit: 2 });
+      expect(await actions()).toEqual([]);
+      const line = JSON.parse(srv.logs.find((l) => l.includes('"data":"audit"'))!);
+      expect(line).toMatchObject({ msg: "retention_sweep", deleted: 2, days: 60 });
     });
   });
 }

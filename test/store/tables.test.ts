@@ -314,8 +314,8 @@ for (const backend of tableBackends()) {
       const s = await open();
       const claim = { issuer: "https://idp", subject: "s1", email: "new@x.org", emailVerified: false };
       const made = await s.identities.link(claim, "pro");
-      expect(made).toEqual({ accountId: expect.any(String) });
-      expect(await s.identities.link(claim, "free")).toEqual(made);
+      expect(made).toEqual({ accountId: expect.any(String), created: true });
+      expect(await s.identities.link(claim, "free")).toEqual({ accountId: (made as { accountId: string }).accountId });
       expect(await s.accounts.byEmail("new@x.org")).toMatchObject({ plan: "pro", passwordHash: null });
       const owner = account("owner@x.org");
       await s.accounts.insert(owner);

@@ -1,6 +1,6 @@
 import { AppError } from "../../contract/errors.ts";
 import { isStorableText } from "../../contract/storable-text.ts";
-import type { Store } from "../../store/types.ts";
+import type { AuditNote, Store } from "../../store/types.ts";
 import type { Plan } from "../accounts.ts";
 import { emailProblem, normalizeEmail } from "../email.ts";
 import type { OidcIdentity } from "./client.ts";
@@ -38,6 +38,16 @@ function checkDomain(email: string | undefined, verified: boolean, allowed: stri
  * domain allow-list is checked first, on the verified email only.
  */
 export async function accountForIdentity(store: Store, id: OidcIdentity, policy: LinkPolicy): Promise<string> {
+  return (await linkIdentity(store, id, policy)).accountId;
+}
+
+/** `accountForIdentity`, saying whether the account was made or taken over; `audit` records either. */
+export async function linkIdentity(
+  store: Store,
+  id: OidcIdentity,
+  policy: LinkPolicy,
+  audit?: AuditNote,
+): Promise<{ accountId: string; created?: boolean; replaced?: boolean }> {
   // Threat: a provider's subject PostgreSQL cannot hold failing the sign-in with a 500 there and
   // stored altered on SQLite (docs/decisions/0100-text-a-database-cannot-hold.md).
   if (!isStorableText(id.subject))
@@ -50,8 +60,9 @@ export async function accountForIdentity(store: Store, id: OidcIdentity, policy:
   const out = await store.identities.link(
     { issuer: id.issuer, subject: id.subject, email, emailVerified: id.emailVerified },
     policy.defaultPlan,
+    audit,
   );
-  if ("accountId" in out) return out.accountId;
+  if ("accountId" in out) return out;
   if (out.refused === "no_email")
     throw new AppError(
       "oidc_failed",

@@ -6,13 +6,14 @@ import { err, json as jsonAnswer, publicOp } from "../../contract/openapi-operat
 import { json } from "../../http/responses.ts";
 import { routes } from "../../http/route.ts";
 import type { Account } from "../accounts.ts";
+import { Audit } from "../audit/audit.ts";
 import type { AuthDeps } from "../auth-routes.ts";
 import { signingSecret } from "../secret.ts";
 import { cookieValue, sessionCookie } from "../session-cookie.ts";
 import { createSession } from "../sessions.ts";
 import { OidcClient, oidcSettings } from "./client.ts";
 import { FLOW_TTL_MS, FlowStates } from "./flow-state.ts";
-import { accountForIdentity, parseAllowedDomains } from "./link-account.ts";
+import { linkIdentity, parseAllowedDomains } from "./link-account.ts";
 
 const FLOW_PATH = "/api/v1/auth/oidc";
 const FLOW_COOKIE = "rq_oidc";
@@ -70,6 +71,7 @@ export const OIDC_ROUTES = routes<Account>()(
     flowStates.catch((e: unknown) => deps.logger.error("signing_secret_failed", { error: String(e) }));
     const flows = () => flowStates;
     const policy = { defaultPlan: cfg.DEFAULT_PLAN, allowedDomains: parseAllowedDomains(cfg.OIDC_ALLOWED_DOMAINS) };
+    const audit = new Audit(cfg, deps.logger);
 
     // Scoped to the OIDC paths: the flow secrets travel only to start and callback.
     const flowCookie = (value: string, maxAgeSec: number) =>
@@ -134,13 +136,31 @@ export const OIDC_ROUTES = routes<Account>()(
           const flow = (await flows()).take(cookieValue(request, FLOW_COOKIE), query.get("state"));
           // Our public address, not request.url: behind a reverse proxy they differ.
           const identity = await idp.finish(new URL(`${callbackUrl}?${query}`), flow);
-          const accountId = await accountForIdentity(deps.store, identity, policy);
-          const session = await createSession(deps.store, accountId, cfg.SESSION_TTL_DAYS, {
-            issuer: identity.issuer,
-            subject: identity.subject,
-          });
+          // `link` records a new account's `signup` or a takeover itself, in its transaction.
+          const linking = audit.note("signup", request, null, { detail: identity.issuer });
+          const linked = await linkIdentity(deps.store, identity, policy, linking);
+          const accountId = linked.accountId;
+          const who = await deps.store.accounts.byId(accountId);
+          if (linked.created || linked.replaced)
+            audit.logged({
+              ...linking,
+              action: linked.created ? "signup" : "account_taken_over",
+              actorId: accountId,
+              actor: who?.email ?? null,
+            });
+          // A sign-up is recorded as `signup` only, as with a password.
+          const note =
+            who && !linked.created ? audit.note("signin", request, who, { detail: identity.issuer }) : undefined;
+          const session = await createSession(
+            deps.store,
+            accountId,
+            cfg.SESSION_TTL_DAYS,
+            { issuer: identity.issuer, subject: identity.subject },
+            note,
+          );
           // Another identity's takeover unlinked this one after it was checked.
           if (!session) throw new AppError("oidc_failed", "The account changed during sign-in. Please try again.");
+          if (note) audit.logged(note);
           const { token, expiresAt } = session;
           deps.logger.info("oidc_signin", { account_id: accountId });
           return redirect("/", [sessionCookie(token, expiresAt, secure), flowCookie("", 0)]);

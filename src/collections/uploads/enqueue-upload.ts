@@ -1,4 +1,5 @@
 import type { Account } from "../../auth/accounts.ts";
+import type { AuditScope } from "../../auth/audit/audit.ts";
 import type { Config } from "../../config/schema.ts";
 import { AppError } from "../../contract/errors.ts";
 import { storageAllowanceFor, withinAllowance } from "../../corpus/storage-allowance.ts";
@@ -34,7 +35,7 @@ export async function enqueueUpload(
   store: Store,
   cfg: Config,
   spool: Spool,
-  o: { account: Account; collection: CollectionRef; files: ReceivedFile[]; instanceId: string },
+  o: { account: Account; collection: CollectionRef; files: ReceivedFile[]; instanceId: string; audit?: AuditScope },
 ): Promise<UploadRow[]> {
   const allowance = storageAllowanceFor(cfg, o.account.plan);
   let seen: StorageUse = { documents: 0, bytes: 0 };
@@ -42,6 +43,8 @@ export async function enqueueUpload(
     for (const f of o.files) spool.remove(f.spool);
   };
   let outcome: Awaited<ReturnType<Store["uploads"]["enqueue"]>>;
+  const files = o.files.length === 1 ? o.files[0]!.docId : `${o.files.length} files`;
+  const note = o.audit?.note("documents_uploaded", { target: o.collection.name, detail: files });
   try {
     outcome = await store.uploads.enqueue(
       o.collection.id,
@@ -51,6 +54,7 @@ export async function enqueueUpload(
         seen = use;
         return withinAllowance(use, allowance);
       },
+      note,
     );
   } catch (e) {
     dropAll();
@@ -66,6 +70,7 @@ export async function enqueueUpload(
     dropAll();
     throw new AppError("storage_quota_exceeded", overMessage(seen, allowance));
   }
+  o.audit?.logged(note);
   for (const s of outcome.superseded) spool.remove(s);
   return outcome.queued;
 }

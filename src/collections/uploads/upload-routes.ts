@@ -1,4 +1,5 @@
 import type { Account } from "../../auth/accounts.ts";
+import { Audit } from "../../auth/audit/audit.ts";
 import type { Config } from "../../config/schema.ts";
 import { AppError } from "../../contract/errors.ts";
 import { err, json as jsonAnswer, sessionOp } from "../../contract/openapi-operations.ts";
@@ -10,6 +11,7 @@ import { json, NO_STORE } from "../../http/responses.ts";
 import { routes } from "../../http/route.ts";
 import type { Metrics } from "../../metrics/registry.ts";
 import type { Store } from "../../store/types.ts";
+import type { Logger } from "../../util/logger.ts";
 import { ownCollection } from "../find-collection.ts";
 import type { ImportQueue } from "../import/import-queue.ts";
 import { collectionAt, NAME_PARAM, OWNER_PARAM } from "../route-params.ts";
@@ -53,6 +55,7 @@ export interface UploadDeps {
   config: Config;
   imports: ImportQueue;
   metrics: Metrics;
+  logger: Logger;
   /** Longest silence within an upload's body (default BODY_TIMEOUT_S); tests shorten it. */
   bodyTimeoutMs?: number;
 }
@@ -74,39 +77,43 @@ export const UPLOAD_ROUTES = routes<Account>()(
       operation: UPLOAD_DOCUMENTS,
     },
   },
-  (deps: UploadDeps) => ({
-    uploadDocuments: async ({ account, request, params }) => {
-      const at = collectionAt(params, request);
-      const collection = await ownCollection(deps.store, account, at.name, at.owner);
-      // Already over (a smaller plan since): refused before a byte is read, as the queueing would.
-      const allowance = storageAllowanceFor(deps.config, account.plan);
-      const use = await deps.store.uploads.storageUse(account.id);
-      if (!withinAllowance(use, allowance))
-        throw new AppError(
-          "storage_quota_exceeded",
-          "your collections hold more than your plan keeps: nothing was stored; remove documents or ask for a larger plan",
+  (deps: UploadDeps) => {
+    const audit = new Audit(deps.config, deps.logger);
+    return {
+      uploadDocuments: async ({ account, request, params }) => {
+        const at = collectionAt(params, request);
+        const collection = await ownCollection(deps.store, account, at.name, at.owner);
+        // Already over (a smaller plan since): refused before a byte is read, as the queueing would.
+        const allowance = storageAllowanceFor(deps.config, account.plan);
+        const use = await deps.store.uploads.storageUse(account.id);
+        if (!withinAllowance(use, allowance))
+          throw new AppError(
+            "storage_quota_exceeded",
+            "your collections hold more than your plan keeps: nothing was stored; remove documents or ask for a larger plan",
+          );
+        const spool = deps.imports.spool;
+        deps.metrics.uploadsReceiving.add(1);
+        const files = await receiveUpload(request, spool, deps.config, {
+          idleMs: deps.bodyTimeoutMs ?? BODY_TIMEOUT_S * 1000,
+          room: allowance.bytes - use.bytes,
+        }).finally(() => deps.metrics.uploadsReceiving.add(-1));
+        await deps.imports.ready;
+        const rows = await enqueueUpload(deps.store, deps.config, spool, {
+          account,
+          collection,
+          files,
+          instanceId: deps.imports.instanceId,
+          audit: audit.scope(request, account),
+        });
+        deps.imports.kick();
+        deps.metrics.uploadFiles.inc({}, rows.length);
+        deps.metrics.uploadBytes.inc(
+          {},
+          rows.reduce((n, r) => n + r.bytes, 0),
         );
-      const spool = deps.imports.spool;
-      deps.metrics.uploadsReceiving.add(1);
-      const files = await receiveUpload(request, spool, deps.config, {
-        idleMs: deps.bodyTimeoutMs ?? BODY_TIMEOUT_S * 1000,
-        room: allowance.bytes - use.bytes,
-      }).finally(() => deps.metrics.uploadsReceiving.add(-1));
-      await deps.imports.ready;
-      const rows = await enqueueUpload(deps.store, deps.config, spool, {
-        account,
-        collection,
-        files,
-        instanceId: deps.imports.instanceId,
-      });
-      deps.imports.kick();
-      deps.metrics.uploadFiles.inc({}, rows.length);
-      deps.metrics.uploadBytes.inc(
-        {},
-        rows.reduce((n, r) => n + r.bytes, 0),
-      );
-      const documents: UploadedFile[] = rows.map((r) => ({ doc_id: r.docId, status: "queued", bytes: r.bytes }));
-      return json({ documents }, 202, NO_STORE);
-    },
-  }),
+        const documents: UploadedFile[] = rows.map((r) => ({ doc_id: r.docId, status: "queued", bytes: r.bytes }));
+        return json({ documents }, 202, NO_STORE);
+      },
+    };
+  },
 );

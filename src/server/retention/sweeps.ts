@@ -28,4 +28,9 @@ export const RETENTION_SWEEPS: readonly RetentionSweep[] = [
     deleteBatch: (store, cutoff, limit, now) =>
       store.runs.deleteRunsBefore(cutoff, limit, new Date(now.getTime() - REPLAY_WINDOW_MS)),
   },
+  {
+    data: "audit",
+    variable: "AUDIT_RETENTION_DAYS",
+    deleteBatch: (store, cutoff, limit) => store.audit.deleteAuditEventsBefore(cutoff, limit),
+  },
 ];

@@ -1,5 +1,7 @@
 import type { SQL } from "bun";
-import type { AccountRow, AccountsTable, Plan } from "../types.ts";
+import type { AccountRow, AccountsTable, AuditNote, Plan } from "../types.ts";
+import { pgAccountRemoval } from "./account-removal.ts";
+import { writeAudit } from "./audit-events.ts";
 
 /** The first row or null; the queries alias columns to AccountRow's names, so rows need no mapping. */
 const row = (rows: AccountRow[]): AccountRow | null => rows[0] ?? null;
@@ -57,5 +59,14 @@ export function pgAccounts(sql: SQL) {
       await db`DELETE FROM email_confirmations WHERE account_id = ${id}`;
     },
   });
-  return { ...(on(sql) satisfies AccountsTable), on };
+  // With an audit entry, the insert and the entry in one transaction.
+  const insert = (r: AccountRow, note?: AuditNote) =>
+    note
+      ? sql.begin(async (tx) => {
+          const ok = await on(tx).insert(r);
+          if (ok) await writeAudit(tx, note);
+          return ok;
+        })
+      : on(sql).insert(r);
+  return { ...(on(sql) satisfies Omit<AccountsTable, "remove">), insert, remove: pgAccountRemoval(sql), on };
 }

@@ -1,6 +1,7 @@
 import type { SQL } from "bun";
 import type { ApiKeysTable, KeyCheck, KeyRow } from "../types.ts";
 import { lockAccount } from "./account-lock.ts";
+import { writeAudit } from "./audit-events.ts";
 
 /**
  * The `api_keys` table. `seq` (insertion order) breaks ties between keys created in the
@@ -22,7 +23,7 @@ export function pgApiKeys(sql: SQL): ApiKeysTable {
     // An account's creations queue on a transaction lock (never a session one: PgBouncer), so
     // two instances' concurrent creations cannot both see room under the cap; the account's row
     // is held first, as in SessionsTable.insert, so a takeover cannot end the session between check and write.
-    insertWithin: (r, max, whileSession) =>
+    insertWithin: (r, max, whileSession, note) =>
       sql.begin(async (tx) => {
         if (whileSession) {
           await lockAccount(tx, r.accountId);
@@ -37,6 +38,7 @@ export function pgApiKeys(sql: SQL): ApiKeysTable {
             ${r.lastUsedAt}, ${r.revokedAt}
           WHERE (SELECT count(*) FROM api_keys WHERE account_id = ${r.accountId} AND status = 'active') < ${max}
           RETURNING id`;
+        if (inserted.length > 0 && note) await writeAudit(tx, note);
         return inserted.length > 0 ? ("inserted" as const) : ("limit" as const);
       }),
     listByAccount: async (accountId) => [
@@ -53,9 +55,12 @@ export function pgApiKeys(sql: SQL): ApiKeysTable {
             (SELECT created_at, seq FROM api_keys WHERE id = ${from}::text AND account_id = ${accountId}))
         ORDER BY created_at DESC, seq DESC LIMIT ${limit}`),
     ],
-    async revoke(accountId, keyId, at) {
-      await sql`UPDATE api_keys SET status = 'revoked', revoked_at = ${at}
-        WHERE id = ${keyId} AND account_id = ${accountId} AND status = 'active'`;
+    async revoke(accountId, keyId, at, note) {
+      await sql.begin(async (tx) => {
+        const done = await tx`UPDATE api_keys SET status = 'revoked', revoked_at = ${at}
+          WHERE id = ${keyId} AND account_id = ${accountId} AND status = 'active'`;
+        if (done.count > 0 && note) await writeAudit(tx, note);
+      });
       return owned(keyId, accountId);
     },
     async accountOf(keyId) {

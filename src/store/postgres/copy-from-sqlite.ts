@@ -25,6 +25,7 @@ export const PLAIN = [
   "idempotency_keys",
   "corpus_collections",
   "corpus_uploads",
+  "audit_events",
 ] as const;
 /** Collections' documents and passages get their full-text vectors written with them. */
 export const CORPUS = ["corpus_documents", "corpus_passages"] as const;
@@ -39,6 +40,7 @@ const SEQUENCES = [
   ["corpus_documents", "id"],
   ["corpus_passages", "id"],
   ["corpus_uploads", "id"],
+  ["audit_events", "id"],
 ] as const;
 
 const BATCH = 500;

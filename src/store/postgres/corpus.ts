@@ -10,6 +10,7 @@ import {
   toDocumentRow,
 } from "../corpus-rows.ts";
 import type { CollectionReader, CorpusPassage, CorpusPutOutcome, CorpusTable } from "../types.ts";
+import { writeAudit } from "./audit-events.ts";
 import { type DocumentInput, insertDocuments, queryTerms, touchCollection } from "./corpus-index.ts";
 
 /** Document rows with their collection's name and owner, as every read of them selects them. */
@@ -38,9 +39,13 @@ export function pgCorpus(sql: SQL): CorpusTable {
     r === "all" ? ["true", []] : ["c.visibility = 'shared' OR c.owner_id = ANY($1::text[])", [r.accounts]];
 
   return {
-    async createCollection(c) {
-      const rows = await sql`INSERT INTO corpus_collections (name, owner_id, visibility, created_at)
-        VALUES (${c.name}, ${c.ownerId}, ${c.visibility}, ${new Date().toISOString()}) ON CONFLICT DO NOTHING RETURNING id`;
+    async createCollection(c, note) {
+      const rows = await sql.begin(async (tx) => {
+        const made = await tx`INSERT INTO corpus_collections (name, owner_id, visibility, created_at)
+          VALUES (${c.name}, ${c.ownerId}, ${c.visibility}, ${new Date().toISOString()}) ON CONFLICT DO NOTHING RETURNING id`;
+        if (made.length && note) await writeAudit(tx, note);
+        return made;
+      });
       return rows.length ? ((await summaries(sql, "c.id = $1", [rows[0].id]))[0] ?? null) : null;
     },
     collections: (reader) => summaries(sql, ...readerWhere(reader)),
@@ -64,7 +69,7 @@ export function pgCorpus(sql: SQL): CorpusTable {
       const rows = await sql.unsafe(`SELECT c.id FROM corpus_collections c WHERE ${where} ORDER BY c.id`, args);
       return rows.map((r: { id: number }) => r.id);
     },
-    updateCollection: (id, change) =>
+    updateCollection: (id, change, note) =>
       sql.begin(async (tx) => {
         await lockCollection(tx, id);
         const [c] = await tx`SELECT name, owner_id, visibility FROM corpus_collections WHERE id = ${id}`;
@@ -85,6 +90,7 @@ export function pgCorpus(sql: SQL): CorpusTable {
           if ((e as { errno?: string }).errno === "23505") return "taken" as const;
           throw e;
         }
+        if (note) await writeAudit(tx, note);
         return "ok" as const;
       }),
     put: (cid, docs) =>
@@ -154,15 +160,16 @@ export function pgCorpus(sql: SQL): CorpusTable {
       const [row] = await docsWhere(sql, sql`c.id = ${cid} AND d.doc_id = ${docId}`);
       return row ? toDocumentRow(row) : null;
     },
-    removeCollection: (cid) =>
+    removeCollection: (cid, note) =>
       sql.begin(async (tx) => {
         await lockCollection(tx, cid);
         if (!(await exists(tx, cid))) return null;
         const [{ n }] = await tx`SELECT count(*)::int AS n FROM corpus_documents WHERE collection_id = ${cid}`;
         await tx`DELETE FROM corpus_collections WHERE id = ${cid}`;
+        if (note) await writeAudit(tx, note);
         return n as number;
       }),
-    async removeDocuments(cid, docIds) {
+    async removeDocuments(cid, docIds, note) {
       if (!docIds.length) return 0;
       return await sql.begin(async (tx) => {
         await lockCollection(tx, cid);
@@ -170,6 +177,7 @@ export function pgCorpus(sql: SQL): CorpusTable {
           await tx`DELETE FROM corpus_documents WHERE collection_id = ${cid} AND doc_id = ANY(${docIds}::text[])`
         ).count;
         if (n) await touchCollection(tx, cid);
+        if (n && note) await writeAudit(tx, note);
         return n;
       });
     },

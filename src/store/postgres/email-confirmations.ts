@@ -1,5 +1,6 @@
 import type { SQL } from "bun";
 import type { EmailConfirmationsTable } from "../types.ts";
+import { writeAudit } from "./audit-events.ts";
 
 /** The `email_confirmations` table: links sent to confirm an address. */
 export function pgEmailConfirmations(sql: SQL): EmailConfirmationsTable {
@@ -22,7 +23,7 @@ export function pgEmailConfirmations(sql: SQL): EmailConfirmationsTable {
         await sql`SELECT account_id FROM email_confirmations WHERE token_hash = ${tokenHash} AND expires_at > ${now}`;
       return (r?.account_id as string | undefined) ?? null;
     },
-    take: (tokenHash, now, passwordHash) =>
+    take: (tokenHash, now, passwordHash, note) =>
       sql.begin(async (tx) => {
         // DELETE … RETURNING: of two clicks at once, one gets the row.
         const [found] = await tx`DELETE FROM email_confirmations
@@ -31,6 +32,9 @@ export function pgEmailConfirmations(sql: SQL): EmailConfirmationsTable {
         const accountId = found.account_id as string;
         await tx`UPDATE accounts SET email_status = 'proven', password_hash = ${passwordHash} WHERE id = ${accountId}`;
         await tx`DELETE FROM email_confirmations WHERE account_id = ${accountId}`;
+        // The link names its account only here: it is the entry's actor.
+        const [who] = await tx`SELECT email FROM accounts WHERE id = ${accountId}`;
+        if (note) await writeAudit(tx, { ...note, actorId: accountId, actor: (who?.email as string) ?? null });
         return accountId;
       }),
   };

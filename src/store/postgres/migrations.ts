@@ -10,6 +10,7 @@ import m0006 from "../../../db/pg/0006_run_verification.sql" with { type: "text"
 import m0007 from "../../../db/pg/0007_run_acceptance.sql" with { type: "text" };
 import m0008 from "../../../db/pg/0008_corpus_terms_by_collection.sql" with { type: "text" };
 import m0009 from "../../../db/pg/0009_run_retention.sql" with { type: "text" };
+import m0010 from "../../../db/pg/0010_audit_events.sql" with { type: "text" };
 import journal from "../../../db/pg/meta/_journal.json";
 
 /** Migrations in journal order. A test checks every db/pg/*.sql file is listed here. */
@@ -24,6 +25,7 @@ export const pgMigrations: { tag: string; sql: string }[] = [
   { tag: "0007_run_acceptance", sql: m0007 },
   { tag: "0008_corpus_terms_by_collection", sql: m0008 },
   { tag: "0009_run_retention", sql: m0009 },
+  { tag: "0010_audit_events", sql: m0010 },
 ];
 
 export const pgJournalTags: string[] = journal.entries.map((e) => e.tag);

@@ -4,6 +4,7 @@ import { withStorableWrites } from "../storable-writes.ts";
 import type { Store } from "../types.ts";
 import { pgAccounts } from "./accounts.ts";
 import { pgApiKeys } from "./api-keys.ts";
+import { pgAuditEvents } from "./audit-events.ts";
 import { pgCorpus } from "./corpus.ts";
 import { pgCorpusIndex } from "./corpus-index-reads.ts";
 import { absorbDroppedConnections } from "./dropped-connections.ts";
@@ -61,6 +62,7 @@ export async function openPostgresStore(
     instances: pgInstances(sql),
     corpus: pgCorpus(sql),
     uploads: pgUploads(sql),
+    audit: pgAuditEvents(sql),
     corpusIndex: pgCorpusIndex(sql),
     // Decoding and scoring long postings holds a thread (docs/decisions/0094-searches-off-the-event-loop.md).
     corpusReaderSource: { backend: "postgres", url, prepare },

@@ -8,5 +8,9 @@ export function pgRunCounters(sql: SQL): RunCountersTable {
       const [r] = await sql`SELECT runs FROM run_counters WHERE account_id = ${accountId} AND period = ${period}`;
       return (r?.runs as number | undefined) ?? 0;
     },
+    byAccount: async (accountId) => [
+      ...(await sql<{ period: string; runs: number }[]>`SELECT period, runs FROM run_counters
+        WHERE account_id = ${accountId} ORDER BY period`),
+    ],
   };
 }

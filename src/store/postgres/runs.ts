@@ -11,6 +11,14 @@ type Raw = Omit<RunRow, "sources" | "errors" | "verification"> & {
   verification: string | null;
 };
 
+/** A row with its JSON columns read. */
+const parsedRun = (r: Raw): RunRow => ({
+  ...r,
+  sources: r.sources ? JSON.parse(r.sources) : [],
+  verification: r.verification ? JSON.parse(r.verification) : null,
+  errors: r.errors ? JSON.parse(r.errors) : [],
+});
+
 /** rq_accept_run's refusal when a concurrent call took the month's last run (db/pg/0007_run_acceptance.sql). */
 const USED_UP = "RQ429";
 
@@ -79,14 +87,17 @@ export function pgRuns(sql: SQL, events: ReturnType<typeof pgRunEvents>): RunsTa
         latency_ms AS "latencyMs", created_at AS "createdAt", finished_at AS "finishedAt"
         FROM runs WHERE id = ${runId} AND account_id = ${accountId}`;
       if (!r) return null;
-      const run: RunRow = {
-        ...r,
-        sources: r.sources ? JSON.parse(r.sources) : [],
-        verification: r.verification ? JSON.parse(r.verification) : null,
-        errors: r.errors ? JSON.parse(r.errors) : [],
-      };
-      return { run, events: await events.forRun(runId) };
+      return { run: parsedRun(r), events: await events.forRun(runId) };
     },
+    pageByAccount: async (accountId, after, limit) =>
+      (
+        await sql<Raw[]>`SELECT id, account_id AS "accountId", key_prefix AS "keyPrefix", origin, endpoint, query,
+        status, writer, answer, sources, errors, verification, tokens_in AS "tokensIn", tokens_out AS "tokensOut",
+        latency_ms AS "latencyMs", created_at AS "createdAt", finished_at AS "finishedAt"
+        FROM runs WHERE account_id = ${accountId}
+          AND (${after?.createdAt ?? null}::text IS NULL OR (created_at, id) > (${after?.createdAt ?? ""}, ${after?.id ?? ""}))
+        ORDER BY created_at, id LIMIT ${limit}`
+      ).map(parsedRun),
     // Spread: the driver's result arrays carry its metadata (count, command) as extra fields.
     perDay: async (accountId, period) => [
       // The runs still held, and those the retention sweep deleted (run_tallies), counted alike.

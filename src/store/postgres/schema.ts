@@ -363,3 +363,27 @@ export const corpusUploads = pgTable(
     index("corpus_uploads_status_idx").on(t.status, t.instanceId),
   ],
 );
+
+/** The audit trail, as on SQLite (src/store/sqlite/schema.ts). */
+export const auditEvents = pgTable(
+  "audit_events",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    at: text("at").notNull(),
+    action: text("action").notNull(),
+    actorId: text("actor_id"),
+    actor: text("actor"),
+    targetId: text("target_id"),
+    target: text("target"),
+    ip: text("ip"),
+    detail: text("detail"),
+    cut: integer("cut").notNull().default(0),
+  },
+  (t) => [
+    index("audit_events_at_idx").on(t.at),
+    index("audit_events_actor_idx").on(t.actorId, t.id),
+    index("audit_events_target_idx").on(t.targetId, t.id),
+    index("audit_events_failed_ip_idx").on(t.action, t.ip, t.at),
+    index("audit_events_failed_target_idx").on(t.action, t.target, t.at),
+  ],
+);

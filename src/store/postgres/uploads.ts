@@ -1,6 +1,7 @@
 import type { SQL } from "bun";
 import type { UploadsTable } from "../types.ts";
 import { countsOf, STORAGE_USE, toStorageUse, toUploadRow, UPLOAD_COLUMNS, type UploadRowRaw } from "../upload-rows.ts";
+import { writeAudit } from "./audit-events.ts";
 
 /** Thrown inside the enqueue transaction to roll it back. */
 class Over extends Error {}
@@ -18,7 +19,7 @@ export function pgUploads(sql: SQL): UploadsTable {
   const now = () => new Date().toISOString();
 
   return {
-    async enqueue(cid, ownerId, files, fits) {
+    async enqueue(cid, ownerId, files, fits, note) {
       try {
         return await sql.begin(async (tx) => {
           await lock(tx, `uploads:${ownerId}`);
@@ -38,6 +39,7 @@ export function pgUploads(sql: SQL): UploadsTable {
             );
           const [use] = await tx.unsafe(STORAGE_USE, [ownerId]);
           if (!fits(toStorageUse(use))) throw new Over();
+          if (note) await writeAudit(tx, note);
           const superseded = gone
             .map((r: { spool: string | null }) => r.spool)
             .filter((s: string | null) => s !== null);

@@ -1,10 +1,11 @@
 import type { Database } from "bun:sqlite";
-import type { AccountRow, AccountsTable, Plan } from "../types.ts";
+import type { AccountRow, AccountsTable, AuditNote, Plan } from "../types.ts";
+import { sqliteAccountRemoval } from "./account-removal.ts";
 
 const COLUMNS = "id, email, password_hash AS passwordHash, plan, created_at AS createdAt, email_status AS emailStatus";
 
 /** The `accounts` table. Synchronous, so identities.ts uses it inside its own transaction. */
-export function sqliteAccounts(db: Database) {
+export function sqliteAccounts(db: Database, audit: (note: AuditNote) => void) {
   const byId = db.prepare<AccountRow, [string]>(`SELECT ${COLUMNS} FROM accounts WHERE id = ?`);
   const byEmail = db.prepare<AccountRow, [string]>(`SELECT ${COLUMNS} FROM accounts WHERE email = ?`);
   const insert = db.prepare(
@@ -33,11 +34,16 @@ export function sqliteAccounts(db: Database) {
   const revokeKeys = db.prepare<unknown, { id: string; now: string }>(
     "UPDATE api_keys SET status = 'revoked', revoked_at = $now WHERE account_id = $id AND status = 'active'",
   );
+  const inserted = db.transaction((r: AccountRow, note?: AuditNote) => {
+    const ok = insert.run(r.id, r.email, r.passwordHash, r.plan, r.createdAt, r.emailStatus).changes === 1;
+    if (ok && note) audit(note);
+    return ok;
+  });
   return {
     byId: (id: string) => byId.get(id),
     byEmail: (email: string) => byEmail.get(email),
-    insert: (r: AccountRow) =>
-      insert.run(r.id, r.email, r.passwordHash, r.plan, r.createdAt, r.emailStatus).changes === 1,
+    insert: (r: AccountRow, note?: AuditNote) => inserted(r, note),
+    remove: sqliteAccountRemoval(db, audit),
     list: () => list.all(),
     setPlan: (email: string, plan: Plan) => setPlan.get(plan, email),
     setProven: (email: string) => setProven.get(email),

@@ -1,11 +1,11 @@
 import type { Database } from "bun:sqlite";
-import type { ApiKeysTable, KeyCheck, KeyRow } from "../types.ts";
+import type { ApiKeysTable, AuditNote, KeyCheck, KeyRow } from "../types.ts";
 
 const COLUMNS = `id, account_id AS accountId, name, prefix, key_hash AS keyHash, status,
   created_at AS createdAt, last_used_at AS lastUsedAt, revoked_at AS revokedAt`;
 
 /** The `api_keys` table. */
-export function sqliteApiKeys(db: Database): ApiKeysTable {
+export function sqliteApiKeys(db: Database, audit: (note: AuditNote) => void): ApiKeysTable {
   const insert =
     db.prepare(`INSERT INTO api_keys (id, account_id, name, prefix, key_hash, status, created_at, last_used_at, revoked_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
@@ -40,13 +40,22 @@ export function sqliteApiKeys(db: Database): ApiKeysTable {
     "SELECT id, account_id AS accountId, prefix, status, last_used_at AS lastUsedAt FROM api_keys WHERE key_hash = ?",
   );
   const touch = db.prepare("UPDATE api_keys SET last_used_at = ? WHERE id = ?");
+  const inserted = db.transaction((row: unknown[], note?: AuditNote) => {
+    const ok = insertWithin.run(...(row as string[])).changes > 0;
+    if (ok && note) audit(note);
+    return ok;
+  });
+  const revoked = db.transaction((accountId: string, keyId: string, at: string, note?: AuditNote) => {
+    if (revoke.run(at, keyId, accountId).changes > 0 && note) audit(note);
+    return owned.get(keyId, accountId);
+  });
   return {
     insert(r) {
       insert.run(r.id, r.accountId, r.name, r.prefix, r.keyHash, r.status, r.createdAt, r.lastUsedAt, r.revokedAt);
     },
-    insertWithin(r, max, whileSession) {
+    insertWithin(r, max, whileSession, note) {
       const row = [r.id, r.accountId, r.name, r.prefix, r.keyHash, r.status, r.createdAt, r.lastUsedAt, r.revokedAt];
-      const ok = insertWithin.run(...row, max, whileSession?.tokenHash ?? null, whileSession?.now ?? null).changes > 0;
+      const ok = inserted([...row, max, whileSession?.tokenHash ?? null, whileSession?.now ?? null], note);
       if (ok) return "inserted";
       // Synchronous: nothing can commit between the refused insert and this read.
       return whileSession && !liveSession.get(whileSession.tokenHash, r.accountId, whileSession.now)
@@ -55,10 +64,7 @@ export function sqliteApiKeys(db: Database): ApiKeysTable {
     },
     listByAccount: (accountId) => list.all(accountId),
     pageByAccount: (accountId, from, limit) => page.all(accountId, from, limit),
-    revoke(accountId, keyId, at) {
-      revoke.run(at, keyId, accountId);
-      return owned.get(keyId, accountId);
-    },
+    revoke: (accountId, keyId, at, note) => revoked(accountId, keyId, at, note),
     accountOf: (keyId) => accountOf.get(keyId)?.accountId ?? null,
     byHash: (hash) => byHash.get(hash),
     touch(keyId, at) {

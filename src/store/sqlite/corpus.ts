@@ -10,7 +10,7 @@ import {
   toCollectionSummary,
   toDocumentRow,
 } from "../corpus-rows.ts";
-import type { CollectionReader, CorpusPassage, CorpusPutOutcome, CorpusTable } from "../types.ts";
+import type { AuditNote, CollectionReader, CorpusPassage, CorpusPutOutcome, CorpusTable } from "../types.ts";
 import { postingsWriter } from "./corpus-postings.ts";
 
 /** A document row's columns, as corpus-rows.ts maps them. */
@@ -32,7 +32,7 @@ export function ftsMatch(query: string[]): string | null {
  * full-text index (db/0006_corpus_fts.sql).
  * `changed` is told of every write of documents, so the index's version follows (corpus-index-reads.ts).
  */
-export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
+export function sqliteCorpus(db: Database, changed: () => void, audit: (note: AuditNote) => void): CorpusTable {
   const collectionExists = db.prepare<{ id: number }, [number]>("SELECT id FROM corpus_collections WHERE id = ?");
   const addCollection = db.prepare<{ id: number }, [string, string | null, string, string]>(
     `INSERT INTO corpus_collections (name, owner_id, visibility, created_at) VALUES (?, ?, ?, ?)
@@ -168,10 +168,12 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
     };
 
   return {
-    createCollection(c) {
-      const row = addCollection.get(c.name, c.ownerId, c.visibility, new Date().toISOString());
-      return row ? toCollectionSummary(summaryOf.get(row.id)!) : null;
-    },
+    createCollection: (c, note) =>
+      db.transaction(() => {
+        const row = addCollection.get(c.name, c.ownerId, c.visibility, new Date().toISOString());
+        if (row && note) audit(note);
+        return row ? toCollectionSummary(summaryOf.get(row.id)!) : null;
+      })(),
     collections: (reader) => summaries.all(...readerArgs(reader)).map(toCollectionSummary),
     findCollection(ownerId, name) {
       const row = byOwnerName.get(ownerId ?? "", name);
@@ -183,7 +185,7 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
     },
     sharedRefs: (name) => sharedByName.all(name).map(toCollectionRef),
     readable: (reader) => readableIds.all(...readerArgs(reader)).map((r) => r.id),
-    updateCollection: writing((id: number, change: Parameters<CorpusTable["updateCollection"]>[1]) =>
+    updateCollection: writing((id: number, change: Parameters<CorpusTable["updateCollection"]>[1], note?: AuditNote) =>
       db
         .transaction(() => {
           const c = current.get(id);
@@ -192,6 +194,7 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
           const owner = change.ownerId === undefined ? c.owner_id : change.ownerId;
           if (nameTaken.get(owner ?? "", name, id)) return "taken" as const;
           changeCollection.run(name, owner, change.visibility ?? c.visibility, id);
+          if (note) audit(note);
           return "ok" as const;
         })
         .immediate(),
@@ -204,18 +207,25 @@ export function sqliteCorpus(db: Database, changed: () => void): CorpusTable {
       const row = oneDocument.get(cid, docId);
       return row ? toDocumentRow(row) : null;
     },
-    removeCollection: writing((id: number) =>
+    removeCollection: writing((id: number, note?: AuditNote) =>
       db
         .transaction(() => {
           if (!collectionExists.get(id)) return null;
           const n = countDocs.get(id)!.n;
           removeCollection.run(id);
+          if (note) audit(note);
           return n;
         })
         .immediate(),
     ),
-    removeDocuments: writing((cid: number, docIds: string[]) =>
-      db.transaction(() => docIds.reduce((n, id) => n + removeDoc.run(cid, id).changes, 0)).immediate(),
+    removeDocuments: writing((cid: number, docIds: string[], note?: AuditNote) =>
+      db
+        .transaction(() => {
+          const n = docIds.reduce((sum, id) => sum + removeDoc.run(cid, id).changes, 0);
+          if (n > 0 && note) audit(note);
+          return n;
+        })
+        .immediate(),
     ),
     hasDocuments: (ids) => ids.length > 0 && anyDoc.get(JSON.stringify(ids)) !== null,
     bestPassages(documentId, words, limit) {

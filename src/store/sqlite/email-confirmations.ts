@@ -1,8 +1,8 @@
 import type { Database } from "bun:sqlite";
-import type { EmailConfirmationRow, EmailConfirmationsTable } from "../types.ts";
+import type { AuditNote, EmailConfirmationRow, EmailConfirmationsTable } from "../types.ts";
 
 /** The `email_confirmations` table: links sent to confirm an address. */
-export function sqliteEmailConfirmations(db: Database): EmailConfirmationsTable {
+export function sqliteEmailConfirmations(db: Database, audit: (note: AuditNote) => void): EmailConfirmationsTable {
   const insertOne = db.prepare(
     "INSERT INTO email_confirmations (token_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
   );
@@ -22,17 +22,22 @@ export function sqliteEmailConfirmations(db: Database): EmailConfirmationsTable 
   );
   const prove = db.prepare("UPDATE accounts SET email_status = 'proven', password_hash = ? WHERE id = ?");
   const drop = db.prepare("DELETE FROM email_confirmations WHERE account_id = ?");
-  const take = db.transaction((tokenHash: string, now: string, passwordHash: string): string | null => {
-    const found = live.get(tokenHash, now);
-    if (!found) return null;
-    prove.run(passwordHash, found.accountId);
-    drop.run(found.accountId);
-    return found.accountId;
-  });
+  const emailOf = db.prepare<{ email: string }, [string]>("SELECT email FROM accounts WHERE id = ?");
+  const take = db.transaction(
+    (tokenHash: string, now: string, passwordHash: string, note?: AuditNote): string | null => {
+      const found = live.get(tokenHash, now);
+      if (!found) return null;
+      prove.run(passwordHash, found.accountId);
+      drop.run(found.accountId);
+      // The link names its account only here: it is the entry's actor.
+      if (note) audit({ ...note, actorId: found.accountId, actor: emailOf.get(found.accountId)?.email ?? null });
+      return found.accountId;
+    },
+  );
   return {
     insert: (r: EmailConfirmationRow) => insert.immediate(r),
     sentSince: (accountId, since) => sentSince.all(accountId, since).map((r) => r.createdAt),
     live: (tokenHash, now) => live.get(tokenHash, now)?.accountId ?? null,
-    take: (tokenHash, now, passwordHash) => take.immediate(tokenHash, now, passwordHash),
+    take: (tokenHash, now, passwordHash, note) => take.immediate(tokenHash, now, passwordHash, note),
   };
 }

@@ -1,9 +1,13 @@
 import type { Database } from "bun:sqlite";
-import type { IdentitiesTable, LinkOutcome } from "../types.ts";
+import type { AuditNote, IdentitiesTable, LinkOutcome } from "../types.ts";
 import type { sqliteAccounts } from "./accounts.ts";
 
 /** The `identities` table: accounts linked to an identity provider by (issuer, subject). */
-export function sqliteIdentities(db: Database, accounts: ReturnType<typeof sqliteAccounts>): IdentitiesTable {
+export function sqliteIdentities(
+  db: Database,
+  accounts: ReturnType<typeof sqliteAccounts>,
+  audit: (note: AuditNote) => void,
+): IdentitiesTable {
   const linked = db.prepare<{ accountId: string }, [string, string]>(
     "SELECT account_id AS accountId FROM identities WHERE issuer = ? AND subject = ?",
   );
@@ -12,7 +16,11 @@ export function sqliteIdentities(db: Database, accounts: ReturnType<typeof sqlit
   );
   // IMMEDIATE: two concurrent first sign-ins of one identity can't both create an account.
   const link = db.transaction(
-    (claim: Parameters<IdentitiesTable["link"]>[0], plan: Parameters<IdentitiesTable["link"]>[1]): LinkOutcome => {
+    (
+      claim: Parameters<IdentitiesTable["link"]>[0],
+      plan: Parameters<IdentitiesTable["link"]>[1],
+      note?: AuditNote,
+    ): LinkOutcome => {
       const found = linked.get(claim.issuer, claim.subject);
       if (found) return { accountId: found.accountId };
       if (!claim.email) return { refused: "no_email" };
@@ -34,8 +42,12 @@ export function sqliteIdentities(db: Database, accounts: ReturnType<typeof sqlit
         accounts.insert({ id: accountId, email: claim.email, passwordHash: null, plan, createdAt: now, emailStatus });
       }
       insert.run(crypto.randomUUID(), accountId!, claim.issuer, claim.subject, claim.email, now);
+      const created = !existing;
+      if (note && (created || replaced))
+        audit({ ...note, action: created ? "signup" : "account_taken_over", actorId: accountId!, actor: claim.email });
+      if (created) return { accountId: accountId!, created };
       return replaced ? { accountId: accountId!, replaced } : { accountId: accountId! };
     },
   );
-  return { link: (claim, plan) => link.immediate(claim, plan) };
+  return { link: (claim, plan, note) => link.immediate(claim, plan, note) };
 }

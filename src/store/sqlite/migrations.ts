@@ -14,6 +14,7 @@ import m0010 from "../../../db/0010_email_proof.sql" with { type: "text" };
 import m0011 from "../../../db/0011_run_verification.sql" with { type: "text" };
 import m0012 from "../../../db/0012_corpus_terms.sql" with { type: "text" };
 import m0013 from "../../../db/0013_run_retention.sql" with { type: "text" };
+import m0014 from "../../../db/0014_audit_events.sql" with { type: "text" };
 import journal from "../../../db/meta/_journal.json";
 
 /** Migrations in journal order. A test checks every db/*.sql file is listed here. */
@@ -32,6 +33,7 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0011_run_verification", sql: m0011 },
   { tag: "0012_corpus_terms", sql: m0012 },
   { tag: "0013_run_retention", sql: m0013 },
+  { tag: "0014_audit_events", sql: m0014 },
 ];
 
 export const journalTags: string[] = journal.entries.map((e) => e.tag);

@@ -5,6 +5,7 @@ import { withStorableWrites } from "../storable-writes.ts";
 import type { Store } from "../types.ts";
 import { sqliteAccounts } from "./accounts.ts";
 import { sqliteApiKeys } from "./api-keys.ts";
+import { sqliteAuditEvents, sqliteAuditWriter } from "./audit-events.ts";
 import { startCheckpointer } from "./checkpointer.ts";
 import { sqliteCorpus } from "./corpus.ts";
 import { sqliteCorpusIndex } from "./corpus-index-reads.ts";
@@ -41,22 +42,24 @@ export function openSqliteStore(path: string, o: { checkpointThread?: boolean } 
   // The server's: its thread must never stop to checkpoint (src/store/sqlite/checkpointer.ts).
   const stopCheckpoints = o.checkpointThread && path !== ":memory:" ? startCheckpointer(db) : () => {};
   const counters = sqliteRunCounters(db);
-  const accounts = sqliteAccounts(db);
+  const audit = sqliteAuditWriter(db);
+  const accounts = sqliteAccounts(db, audit);
   const corpusIndex = sqliteCorpusIndex(db);
   return withStorableWrites({
     backend: "sqlite",
     raw: db,
     accounts,
-    sessions: sqliteSessions(db),
-    apiKeys: sqliteApiKeys(db),
+    sessions: sqliteSessions(db, audit),
+    apiKeys: sqliteApiKeys(db, audit),
     runs: sqliteRuns(db, counters, sqliteRunEvents(db), sqliteIdempotencyKeys(db)),
     runCounters: counters,
     settings: sqliteSettings(db),
-    identities: sqliteIdentities(db, accounts),
-    emailConfirmations: sqliteEmailConfirmations(db),
+    identities: sqliteIdentities(db, accounts, audit),
+    emailConfirmations: sqliteEmailConfirmations(db, audit),
     instances: sqliteInstances(db),
-    corpus: sqliteCorpus(db, corpusIndex.changed),
-    uploads: sqliteUploads(db),
+    corpus: sqliteCorpus(db, corpusIndex.changed, audit),
+    uploads: sqliteUploads(db, audit),
+    audit: sqliteAuditEvents(db, audit),
     corpusIndex,
     corpusReaderSource: path === ":memory:" || path === "" ? null : { backend: "sqlite", path: db.filename },
     // One host: the process's memory counts sign-in attempts (src/auth/attempts.ts).

@@ -14,8 +14,12 @@ export function sqliteRunCounters(
   // An upsert whose update applies only below the limit: one statement decides and counts.
   const bump = db.prepare(`INSERT INTO run_counters (account_id, period, runs) VALUES (?, ?, 1)
     ON CONFLICT (account_id, period) DO UPDATE SET runs = runs + 1 WHERE runs < ?`);
+  const all = db.prepare<{ period: string; runs: number }, [string]>(
+    "SELECT period, runs FROM run_counters WHERE account_id = ? ORDER BY period",
+  );
   return {
     used: (accountId, period) => used.get(accountId, period)?.runs ?? 0,
+    byAccount: (accountId) => all.all(accountId),
     /** Only inside runs.accept's transaction. */
     bump: (accountId, period, limit) => bump.run(accountId, period, limit).changes === 1,
   };

@@ -15,6 +15,14 @@ type Raw = Omit<RunRow, "sources" | "errors" | "verification"> & {
   verification: string | null;
 };
 
+/** A row with its JSON columns read. */
+const parsedRun = (r: Raw): RunRow => ({
+  ...r,
+  sources: r.sources ? JSON.parse(r.sources) : [],
+  verification: r.verification ? JSON.parse(r.verification) : null,
+  errors: r.errors ? JSON.parse(r.errors) : [],
+});
+
 const COLUMNS = `id, account_id AS accountId, key_prefix AS keyPrefix, origin, endpoint, query, status, writer, answer, sources, errors, verification,
   tokens_in AS tokensIn, tokens_out AS tokensOut, latency_ms AS latencyMs, created_at AS createdAt, finished_at AS finishedAt`;
 
@@ -109,6 +117,10 @@ export function sqliteRuns(
   );
 
   // A crowd's acceptances and finishes share commits (group-commit.ts).
+  const page = db.prepare<Raw, [string, string | null, string | null, number]>(
+    `SELECT ${COLUMNS} FROM runs WHERE account_id = ?1 AND (?2 IS NULL OR (created_at, id) > (?2, ?3))
+     ORDER BY created_at, id LIMIT ?4`,
+  );
   const together = groupCommit(db);
   return {
     // In the group's IMMEDIATE transaction: the write lock at BEGIN, so the reads in it and the counted write see one state.
@@ -120,15 +132,11 @@ export function sqliteRuns(
     withEvents(accountId, runId) {
       const r = owned.get(runId, accountId);
       if (!r) return null;
-      const run: RunRow = {
-        ...r,
-        sources: r.sources ? JSON.parse(r.sources) : [],
-        verification: r.verification ? JSON.parse(r.verification) : null,
-        errors: r.errors ? JSON.parse(r.errors) : [],
-      };
-      return { run, events: events.forRun(runId) };
+      return { run: parsedRun(r), events: events.forRun(runId) };
     },
     perDay: (accountId, period) => perDay.all(accountId, period),
+    pageByAccount: (accountId, after, limit) =>
+      page.all(accountId, after?.createdAt ?? null, after?.id ?? null, limit).map(parsedRun),
     recent: (accountId, limit) => recent.all(accountId, limit),
     deleteRunsBefore: sqliteRunRetention(db),
   };

@@ -313,3 +313,32 @@ export const corpusUploads = sqliteTable(
     index("corpus_uploads_status_idx").on(t.status, t.instanceId),
   ],
 );
+
+/**
+ * The audit trail (README "The audit trail"): who did what, written in the transaction of the
+ * change it records. Actor and target are kept as ids (an account's, for the Console's reading)
+ * and labels (its address, a key's prefix, a collection's name); never a secret or document text.
+ * `cut`: failed sign-ins not written one by one once a client or an address reached its bound.
+ */
+export const auditEvents = sqliteTable(
+  "audit_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: text("at").notNull(),
+    action: text("action").notNull(),
+    actorId: text("actor_id"),
+    actor: text("actor"),
+    targetId: text("target_id"),
+    target: text("target"),
+    ip: text("ip"),
+    detail: text("detail"),
+    cut: integer("cut").notNull().default(0),
+  },
+  (t) => [
+    index("audit_events_at_idx").on(t.at),
+    index("audit_events_actor_idx").on(t.actorId, t.id),
+    index("audit_events_target_idx").on(t.targetId, t.id),
+    index("audit_events_failed_ip_idx").on(t.action, t.ip, t.at),
+    index("audit_events_failed_target_idx").on(t.action, t.target, t.at),
+  ],
+);

@@ -1,12 +1,12 @@
 import type { Database } from "bun:sqlite";
-import type { EnqueueOutcome, NewUpload, StorageUse, UploadStatus, UploadsTable } from "../types.ts";
+import type { AuditNote, EnqueueOutcome, NewUpload, StorageUse, UploadStatus, UploadsTable } from "../types.ts";
 import { countsOf, STORAGE_USE, toStorageUse, toUploadRow, UPLOAD_COLUMNS, type UploadRowRaw } from "../upload-rows.ts";
 
 /** Thrown inside the enqueue transaction to roll it back. */
 class Over extends Error {}
 
 /** The upload queue (`corpus_uploads`). One writer at a time: SQLite's own lock serialises enqueues. */
-export function sqliteUploads(db: Database): UploadsTable {
+export function sqliteUploads(db: Database, audit: (note: AuditNote) => void): UploadsTable {
   const collectionExists = db.prepare<{ id: number }, [number]>("SELECT id FROM corpus_collections WHERE id = ?");
   const supersede = db.prepare<{ spool: string | null }, [number, string]>(
     `DELETE FROM corpus_uploads WHERE collection_id = ? AND doc_id = ? AND status IN ('queued', 'failed') RETURNING spool`,
@@ -58,7 +58,13 @@ export function sqliteUploads(db: Database): UploadsTable {
   const now = () => new Date().toISOString();
 
   const enqueue = db.transaction(
-    (cid: number, ownerId: string, files: NewUpload[], fits: (u: StorageUse) => boolean): EnqueueOutcome => {
+    (
+      cid: number,
+      ownerId: string,
+      files: NewUpload[],
+      fits: (u: StorageUse) => boolean,
+      note?: AuditNote,
+    ): EnqueueOutcome => {
       if (!collectionExists.get(cid)) return "missing";
       const superseded: string[] = [];
       for (const f of files) for (const r of supersede.all(cid, f.docId)) if (r.spool) superseded.push(r.spool);
@@ -67,14 +73,15 @@ export function sqliteUploads(db: Database): UploadsTable {
         toUploadRow(insert.get(cid, f.docId, f.format, f.bytes, f.spool, f.instanceId, at)!),
       );
       if (!fits(toStorageUse(use.get(ownerId)!))) throw new Over();
+      if (note) audit(note);
       return { queued, superseded };
     },
   );
 
   return {
-    enqueue(cid, ownerId, files, fits) {
+    enqueue(cid, ownerId, files, fits, note) {
       try {
-        return enqueue.immediate(cid, ownerId, files, fits);
+        return enqueue.immediate(cid, ownerId, files, fits, note);
       } catch (e) {
         if (e instanceof Over) return "over";
         throw e;

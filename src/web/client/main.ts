@@ -9,6 +9,7 @@ import { confirmPage } from "./pages/confirm.ts";
 import { keysPage } from "./pages/keys.ts";
 import { researchPage } from "./pages/research.ts";
 import { runPage } from "./pages/run.ts";
+import { settingsPage } from "./pages/settings.ts";
 import { usagePage } from "./pages/usage.ts";
 import { navigate, setRenderer } from "./router.ts";
 
@@ -17,6 +18,7 @@ const ROUTES: [RegExp, Page][] = [
   [/^\/(research)?$/, researchPage],
   [/^\/keys$/, keysPage],
   [/^\/usage$/, usagePage],
+  [/^\/settings$/, settingsPage],
   [/^\/runs\/([\w-]+)$/, (me, p) => runPage(me, p[0]!)],
   [/^\/documents$/, documentsPage],
   [/^\/documents\/[^/]+$/, documentsAt],
@@ -54,6 +56,7 @@ function renderNav(me: Me | null): void {
         link("/documents", "Documents"),
         link("/keys", "API keys"),
         link("/usage", "Usage"),
+        link("/settings", "Settings"),
         h("li", { class: "muted" }, me.email),
         h(
           "li",

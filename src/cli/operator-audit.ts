@@ -19,8 +19,9 @@ const shownFlags = (input: CommandInput): string | null => {
  */
 export async function recordOperator(cmd: Command, input: CommandInput): Promise<void> {
   const target = cmd.audited?.(input) ?? null;
-  // stdout carries the command's answer: the log line goes to stderr.
-  const audit = new Audit(input.cfg, createLogger(input.cfg.LOG_LEVEL, toStderr));
+  // The row is the record (`audit` reads it); the JSON line is for the server's log collector, so
+  // at a person's terminal it is written only with LOG_LEVEL=debug, on stderr (stdout is the answer).
+  const audit = new Audit(input.cfg, createLogger(input.cfg.LOG_LEVEL === "debug" ? "info" : "warn", toStderr));
   await withStore(input.cfg, async (store) => {
     const account = target?.includes("@") ? await findAccountByEmail(store, target) : null;
     const action = `operator_${cmd.name.replace(/[ -]/g, "_")}` as const;

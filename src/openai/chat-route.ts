@@ -47,6 +47,10 @@ export async function chatCompletions(req: Request, deps: ChatDeps): Promise<Res
   const stop = new AbortController();
   // A client that leaves stops the following: a server's run ends and is recorded there; a local one stops.
   req.signal.addEventListener("abort", () => stop.abort(new Error("the client disconnected")), { once: true });
+  // Said when it happens: the run goes on (with --server) and its end is logged later.
+  stop.signal.addEventListener("abort", () => deps.logger.info("chat_client_left", { stream: ask.stream }), {
+    once: true,
+  });
   const outcome: Promise<Outcome> = deps
     .backendFor(bearer(req))
     .research(ask.question, {

@@ -111,6 +111,8 @@ describe("openai front: a long run, a failed one, a client that leaves", () => {
     const res = await post(front, key, { "idempotency-key": "chat-42" }, leave.signal);
     await readUntil(res.body!.getReader(), "writing: writing");
     leave.abort();
+    // The run is let go once the front has seen the client leave, not before: else its answer may win the race.
+    while (!lines.some((l) => l.includes('"msg":"chat_client_left"'))) await Bun.sleep(10);
     gate.resolve();
     expect(await consoleStatus(c)).toBe("ok");
     expect(await c.used()).toBe(1);

@@ -30,7 +30,12 @@ export async function signedUp(
 
 /** Asks a question on the Research page and waits for the run to end (answer or error). */
 export async function ask(page: Page, question: string): Promise<void> {
-  await page.getByRole("link", { name: "Research", exact: true }).click();
+  // A click on the page already shown redraws the form under the fill: go there only from elsewhere.
+  const research = page.getByRole("link", { name: "Research", exact: true });
+  if ((await research.getAttribute("aria-current")) !== "page") {
+    await research.click();
+    await page.locator('a[href="/research"][aria-current="page"]').waitFor();
+  }
   await page.getByLabel("Your question").fill(question);
   await page.getByRole("button", { name: "Ask" }).click();
   await page.locator("form button[type=submit]:not([disabled])").waitFor();

@@ -273,6 +273,8 @@ export interface RunsTable {
 export interface RunCountersTable {
   /** Runs counted for the account in the month "YYYY-MM". */
   used(accountId: string, period: string): Awaitable<number>;
+  /** The account's plan and its runs counted in the month, read together; null without the account. */
+  standing(accountId: string, period: string): Awaitable<{ plan: Plan; used: number } | null>;
 }
 
 export interface SettingsTable {

@@ -8,10 +8,12 @@ import type { Identity, RunService } from "../service.ts";
  * the allowance counts; `r` is what the Console shows as remaining, this call counted.
  * Structured-field lists of one item: a string and integer parameters.
  */
-export function rateLimitFields(s: Standing): Record<string, string> {
+export function rateLimitFields(s: Standing, retryAfter?: string | null): Record<string, string> {
+  // A 429's reset is its Retry-After, taken at the refusal: read again a second may have turned.
+  const t = retryAfter ?? secondsToReset(s.at);
   return {
     "ratelimit-policy": `"monthly";q=${s.limit};w=${secondsOfMonth(s.at)}`,
-    ratelimit: `"monthly";r=${Math.max(0, s.limit - s.used)};t=${secondsToReset(s.at)}`,
+    ratelimit: `"monthly";r=${Math.max(0, s.limit - s.used)};t=${t}`,
   };
 }
 
@@ -22,7 +24,8 @@ export function rateLimitFields(s: Standing): Record<string, string> {
 export async function withRateLimit(runs: RunService, who: Identity, res: Response, logger: Logger): Promise<Response> {
   try {
     const s = await runs.standing(who);
-    if (s) for (const [k, v] of Object.entries(rateLimitFields(s))) res.headers.set(k, v);
+    const retryAfter = res.status === 429 ? res.headers.get("retry-after") : null;
+    if (s) for (const [k, v] of Object.entries(rateLimitFields(s, retryAfter))) res.headers.set(k, v);
   } catch (e) {
     logger.warn("ratelimit_unread", { error: String(e) });
   }

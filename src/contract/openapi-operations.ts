@@ -36,7 +36,9 @@ export interface Operation {
 export type ApiPaths = Record<string, Record<string, Operation>>;
 
 const schemaOf = (s: Schema) => (typeof s === "string" ? ref(s) : schemaFor(s));
-export const header = (name: "X-Request-Id" | "Retry-After" | "Set-Cookie" | "Idempotent-Replayed") => ({
+export const header = (
+  name: "X-Request-Id" | "Retry-After" | "Set-Cookie" | "Idempotent-Replayed" | "RateLimit" | "RateLimit-Policy",
+) => ({
   $ref: `#/components/headers/${name}`,
 });
 const codes = (list: ErrorCode[]) => list.map((c) => `\`${c}\``).join(", ");

@@ -17,6 +17,8 @@ import { MAX_BODY_BYTES, MAX_QUERY_CHARS, QUERY_BODY_EXAMPLE } from "./query.ts"
 
 // The four run operations of the OpenAPI document: /api/query(/stream) by key, /api/v1/research(/stream) by session.
 
+const RATE_LIMIT = { RateLimit: header("RateLimit"), "RateLimit-Policy": header("RateLimit-Policy") };
+
 /** The safe-retry headers (README "Safe retries"). */
 const IDEMPOTENCY_KEY = {
   name: "Idempotency-Key",
@@ -83,6 +85,35 @@ export function runOp(kind: "key" | "session", stream: boolean, operationId: str
       : stream
         ? {}
         : { 401: env(["missing_api_key", "invalid_api_key"]), 403: env(["key_inactive"]) };
+  const responses: Record<string, Response> = {
+    200: ok,
+    ...(stream
+      ? {
+          204: {
+            description:
+              "Last-Event-ID named the last event of a run that has ended: nothing follows; stop reconnecting",
+          },
+        }
+      : {}),
+    400: env(
+      ["invalid_request"],
+      ` (no body, broken JSON, wrong type, empty, over ${MAX_QUERY_CHARS} characters, a body over ${MAX_BODY_BYTES / 1024} KB)`,
+    ),
+    ...auth,
+    404: env(["run_not_found"]),
+    422: env(["idempotency_key_reused"]),
+    429: env(["quota_exceeded"], " (Retry-After: seconds until the next month)", retry),
+    500: env(["internal_error"], " (an unexpected failure)"),
+    503: env(
+      [...UNAVAILABLE, "search_unavailable"],
+      `${UNAVAILABLE_WHY.slice(0, -1)}; or search_unavailable: nothing could search for the question (no web provider, the academic databases unreachable, no documents in a readable collection), the message names what to configure; nothing was charged)`,
+      retry,
+    ),
+  };
+  // The key's account's allowance on every answer past the key check (README "The API": RateLimit).
+  if (kind === "key")
+    for (const [status, r] of Object.entries(responses))
+      if (status !== "401" && status !== "403") r.headers = { ...r.headers, ...RATE_LIMIT };
   return {
     operationId,
     summary,
@@ -91,30 +122,6 @@ export function runOp(kind: "key" | "session", stream: boolean, operationId: str
     security: kind === "key" ? KEY_AUTH : COOKIE_AUTH,
     parameters: [IDEMPOTENCY_KEY, stream ? LAST_EVENT_ID : LAST_EVENT_ID_JSON],
     requestBody: body,
-    responses: {
-      200: ok,
-      ...(stream
-        ? {
-            204: {
-              description:
-                "Last-Event-ID named the last event of a run that has ended: nothing follows; stop reconnecting",
-            },
-          }
-        : {}),
-      400: env(
-        ["invalid_request"],
-        ` (no body, broken JSON, wrong type, empty, over ${MAX_QUERY_CHARS} characters, a body over ${MAX_BODY_BYTES / 1024} KB)`,
-      ),
-      ...auth,
-      404: env(["run_not_found"]),
-      422: env(["idempotency_key_reused"]),
-      429: env(["quota_exceeded"], " (Retry-After: seconds until the next month)", retry),
-      500: env(["internal_error"], " (an unexpected failure)"),
-      503: env(
-        [...UNAVAILABLE, "search_unavailable"],
-        `${UNAVAILABLE_WHY.slice(0, -1)}; or search_unavailable: nothing could search for the question (no web provider, the academic databases unreachable, no documents in a readable collection), the message names what to configure; nothing was charged)`,
-        retry,
-      ),
-    },
+    responses,
   };
 }

@@ -60,6 +60,16 @@ export function openApiDocument(serverUrl: string, paths: ApiPaths): OpenApiDocu
           schema: { type: "string", enum: ["true"] },
         },
         "Retry-After": { description: "seconds to wait before trying again", schema: { type: "integer", minimum: 1 } },
+        "RateLimit-Policy": {
+          description:
+            'The allowance (IETF httpapi RateLimit fields): `"monthly";q=<the plan\'s runs a month>;w=<seconds of this UTC month>`. On every answer of a query endpoint past the key check; absent when the key was refused',
+          schema: { type: "string", pattern: '^"monthly";q=\\d+;w=\\d+$' },
+        },
+        RateLimit: {
+          description:
+            'What is left of it: `"monthly";r=<runs left, this call counted>;t=<seconds until it resets at the start of the next UTC month>`, as the Console\'s allowance shows it. r is 0 on a 429, whose Retry-After equals t; a replay or a resume is not charged and reports the allowance as it stands',
+          schema: { type: "string", pattern: '^"monthly";r=\\d+;t=\\d+$' },
+        },
         "Set-Cookie": {
           description:
             "auth_token=…; HttpOnly; SameSite=Lax; Path=/ (Secure when PUBLIC_URL is https). A successful login also sets rq_device (HttpOnly, SameSite=Strict, Path=/api/v1/auth/login): this browser's sign-ins to that email are throttled apart from everyone else's (README \"Accounts: sign-up and sign-in\")",

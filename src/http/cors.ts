@@ -9,7 +9,7 @@ import { SECURITY_HEADERS } from "./security-headers.ts";
 export const KEY_CORS: Readonly<Record<string, string>> = {
   ...SECURITY_HEADERS,
   "access-control-allow-origin": "*",
-  "access-control-expose-headers": "X-Request-Id, Retry-After, Idempotent-Replayed",
+  "access-control-expose-headers": "X-Request-Id, Retry-After, Idempotent-Replayed, RateLimit, RateLimit-Policy",
 };
 
 /** The preflight's answer for a key route of these methods. */

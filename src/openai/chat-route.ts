@@ -20,6 +20,9 @@ export interface ChatDeps {
 
 type Outcome = { env: Envelope } | { failure: unknown };
 
+/** The server's allowance fields (README "The API"), passed on so a client paces on them as on the server's. */
+const FORWARDED = ["ratelimit", "ratelimit-policy"] as const;
+
 const bearer = (req: Request) => /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get("authorization") ?? "")?.[1];
 
 /**
@@ -43,6 +46,8 @@ export async function chatCompletions(req: Request, deps: ChatDeps): Promise<Res
   const queue: RunProgress[] = [];
   let wake = Promise.withResolvers<void>();
   let retryAfter: string | null = null;
+  // The latest the server sent (a rejoined stream reports the allowance as it stands then).
+  const limits: Record<string, string> = {};
   let held = false;
   const stop = new AbortController();
   // A client that leaves stops the following: a server's run ends and is recorded there; a local one stops.
@@ -67,6 +72,10 @@ export async function chatCompletions(req: Request, deps: ChatDeps): Promise<Res
       },
       onHeaders: (h) => {
         retryAfter = h.get("retry-after") ?? retryAfter;
+        for (const name of FORWARDED) {
+          const v = h.get(name);
+          if (v !== null) limits[name] = v;
+        }
       },
       ...(req.headers.get("idempotency-key") ? { idempotencyKey: `openai-${req.headers.get("idempotency-key")}` } : {}),
     })
@@ -93,15 +102,15 @@ export async function chatCompletions(req: Request, deps: ChatDeps): Promise<Res
     const o = await outcome;
     const err = failed(o);
     done(o, err, { stream: false });
-    if (err || !("env" in o)) return errorResponse(err!);
-    return Response.json(chatCompletion(o.env, ids), { headers: { "cache-control": "no-store" } });
+    if (err || !("env" in o)) return errorResponse(err!, limits);
+    return Response.json(chatCompletion(o.env, ids), { headers: { "cache-control": "no-store", ...limits } });
   }
   const first = await Promise.race([wake.promise.then(() => null), outcome]);
   if (first) {
     const err = failed(first);
     if (err) {
       done(first, err, { stream: true });
-      return errorResponse(err);
+      return errorResponse(err, limits);
     }
   }
   const enc = new TextEncoder();
@@ -138,6 +147,7 @@ export async function chatCompletions(req: Request, deps: ChatDeps): Promise<Res
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-store",
       "x-accel-buffering": "no",
+      ...limits,
     },
   });
 }

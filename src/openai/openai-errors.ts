@@ -50,6 +50,7 @@ export function openAiErrorOf(e: unknown, log: (fields: Record<string, unknown>)
   return openAiError("internal_error", "the front failed unexpectedly; its log has the details");
 }
 
-export function errorResponse(err: OpenAiError): Response {
-  return Response.json(err.body, { status: err.status, headers: err.headers });
+/** `extra`: headers passed on from the server (its RateLimit fields). */
+export function errorResponse(err: OpenAiError, extra: Record<string, string> = {}): Response {
+  return Response.json(err.body, { status: err.status, headers: { ...err.headers, ...extra } });
 }

@@ -6,11 +6,11 @@ import { authenticateKey } from "../keys/api-keys.ts";
 import type { Metrics } from "../metrics/registry.ts";
 import { hasLlm } from "../research/llm/factory.ts";
 import type { Engine } from "../research/types.ts";
-import type { Awaitable, Store } from "../store/types.ts";
+import type { Awaitable, Plan, Store } from "../store/types.ts";
 import { sha256Hex } from "../util/crypto.ts";
 import type { Logger } from "../util/logger.ts";
-import { monthBounds } from "../util/time.ts";
-import { allowancesOf } from "./allowance.ts";
+import { monthBounds, periodOf } from "../util/time.ts";
+import { allowancesOf, type Standing, secondsToReset } from "./allowance.ts";
 import { refusalEnvelope } from "./envelope.ts";
 import type { AdmittedRun, DeadlineTimer } from "./execute.ts";
 import type { HeldOutcomes } from "./held-outcomes.ts";
@@ -47,6 +47,8 @@ export interface RunServiceDeps {
   deadlineTimer?: DeadlineTimer;
   /** Where outcomes the database has not taken by a shutdown are kept for the next start (a server's). */
   held?: HeldOutcomes;
+  /** The allowance's clock (its month, Retry-After, the RateLimit fields); tests set a known instant. */
+  now?: () => Date;
 }
 
 export interface RunOptions {
@@ -82,6 +84,7 @@ export function createRunService(deps: RunServiceDeps) {
   // What a failed run reports as its writer: what would have written the answer.
   const writer = hasLlm(config) ? ("llm" as const) : ("extractive" as const);
   const allowances = allowancesOf(config);
+  const now = deps.now ?? (() => new Date());
 
   const toEnd = runToEnd({
     store,
@@ -162,7 +165,7 @@ export function createRunService(deps: RunServiceDeps) {
       }
       if (!deps.instanceId) throw new Error("a run service without an instance lease cannot record runs");
       if (deps.leaseTaken) await deps.leaseTaken;
-      const createdAt = new Date();
+      const createdAt = now();
       const run = {
         id,
         accountId: who.accountId,
@@ -207,7 +210,7 @@ export function createRunService(deps: RunServiceDeps) {
         return { existing: follow };
       }
       const reset = monthBounds(createdAt).end;
-      const retry = Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 1000));
+      const retry = secondsToReset(now());
       throw new AppError(
         "quota_exceeded",
         `this month's research runs are used up; the allowance resets at ${reset.toISOString()}`,
@@ -255,6 +258,18 @@ export function createRunService(deps: RunServiceDeps) {
       const envelope = await live.done;
       opts.signal?.removeEventListener("abort", stop);
       return envelope;
+    },
+
+    /**
+     * The account's allowance as it stands now (README "The API": RateLimit), read after any
+     * acceptance of this call, so it never shows runs left that a concurrent call took.
+     */
+    standing(who: Identity): Awaitable<Standing | null> {
+      const at = now();
+      const read = store.runCounters.standing(who.accountId, periodOf(at));
+      const of = (s: { plan: Plan; used: number } | null): Standing | null =>
+        s && { limit: allowances[s.plan], used: s.used, at };
+      return read instanceof Promise ? read.then(of) : of(read);
     },
 
     /** The run `runId` of this caller's account to follow (README "Safe retries"), or null if it has none such. */

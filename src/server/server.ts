@@ -37,6 +37,8 @@ export interface StartOptions {
   lease?: LeaseTimings;
   /** Starts each run's deadline (default: setTimeout); tests pass it on cue. */
   runDeadline?: DeadlineTimer;
+  /** The allowance's clock (its month, Retry-After, RateLimit); tests set a known instant. */
+  allowanceClock?: () => Date;
   /** Told of each stream run accepted (default: the process's turns); tests count them. */
   arrivals?: AppDeps["arrivals"];
   /** The upload import queue's settings beyond the configuration's; tests replace its worker, timers, sweeps. */
@@ -78,6 +80,7 @@ export function startServer(opts: StartOptions): RunningServer {
     leaseTaken: ready,
     deadlineTimer: opts.runDeadline,
     held,
+    now: opts.allowanceClock,
   });
   // Uploaded files are imported in the background by the instance that received them.
   const imports = startImportQueue({

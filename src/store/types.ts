@@ -292,6 +292,8 @@ export interface RunCountersTable {
   used(accountId: string, period: string): Awaitable<number>;
   /** Every month's count of the account, oldest first. */
   byAccount(accountId: string): Awaitable<{ period: string; runs: number }[]>;
+  /** The account's plan and its runs counted in the month, read together; null without the account. */
+  standing(accountId: string, period: string): Awaitable<{ plan: Plan; used: number } | null>;
 }
 
 export interface SettingsTable {

@@ -25,6 +25,7 @@ export interface TestServerOptions
     | "bodyTimeoutMs"
     | "lease"
     | "runDeadline"
+    | "allowanceClock"
     | "arrivals"
     | "imports"
     | "metrics"

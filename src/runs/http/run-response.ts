@@ -9,6 +9,7 @@ import { refusalEnvelope } from "../envelope.ts";
 import type { Follow } from "../instances/follow.ts";
 import type { Caller, Identity, RunService } from "../service.ts";
 import { readQueryBody } from "./query-body.ts";
+import { withRateLimit } from "./rate-limit-headers.ts";
 import { idempotencyKeyOf, lastEventIdOf, REFUSAL_RETRY_MS, RETRY_MS } from "./retry-headers.ts";
 import { sseResponse } from "./sse.ts";
 
@@ -28,7 +29,7 @@ export interface RunHttp {
  * service's events with their ids. A Last-Event-ID attaches to that run (a stream resumes
  * after it, JSON gets the envelope); an Idempotency-Key that names a run answers with it (README "Safe retries"). Refusals carry
  * the envelope; on a stream the key failures arrive as `error` + `final` on HTTP 200 (README
- * "The API"). `headers` go on every answer. A credential refusal is returned without a
+ * "The API"). `headers` go on every answer; the RateLimit fields on every one past the key check. A credential refusal is returned without a
  * promise in between (the commonest refusal).
  */
 export function runResponse(
@@ -101,11 +102,17 @@ export function runResponse(
     return respond(http.runs.start(admission.run), 0);
   };
 
+  // Every answer a key's account reaches carries its allowance (README "The API": RateLimit);
+  // a refused key names no account to report on.
+  const answered = (who: Identity): Promise<Response> => {
+    const res = answer(who).catch(refuse);
+    return caller.kind === "key" ? res.then((r) => withRateLimit(http.runs, who, r, http.logger)) : res;
+  };
   let who: Identity | Promise<Identity>;
   try {
     who = http.runs.authenticate(caller);
   } catch (e) {
     return refuse(e);
   }
-  return (who instanceof Promise ? who.then(answer) : answer(who)).catch(refuse);
+  return who instanceof Promise ? who.then(answered, refuse) : answered(who);
 }

@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import type { RunCountersTable } from "../types.ts";
+import type { Plan, RunCountersTable } from "../types.ts";
 
 /**
  * The `run_counters` table: runs counted per account and month. Acceptance reads and
@@ -11,6 +11,10 @@ export function sqliteRunCounters(
   const used = db.prepare<{ runs: number }, [string, string]>(
     "SELECT runs FROM run_counters WHERE account_id = ? AND period = ?",
   );
+  const standing = db.prepare<{ plan: Plan; used: number }, [string, string]>(
+    `SELECT a.plan, coalesce(c.runs, 0) AS used FROM accounts a
+      LEFT JOIN run_counters c ON c.account_id = a.id AND c.period = ?2 WHERE a.id = ?1`,
+  );
   // An upsert whose update applies only below the limit: one statement decides and counts.
   const bump = db.prepare(`INSERT INTO run_counters (account_id, period, runs) VALUES (?, ?, 1)
     ON CONFLICT (account_id, period) DO UPDATE SET runs = runs + 1 WHERE runs < ?`);
@@ -20,6 +24,7 @@ export function sqliteRunCounters(
   return {
     used: (accountId, period) => used.get(accountId, period)?.runs ?? 0,
     byAccount: (accountId) => all.all(accountId),
+    standing: (accountId, period) => standing.get(accountId, period) ?? null,
     /** Only inside runs.accept's transaction. */
     bump: (accountId, period, limit) => bump.run(accountId, period, limit).changes === 1,
   };

@@ -14,6 +14,8 @@ FormatRegistry.Set("smtp-url", (v) => {
 FormatRegistry.Set("mail-address", (v) =>
   /^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+)$/.test(v),
 );
+// OTEL_EXPORTER_OTLP_HEADERS: key=value pairs, as every OpenTelemetry SDK reads them.
+FormatRegistry.Set("otlp-headers", (v) => v.split(",").every((p) => /^\s*[^=\s]+\s*=/.test(p)));
 FormatRegistry.Set("domain-list", (v) => v.split(",").every((d) => /^\s*@?[^\s,@]+\.[^\s,@]+\s*$/.test(d)));
 
 /**
@@ -327,7 +329,7 @@ export const ConfigSchema = T.Object({
   }),
   OTEL_EXPORTER_OTLP_HEADERS: T.Optional(
     T.String({
-      pattern: "^\\s*[^=,\\s]+\\s*=[^,]*(,\\s*[^=,\\s]+\\s*=[^,]*)*$",
+      format: "otlp-headers",
       description: "headers sent to the collector: key=value,key2=value2 (values URL-encoded)",
     }),
   ),

@@ -1,15 +1,16 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import type { LoadedPackages } from "../fixtures/tracing-modules-child.ts";
 import { startOtlpReceiver } from "../helpers/otlp-receiver.ts";
 
 const CHILD = join(import.meta.dir, "../fixtures/tracing-modules-child.ts");
 
 /** The OpenTelemetry packages a composed server loads with `env`. */
-async function loaded(env: Record<string, string>): Promise<string[]> {
+async function loaded(env: Record<string, string>): Promise<LoadedPackages> {
   const p = Bun.spawn(["bun", CHILD, JSON.stringify(env)], { stdout: "pipe", stderr: "pipe" });
   const out = await new Response(p.stdout).text();
   expect(await p.exited).toBe(0);
-  return JSON.parse(out.trim().split("\n").at(-1)!) as string[];
+  return JSON.parse(out.trim().split("\n").at(-1)!) as LoadedPackages;
 }
 
 describe('traces cost nothing when no collector is configured (README "Traces")', () => {

@@ -16,8 +16,8 @@ import { benchServing } from "./serving.ts";
 import { benchSignupFlood } from "./signup-flood.ts";
 import { benchSpentKeyFlood } from "./spent-key-flood.ts";
 import { benchSqliteWrites } from "./sqlite-writes.ts";
-import { benchTraces } from "./traces.ts";
 import { benchStartup } from "./startup.ts";
+import { benchTraces } from "./traces.ts";
 import { benchUploads } from "./uploads.ts";
 import { benchVerifyThread } from "./verify-thread.ts";
 

@@ -10,7 +10,12 @@ async function firstEvents(port: number, key: string, n: number): Promise<{ p50:
   const body = JSON.stringify({ query: "What is base editing?" });
   const results = await Promise.all(
     Array.from({ length: n }, () =>
-      rawStream(port, "/api/query/stream", { authorization: `Bearer ${key}`, "content-type": "application/json" }, body),
+      rawStream(
+        port,
+        "/api/query/stream",
+        { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body,
+      ),
     ),
   );
   const firsts = results.map((r) => r.firstEventMs);

@@ -30,6 +30,7 @@ const FORMATS: Readonly<Record<string, string>> = {
   "smtp-url": "an smtp:// or smtps:// address with a host (smtp://user:password@host:587)",
   "mail-address": "an email address, or Name <name@example.org>",
   "domain-list": "a comma list of email domains (example.org, corp.example)",
+  "otlp-headers": "a comma list of key=value (api-key=abc123,x-team=research)",
 };
 
 /** Variables whose words depend on the value given: the part that is wrong is named. */

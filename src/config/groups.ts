@@ -23,6 +23,7 @@ const GROUPS: readonly { title: string; takes: (name: string) => boolean }[] = [
   },
   { title: "Collections and uploads", takes: (n) => /^(UPLOAD|IMPORT|PARSE)_/.test(n) },
   { title: "Retention", takes: (n) => n.endsWith("_RETENTION_DAYS") },
+  { title: "Traces", takes: (n) => n.startsWith("OTEL_") },
   { title: "Other", takes: () => true },
 ];
 

@@ -14,6 +14,8 @@ FormatRegistry.Set("smtp-url", (v) => {
 FormatRegistry.Set("mail-address", (v) =>
   /^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+)$/.test(v),
 );
+// OTEL_EXPORTER_OTLP_HEADERS: key=value pairs, as every OpenTelemetry SDK reads them.
+FormatRegistry.Set("otlp-headers", (v) => v.split(",").every((p) => /^\s*[^=\s]+\s*=/.test(p)));
 FormatRegistry.Set("domain-list", (v) => v.split(",").every((d) => /^\s*@?[^\s,@]+\.[^\s,@]+\s*$/.test(d)));
 
 /**
@@ -316,6 +318,44 @@ export const ConfigSchema = T.Object({
     default: 4,
     description:
       "research calls `mcp` runs at once in local mode; more are answered at once with the tool error too_many_calls",
+  }),
+  OTEL_EXPORTER_OTLP_ENDPOINT: T.Optional(
+    T.String({
+      pattern: "^https?://",
+      description:
+        "OpenTelemetry collector's base URL (traces go to its /v1/traces over OTLP/HTTP); unset with OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: no traces, no tracing code loaded",
+    }),
+  ),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: T.Optional(
+    T.String({ pattern: "^https?://", description: "the traces URL itself (wins over OTEL_EXPORTER_OTLP_ENDPOINT)" }),
+  ),
+  OTEL_EXPORTER_OTLP_PROTOCOL: T.Union([T.Literal("http/protobuf"), T.Literal("http/json")], {
+    default: "http/protobuf",
+    description: "http/protobuf or http/json",
+  }),
+  OTEL_EXPORTER_OTLP_HEADERS: T.Optional(
+    T.String({
+      format: "otlp-headers",
+      description: "headers sent to the collector: key=value,key2=value2 (values URL-encoded)",
+    }),
+  ),
+  OTEL_SERVICE_NAME: T.String({ minLength: 1, default: "research-query", description: "service.name of every span" }),
+  OTEL_TRACES_SAMPLER: T.Union(
+    [
+      T.Literal("always_on"),
+      T.Literal("always_off"),
+      T.Literal("traceidratio"),
+      T.Literal("parentbased_always_on"),
+      T.Literal("parentbased_always_off"),
+      T.Literal("parentbased_traceidratio"),
+    ],
+    { default: "parentbased_always_on", description: "which traces are kept (the OpenTelemetry sampler names)" },
+  ),
+  OTEL_TRACES_SAMPLER_ARG: T.Number({
+    minimum: 0,
+    maximum: 1,
+    default: 1,
+    description: "the ratio of the *traceidratio samplers",
   }),
   LOG_LEVEL: T.Union(
     [T.Literal("debug"), T.Literal("info"), T.Literal("warn"), T.Literal("error"), T.Literal("silent")],

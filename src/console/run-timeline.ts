@@ -28,5 +28,12 @@ export async function runTimeline(store: Store, accountId: string, runId: string
     verification: r.verification ?? null,
     errors: r.errors,
     usage: { tokens_in: r.tokensIn, tokens_out: r.tokensOut },
+    // Recorded on the "accepted" entry when traces were on (src/runs/run-to-end.ts).
+    trace_id: traceIdOf(events.find((e) => e.type === "accepted")?.data),
   };
+}
+
+function traceIdOf(data: Record<string, unknown> | undefined): string | null {
+  const id = data?.trace_id;
+  return typeof id === "string" && /^[0-9a-f]{32}$/.test(id) ? id : null;
 }

@@ -224,6 +224,10 @@ export const RunTimelineSchema = T.Object(
       { tokens_in: T.Integer({ minimum: 0 }), tokens_out: T.Integer({ minimum: 0 }) },
       { description: "token estimates" },
     ),
+    trace_id: T.Union([T.String({ pattern: "^[0-9a-f]{32}$" }), T.Null()], {
+      description:
+        "the OpenTelemetry trace of the run (32 hex digits), to look up in the tracing backend; null when the server exported no traces then",
+    }),
   },
   { additionalProperties: true, description: "the timeline of a call" },
 );

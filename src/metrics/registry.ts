@@ -109,6 +109,10 @@ export class Metrics {
     "rq_imported_documents_total",
     "Documents stored by this instance's imports of uploaded files",
   );
+  readonly traceSpansDropped = new Counter(
+    "rq_trace_spans_dropped_total",
+    "Trace spans never delivered to the collector: the export queue full, or an export that failed or timed out",
+  );
   constructor(
     private readonly inFlight: () => number,
     /** The build's version (`research_query_build_info`): `serve` gives package.json's. */
@@ -143,6 +147,7 @@ export class Metrics {
         this.uploadFiles.render(),
         this.imports.render(),
         this.importedDocuments.render(),
+        this.traceSpansDropped.render(),
         ...(files ? [files] : []),
         threadSeries(),
         processSeries(this.version),

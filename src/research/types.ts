@@ -2,6 +2,7 @@ import type { Verification, Source as WireSource } from "../contract/envelope.ts
 import type { AppError, ErrorItem as AppErrorItem } from "../contract/errors.ts";
 import type { Stage } from "../contract/events.ts";
 import type { Awaitable, CollectionReader } from "../store/types.ts";
+import type { Span } from "../util/tracing/spans.ts";
 import type { ReachState } from "./search/reachability.ts";
 
 // The wire types the engine produces are the contract's (src/contract/).
@@ -47,6 +48,10 @@ export interface RunContext {
   emit(event: RunEvent): void;
   /** Whose collections the run may search (README "Collections for a team"). */
   reader: CollectionReader;
+  /** The run's span (traces on): every stage's span hangs under it, passed by hand, not by async context. */
+  span?: Span;
+  /** The run's id, on every span. */
+  requestId?: string;
 }
 
 /**

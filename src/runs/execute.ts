@@ -3,6 +3,7 @@ import { type ErrorItem, isAppError, RUN_FAILURE_CODES } from "../contract/error
 import type { StreamEvent } from "../contract/events.ts";
 import type { Engine, RunEvent } from "../research/types.ts";
 import type { Logger } from "../util/logger.ts";
+import type { Span } from "../util/tracing/spans.ts";
 import { wireAndRecord, wireSource } from "./local/recorded-local.ts";
 import type { TimelineAs } from "./run-log.ts";
 
@@ -23,6 +24,8 @@ export interface AdmittedRun {
    * operator let it read (`--owner EMAIL`); shared ones always. An account's run reads its own.
    */
   owners?: string[];
+  /** The span of the request that started it (its server span), when traces are on. */
+  parent?: Span;
 }
 
 /** Starts a run's deadline (calls `onTimeout` after `ms`) and returns its cancel. */
@@ -60,6 +63,8 @@ export async function executeRun(
   run: AdmittedRun,
   onEvent: (e: StreamEvent, record?: TimelineAs) => void,
   stop: AbortController,
+  /** The run's `research.run` span, which the engine's stages hang under. */
+  span?: Span,
 ): Promise<Executed> {
   const at = () => Math.round(performance.now() - run.startedAt);
   let finished = false;
@@ -98,6 +103,7 @@ export async function executeRun(
         deadline: Date.now() + Math.max(0, deps.runTimeoutMs - at()),
         emit,
         reader: { accounts: run.accountId ? [run.accountId] : (run.owners ?? []) },
+        ...(span ? { span, requestId: run.id } : {}),
       }),
       aborted,
     ]);

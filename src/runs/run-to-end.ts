@@ -5,6 +5,7 @@ import type { Metrics } from "../metrics/registry.ts";
 import type { Engine } from "../research/types.ts";
 import type { RunOutcome, Store } from "../store/types.ts";
 import type { Logger } from "../util/logger.ts";
+import { endSpan, startSpan } from "../util/tracing/spans.ts";
 import { nextTurn } from "../util/turns.ts";
 import { refusalEnvelope } from "./envelope.ts";
 import { type AdmittedRun, type DeadlineTimer, executeRun } from "./execute.ts";
@@ -39,9 +40,19 @@ export function runToEnd(deps: RunToEndDeps) {
     const log = live.log;
     // On a database shared across hosts, followers on other instances read the events from there.
     if (run.recorded && store.runStream) mirrorRun(store.runStream, run.id, log, logger);
+    const span = startSpan("research.run", run.parent, {
+      "research.request_id": run.id,
+      "research.origin": run.origin,
+      "research.endpoint": run.endpoint,
+    });
+    // The trace id is the timeline's alone (the Console shows it); replays rebuild "accepted" without it.
+    const traceId = span?.spanContext().traceId;
     log.push(
       { event: "progress", data: { stage: "planning", message: "Run accepted", request_id: run.id } },
-      { type: "accepted", data: { origin: run.origin, endpoint: run.endpoint } },
+      {
+        type: "accepted",
+        data: { origin: run.origin, endpoint: run.endpoint, ...(traceId ? { trace_id: traceId } : {}) },
+      },
     );
     // The first event leaves before the engine starts, and the engine waits its turn behind the
     // loop's I/O, so each caller of a burst hears "accepted" at once.
@@ -54,6 +65,7 @@ export function runToEnd(deps: RunToEndDeps) {
         run,
         (e, as) => log.push(e, as),
         live.stop,
+        span,
       ));
       deps.metrics?.runs.inc({ status: envelope.status, code: envelope.errors[0]?.code ?? "none" });
       deps.metrics?.runSeconds.observe(envelope.usage.latency_ms / 1000);
@@ -65,6 +77,13 @@ export function runToEnd(deps: RunToEndDeps) {
     }
     // An `error` event says the run failed; a completed run's notes travel in `final` alone.
     const failures = envelope.status === "error" ? envelope.errors : [];
+    // Ended before `final` goes out: whoever hears it can find the whole run in the trace.
+    span?.setAttributes({
+      "research.status": envelope.status,
+      "research.sources": envelope.sources.length,
+      "research.writer": envelope.writer,
+    });
+    endSpan(span, failures[0]?.code);
     const tail: StreamEvent[] = [
       ...failures.map((data) => ({ event: "error" as const, data })),
       { event: "final", data: envelope },

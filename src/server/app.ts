@@ -16,6 +16,7 @@ import type { AppDeps } from "./deps.ts";
 import { type NativeRoute, nativeRoutes } from "./native-routes.ts";
 import { errorAnswer, observer } from "./pipeline.ts";
 import { builtRoutes } from "./routes.ts";
+import { beginRequestSpan } from "./tracing/server-span.ts";
 
 /** Every route but the `key` ones, registered on Elysia as declared (routing, params, the body's schema). */
 export function mainApp(
@@ -77,6 +78,7 @@ export function createHandlers(deps: AppDeps): AppHandlers {
     const native = q[path as `/${string}`];
     if (native) return native(request, server ?? noServer);
     const t0 = performance.now();
+    beginRequestSpan(request, path);
     const peer = server?.requestIP(request)?.address;
     setClientIp(request, peer);
     if (server) offerHold(request, server);

@@ -6,6 +6,7 @@ import { openStore } from "../store/open.ts";
 import { createLogger, type Logger } from "../util/logger.ts";
 import { type RunningServer, startServer } from "./server.ts";
 import { logSharedCollections } from "./shared-collections-notice.ts";
+import { startTracing } from "./tracing/otlp-setup.ts";
 
 /**
  * The composition root: the whole server built from its configuration alone — the store, the
@@ -30,7 +31,13 @@ export async function composeServer(
   // One store for the server and the engine's `local` provider: the collections live in it.
   const store = await openStore(cfg, { checkpointThread: true, logger });
   const engine = buildEngine(cfg, logger, metrics, undefined, store);
-  server = startServer({ config: cfg, engine, store, logger, metrics });
+  // Nothing of OpenTelemetry is loaded unless a collector is configured (README "Traces").
+  const stopTracing = await startTracing(cfg, metrics.traceSpansDropped, version);
+  const running = startServer({ config: cfg, engine, store, logger, metrics });
+  // The stop flushes the spans still queued last, its wait bounded by the export timeout.
+  server = stopTracing
+    ? { ...running, stop: (graceMs?: number) => running.stop(graceMs).finally(stopTracing) }
+    : running;
   started(server);
   // What is not configured yet, said once it listens; the databases' probe answers in the background.
   void warnSetup(cfg, engine, logger).catch((e: unknown) => logger.error("setup_unchecked", { error: String(e) }));

@@ -5,6 +5,7 @@ import type { Route } from "../http/route.ts";
 import type { ServerLike } from "../http/server-like.ts";
 import type { AppDeps } from "./deps.ts";
 import { errorAnswer, type Observe, wrongMethod } from "./pipeline.ts";
+import { beginRequestSpan } from "./tracing/server-span.ts";
 
 export type NativeRoute = (req: Request, server: ServerLike) => Response | Promise<Response>;
 
@@ -26,6 +27,7 @@ export function nativeRoutes(deps: AppDeps, routes: readonly Route<Account>[], o
     const preflight = preflightHeaders(methods);
     out[path as `/${string}`] = (request, server) => {
       const t0 = performance.now();
+      beginRequestSpan(request, path);
       const route = at.find((r) => r.method === request.method);
       if (!route) {
         const res =

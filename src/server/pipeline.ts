@@ -7,6 +7,7 @@ import { refusalEnvelope } from "../runs/envelope.ts";
 import { asUnavailable } from "../store/unreachable.ts";
 import { apiPaths } from "./api-document.ts";
 import type { AppDeps } from "./deps.ts";
+import { endRequestSpan } from "./tracing/server-span.ts";
 
 // What both request paths share (the native one of the `key` routes and Elysia's of the
 // rest): one observation and one mapping of what a route threw to its answer.
@@ -18,7 +19,9 @@ export type Observe = (request: Request, path: string, startedAt: number, res: R
 export function observer(deps: AppDeps): Observe {
   const routeLabel = routeLabeler(Object.keys(apiPaths()));
   return (request, path, t0, res) => {
-    deps.metrics.requests.incRoute(routeLabel(path), res.status);
+    const route = routeLabel(path);
+    deps.metrics.requests.incRoute(route, res.status);
+    endRequestSpan(request, route, res);
     // Reading a Response's headers makes Bun build a Headers object: only when logging.
     if (!deps.logger.enabled("info")) return;
     deps.logger.info("request", {

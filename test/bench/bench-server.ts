@@ -4,9 +4,11 @@ import { Elysia } from "elysia";
 import { createAccount } from "../../src/auth/accounts.ts";
 import { loadConfig } from "../../src/config/load.ts";
 import { createKey } from "../../src/keys/api-keys.ts";
+import { Metrics } from "../../src/metrics/registry.ts";
 import { buildEngine } from "../../src/research/build-engine.ts";
 import type { Engine } from "../../src/research/types.ts";
 import { startServer } from "../../src/server/server.ts";
+import { startTracing } from "../../src/server/tracing/otlp-setup.ts";
 import { openStore } from "../../src/store/open.ts";
 import { createLogger, type Logger } from "../../src/util/logger.ts";
 
@@ -63,6 +65,8 @@ if (mode === "bare") {
         : {}),
       PLAN_RUNS_FREE: "1000000000",
       LOG_LEVEL: "silent",
+      // Section 19 runs it with and without a collector.
+      ...Object.fromEntries(Object.entries(process.env).filter(([k, v]) => k.startsWith("OTEL_") && v)),
     },
     "/nonexistent",
   );
@@ -80,10 +84,14 @@ if (mode === "bare") {
         100,
       )
     ).key;
+  // As `serve` starts it (src/server/compose.ts): only when an OTEL_* endpoint is set.
+  const metrics = new Metrics(() => 0);
+  await startTracing(config, metrics.traceSpansDropped);
   const s = startServer({
     config,
     engine,
     store,
+    metrics,
     logger: process.env.BENCH_TRACE ? traceLogger() : createLogger("silent"),
   });
   console.log(JSON.stringify({ port: s.port, key, db: dbPath, pid: process.pid }));

@@ -17,6 +17,7 @@ import { benchSignupFlood } from "./signup-flood.ts";
 import { benchSpentKeyFlood } from "./spent-key-flood.ts";
 import { benchSqliteWrites } from "./sqlite-writes.ts";
 import { benchStartup } from "./startup.ts";
+import { benchTraces } from "./traces.ts";
 import { benchUploads } from "./uploads.ts";
 import { benchVerifyThread } from "./verify-thread.ts";
 
@@ -43,6 +44,7 @@ const sections: [string, () => Promise<string>][] = [
   ["16. Re-citing a marker", benchRecite],
   ["17. A second opinion", benchSecondOpinion],
   ["18. An OpenAI-compatible front", () => benchOpenaiFront()],
+  ["19. Traces", () => benchTraces()],
 ];
 const only = process.argv[2];
 for (const [title, fn] of sections) {

@@ -7,7 +7,9 @@ import { type ChatServer, isPlannerCall, startChatServer } from "../fixtures/cha
 import { type PageServer, startPageServer } from "../fixtures/page-server.ts";
 import { type SearchFixtures, startSearchFixtures } from "../fixtures/search-servers.ts";
 import { tinyPdf } from "../fixtures/tiny-pdf.ts";
+import { startOtlpReceiver } from "../helpers/otlp-receiver.ts";
 import { processLog } from "../helpers/process-log.ts";
+import { keyedClient, query } from "../helpers/server.ts";
 import { readSse } from "../helpers/sse.ts";
 import { mcpSession, textOf } from "../mcp/mcp-client.ts";
 import { useLongTimeout } from "../setup.ts";
@@ -122,6 +124,44 @@ describe("the single executable", () => {
     } finally {
       p.kill("SIGTERM");
       await p.exited;
+    }
+  });
+
+  test("exports a run's trace to an OTLP/HTTP collector (the SDK inside the binary)", async () => {
+    const receiver = startOtlpReceiver();
+    const dir = mkdtempSync(join(tmpdir(), "rq-bin-traces-"));
+    const port = 10000 + Math.floor(Math.random() * 20000);
+    const env = {
+      PATH: "/usr/bin:/bin",
+      PORT: String(port),
+      DATABASE_PATH: join(dir, "rq.db"),
+      SEARXNG_URL: search.urls.searxng,
+      ACADEMIC_PROVIDERS: "none",
+      FETCH_ALLOW_PRIVATE: "true",
+      OPENAI_BASE_URL: chat.openaiBase,
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    };
+    const p = Bun.spawn([bin, "serve"], { cwd: dir, env, stdout: "pipe", stderr: "pipe" });
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      await processLog(p.stdout).until('"msg":"listening"');
+      const { key } = await keyedClient(base);
+      const env1 = (await (await query(base, key, { query: "What is base editing?" })).json()) as {
+        request_id: string;
+        status: string;
+      };
+      expect(env1.status).toBe("ok");
+      const spans = await receiver.until((all) =>
+        ["research.run", "research.write", "research.verify"].every((n) =>
+          all.some((s) => s.name === n && s.attributes["research.request_id"] === env1.request_id),
+        ),
+      );
+      const run = spans.find((s) => s.name === "research.run")!;
+      expect(spans.some((s) => s.kind === 2 && s.traceId === run.traceId && s.spanId === run.parentSpanId)).toBe(true);
+    } finally {
+      p.kill("SIGTERM");
+      await p.exited;
+      receiver.stop();
     }
   });
 

@@ -21,6 +21,11 @@ describe("configuration errors, through the CLI as a process", () => {
       ["PORT", "eighty", "expected a whole number from 0 to 65535"],
       ["SESSION_TTL_DAYS", "0", "expected a number above 0 and at most 365"],
       ["FETCH_ALLOW_PRIVATE", "yes", "expected true or false"],
+      ["OTEL_EXPORTER_OTLP_ENDPOINT", "collector:4318", "expected an http:// or https:// address"],
+      ["OTEL_EXPORTER_OTLP_PROTOCOL", "grpc", "expected one of http/protobuf, http/json"],
+      ["OTEL_EXPORTER_OTLP_HEADERS", "api-key", "expected a comma list of key=value"],
+      ["OTEL_TRACES_SAMPLER", "sometimes", "expected one of always_on, always_off, traceidratio"],
+      ["OTEL_TRACES_SAMPLER_ARG", "2", "expected a number"],
     ] as const) {
       const { err, code } = await cli(["serve"], { [k]: v });
       expect(code, k).toBe(1);

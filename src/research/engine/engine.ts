@@ -7,6 +7,7 @@ import type { EngineDeps, RunScope } from "./run-scope.ts";
 import { searchStage } from "./search-stage.ts";
 import { stages } from "./stages.ts";
 import { resolveTimings } from "./timings.ts";
+import { traced } from "./traced.ts";
 import { verifyStage } from "./verify-stage.ts";
 import { writeStage } from "./write-stage.ts";
 
@@ -16,7 +17,11 @@ import { writeStage } from "./write-stage.ts";
  * later turn than the one before it ended on, behind new requests (src/util/turns.ts), which
  * `stages` does for every stage: none asks for it.
  */
-export const ENGINE_STAGES = stages(planStage).and(searchStage).and(readStage).and(writeStage).and(verifyStage);
+export const ENGINE_STAGES = stages(traced("research.plan", planStage))
+  .and(searchStage)
+  .and(readStage)
+  .and(traced("research.write", writeStage))
+  .and(traced("research.verify", verifyStage));
 
 /** The research engine over `deps`: one run of ENGINE_STAGES per question. */
 export function createEngine(deps: EngineDeps): Engine {
@@ -35,6 +40,7 @@ export function createEngine(deps: EngineDeps): Engine {
         t0,
         providers,
         tokens: { in: 0, out: 0 },
+        spans: {},
       };
       return ENGINE_STAGES.run(undefined, scope);
     },

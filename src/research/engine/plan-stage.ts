@@ -3,6 +3,7 @@ import { heuristicPlan } from "../plan/heuristic.ts";
 import { planQuery } from "../plan/plan-query.ts";
 import type { RunScope } from "./run-scope.ts";
 import { type Planned, search } from "./search-stage.ts";
+import { genAi, onRetryEvent, runChild } from "./traced.ts";
 
 /**
  * The planning stage. The question itself is searched while the planner thinks (it is
@@ -13,10 +14,28 @@ export async function planStage(_: undefined, run: RunScope): Promise<Planned> {
   ctx.emit({ type: "progress", stage: "planning", message: "Working out what the question needs" });
   const quick = heuristicPlan(question);
   const query = quick.queries[0]!;
+  // The search starts here, beside the planner: its span too (the search stage ends it).
+  run.spans.search = ctx.span && runChild(run, "research.search", ctx.span);
   const searched = search([query], quick.kind === "general" || quick.kind === "news" ? quick.kind : "mixed", run);
-  const planned = await planQuery(question, { llm: deps.llm, signal: run.signal, deadline: ctx.deadline });
+  const span = run.spans.stage;
+  const planned = await planQuery(question, {
+    llm: deps.llm,
+    signal: run.signal,
+    deadline: ctx.deadline,
+    onRetry: onRetryEvent(span),
+  });
   run.tokens.in += planned.tokens_in;
   run.tokens.out += planned.tokens_out;
+  span?.setAttribute("research.planner", planned.source);
+  // The heuristic's plan called no model; a fallback's call failed or answered no plan (an event says which).
+  if (planned.source === "fallback") span?.addEvent("fallback", { "research.fallback": "heuristic plan" });
+  if (deps.llm && planned.source !== "heuristic")
+    genAi(span, {
+      provider: deps.llm.client.provider,
+      model: deps.llm.fastModel ?? deps.llm.model,
+      tokensIn: planned.tokens_in,
+      tokensOut: planned.tokens_out,
+    });
   const { plan } = planned;
   ctx.emit({
     type: "progress",

@@ -1,6 +1,8 @@
+import { endSpan, pastSpan, type Span } from "../../util/tracing/spans.ts";
 import type { Plan } from "../plan/heuristic.ts";
 import { hostOf } from "../read/host-of.ts";
 import { type ReadAllOptions, type ReadResult, readCandidates } from "../read/read-all.ts";
+import { fetchFactsOf } from "../read/read-url.ts";
 import type { LocalProvider } from "../search/local.ts";
 import type { RankedHit } from "../search/merge.ts";
 import type { RunEvent } from "../types.ts";
@@ -13,6 +15,8 @@ interface ReadStageOptions extends Omit<ReadAllOptions, "onResult"> {
   queryText: string;
   emit(event: RunEvent): void;
   onUpstream?: (provider: string, outcome: string) => void;
+  /** Traces on: the run's span, each page read a `research.read` span under it, with the run's id. */
+  trace?: { span: Span; requestId: string };
 }
 
 /** What the reading stage hands the writing one: every candidate's outcome, in the candidates' order. */
@@ -45,6 +49,7 @@ export async function readStage({ plan, hits }: { plan: Plan; hits: RankedHit[] 
     queryText: [run.question, ...plan.queries].join(" "),
     emit: ctx.emit,
     onUpstream: deps.onUpstream,
+    ...(ctx.span ? { trace: { span: ctx.span, requestId: ctx.requestId ?? "" } } : {}),
   });
   return { plan, candidates: candidates.length, results };
 }
@@ -56,7 +61,7 @@ export async function readStage({ plan, hits }: { plan: Plan; hits: RankedHit[] 
  * the candidates' order, as the rank stage's search-rank prior expects.
  */
 async function readSources(candidates: RankedHit[], o: ReadStageOptions): Promise<ReadResult<RankedHit>[]> {
-  const { local, queryText, emit, onUpstream, ...readOpts } = o;
+  const { local, queryText, emit, onUpstream, trace, ...readOpts } = o;
   const isLocal = (h: RankedHit) => local !== undefined && h.local !== undefined;
   const [fetched, fromStore] = await Promise.all([
     readCandidates(
@@ -65,6 +70,7 @@ async function readSources(candidates: RankedHit[], o: ReadStageOptions): Promis
         ...readOpts,
         onResult: (r) => {
           onUpstream?.("page", r.used === "page" ? "ok" : (r.error?.reason ?? "error"));
+          if (trace) pageSpan(r, trace);
           emit({
             type: "progress",
             stage: "reading",
@@ -82,6 +88,25 @@ async function readSources(candidates: RankedHit[], o: ReadStageOptions): Promis
   ]);
   const byHit = new Map<RankedHit, ReadResult<RankedHit>>([...fetched, ...fromStore].map((r) => [r.hit, r]));
   return candidates.flatMap((h) => byHit.get(h) ?? []);
+}
+
+/** One page read as a span: its address without the query string (it may carry the question), status, bytes, parse time. */
+function pageSpan(r: ReadResult, trace: { span: Span; requestId: string }): void {
+  let address: URL | null = null;
+  try {
+    address = new URL(r.hit.url);
+  } catch {}
+  const f = r.doc && fetchFactsOf(r.doc);
+  const status = f?.status ?? r.error?.status;
+  const span = pastSpan("research.read", trace.span, r.ms, {
+    "research.request_id": trace.requestId,
+    "server.address": address?.hostname ?? "",
+    "url.path": address?.pathname ?? "",
+    "research.read.used": r.used,
+    ...(status ? { "http.response.status_code": status } : {}),
+    ...(f ? { "research.read.bytes": f.bytes, "research.read.parse_ms": f.parseMs } : {}),
+  });
+  endSpan(span, r.used === "none" ? (r.error?.reason ?? "no_text") : undefined);
 }
 
 async function readLocal(

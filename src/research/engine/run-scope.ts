@@ -1,3 +1,4 @@
+import type { Span } from "../../util/tracing/spans.ts";
 import type { Llm } from "../llm/factory.ts";
 import type { Ranker } from "../rank/rank-job.ts";
 import type { DocParser } from "../read/doc-parser.ts";
@@ -50,4 +51,6 @@ export interface RunScope {
   providers: RunProviders;
   /** Estimated tokens of the model calls so far. */
   tokens: { in: number; out: number };
+  /** Traces on: the running stage's span, and the search's (it starts while the planner thinks). */
+  spans: { stage?: Span; search?: Span };
 }

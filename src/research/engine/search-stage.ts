@@ -1,11 +1,13 @@
 import { AppError } from "../../contract/errors.ts";
 import { since } from "../../util/time.ts";
+import { endSpan, pastSpan } from "../../util/tracing/spans.ts";
 import type { Plan } from "../plan/heuristic.ts";
 import { hostOf } from "../read/host-of.ts";
 import { mergeAndRank, type RankedHit } from "../search/merge.ts";
 import { NEXT_STEPS } from "../search/next-steps.ts";
 import { type ProviderAttempt, type QuestionKind, type SearchAllResult, searchAll } from "../search/run-search.ts";
 import type { RunScope } from "./run-scope.ts";
+import { errorCodeOf } from "./traced.ts";
 
 /** A search that settles either way, so one started early can't be an unhandled rejection while the planner thinks. */
 export type Searched = { ok: true; r: SearchAllResult } | { ok: false; e: unknown };
@@ -15,6 +17,14 @@ export function search(queries: string[], kind: QuestionKind, run: RunScope): Pr
   const { deps, ctx } = run;
   const attempt = (a: ProviderAttempt) => {
     deps.onUpstream?.(a.provider, a.ok ? "ok" : (a.error ?? "error"));
+    // Never the query: it is the question, or made from it.
+    const span = pastSpan("research.provider", run.spans.search, a.ms, {
+      "research.request_id": ctx.requestId ?? "",
+      "research.provider": a.provider,
+      "research.results": a.count,
+      ...(a.status ? { "http.response.status_code": a.status } : {}),
+    });
+    endSpan(span, a.ok ? undefined : (a.error ?? "error"));
     ctx.emit({
       type: "progress",
       stage: "searching",
@@ -36,7 +46,20 @@ export interface Planned {
 }
 
 /** The search stage: the plan's other queries beside the early search, every list fused in one ranking. */
-export async function searchStage({ plan, early }: Planned, run: RunScope): Promise<{ plan: Plan; hits: RankedHit[] }> {
+export async function searchStage(planned: Planned, run: RunScope): Promise<{ plan: Plan; hits: RankedHit[] }> {
+  const span = run.spans.search;
+  try {
+    const out = await searchAndMerge(planned, run);
+    span?.setAttribute("research.results", out.hits.length);
+    endSpan(span);
+    return out;
+  } catch (e) {
+    endSpan(span, errorCodeOf(e));
+    throw e;
+  }
+}
+
+async function searchAndMerge({ plan, early }: Planned, run: RunScope): Promise<{ plan: Plan; hits: RankedHit[] }> {
   const { providers, ctx } = run;
   const rest = plan.queries.filter((q) => q.toLowerCase() !== early.query.toLowerCase());
   ctx.emit({

@@ -121,6 +121,12 @@ async function checkClaims(input: VerifyInput, run: RunScope): Promise<Verified<
       const o = await askSecondOpinion(out.unsure, texts, deps.secondOpinion, ctx, onCall);
       run.tokens.in += o.tokens.in;
       run.tokens.out += o.tokens.out;
+      // The checking model's calls are the run's third kind of model call: their tokens are in the envelope's usage too.
+      run.spans.stage?.setAttributes({
+        "research.second_opinion.asked": o.asked,
+        "gen_ai.usage.input_tokens": o.tokens.in,
+        "gen_ai.usage.output_tokens": o.tokens.out,
+      });
       errors.push(...o.errors);
       // A second pass that fails (a worker crash) keeps the first one's verdicts, as if no model had answered.
       const second = o.overrides.length

@@ -1,5 +1,6 @@
 import { AppError } from "../../contract/errors.ts";
 import { since } from "../../util/time.ts";
+import { endSpan } from "../../util/tracing/spans.ts";
 import { inlineRanker } from "../rank/rank-job.ts";
 import type { Source } from "../types.ts";
 import { nothingOnIt, relevantSources } from "../write/extractive-relevance.ts";
@@ -9,6 +10,7 @@ import { chooseSources } from "./choose-sources.ts";
 import type { Read } from "./read-stage.ts";
 import type { RunScope } from "./run-scope.ts";
 import { usableDocs } from "./sources.ts";
+import { errorCodeOf, genAi, onRetryEvent, runChild } from "./traced.ts";
 
 /** Half of Groq's free-tier 8,000 tokens a minute: two runs a minute fit (docs/how-it-behaves.md "The model"). */
 const DEFAULT_TOKEN_BUDGET = 4000;
@@ -32,6 +34,8 @@ export async function writeStage({ plan, candidates, results }: Read, run: RunSc
   const docs = usableDocs(results);
   if (!docs.length) throw new AppError("no_sources", `none of the ${candidates} sources found could be read`);
   const tokenBudget = deps.tokenBudget ?? DEFAULT_TOKEN_BUDGET;
+  const span = run.spans.stage;
+  const rank = span && runChild(run, "research.rank", span, { "research.documents": docs.length });
   const { provided, writerSources, texts } = await chooseSources(
     docs,
     results,
@@ -40,7 +44,12 @@ export async function writeStage({ plan, candidates, results }: Read, run: RunSc
     deps.llm ? tokenBudget : null,
     deps.ranker ?? inlineRanker,
     run.signal,
-  );
+  ).catch((e: unknown) => {
+    endSpan(rank, errorCodeOf(e));
+    throw e;
+  });
+  rank?.setAttribute("research.sources", provided.length);
+  endSpan(rank);
   for (const source of provided) ctx.emit({ type: "source", source });
   ctx.emit({
     type: "progress",
@@ -80,9 +89,16 @@ export async function writeStage({ plan, candidates, results }: Read, run: RunSc
     signal: run.signal,
     deadline: ctx.deadline,
     onDelta,
+    onRetry: onRetryEvent(span),
   });
   deps.onUpstream?.("llm", "ok");
   run.tokens.in += w.tokens_in;
   run.tokens.out += w.tokens_out;
+  genAi(span, {
+    provider: deps.llm.client.provider,
+    model: deps.llm.model,
+    tokensIn: w.tokens_in,
+    tokensOut: w.tokens_out,
+  });
   return { language: plan.language, text: w.text, provided, texts };
 }

@@ -98,6 +98,7 @@ export async function withRetry(
         throw err;
       }
       policy.onRetry?.({ attempt: attempt + 1, delayMs, error: err });
+      req.onRetry?.(attempt + 1, err.reason);
       await sleep(delayMs, req.signal);
     }
   }

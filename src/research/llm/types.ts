@@ -13,6 +13,8 @@ export interface ChatRequest {
   deadline?: number;
   /** When set, the call streams and each text delta is passed here as it arrives. */
   onDelta?: (text: string) => void;
+  /** Told of each retry (its number from 1, the failure's reason): the run's trace records them. */
+  onRetry?: (attempt: number, reason: string) => void;
 }
 
 export interface ChatResult {

@@ -28,7 +28,12 @@ export interface PlanOutcome {
  */
 export async function planQuery(
   question: string,
-  o: { llm?: PlannerLlm | null; signal: AbortSignal; deadline?: number },
+  o: {
+    llm?: PlannerLlm | null;
+    signal: AbortSignal;
+    deadline?: number;
+    onRetry?: (attempt: number, reason: string) => void;
+  },
 ): Promise<PlanOutcome> {
   const fallback = heuristicPlan(question);
   if (!o.llm) return { plan: fallback, source: "heuristic", tokens_in: 0, tokens_out: 0 };
@@ -41,6 +46,7 @@ export async function planQuery(
       model: o.llm.fastModel ?? o.llm.model,
       signal: o.signal,
       deadline: o.deadline,
+      onRetry: o.onRetry,
       temperature: 0,
       maxTokens: 1500,
       messages: [

@@ -30,11 +30,21 @@ function textWeight(text: string): number {
  * XHTML through the extractor, PDF (also when sent as octet-stream), plain text. Anything
  * else is "unsupported_type"; under MIN_TEXT_CHARS of text is "empty".
  */
+/** How a page read went on the wire (its trace span's attributes), kept beside the doc, not in it. */
+export interface FetchFacts {
+  status: number;
+  bytes: number;
+  parseMs: number;
+}
+const facts = new WeakMap<ReadDoc, FetchFacts>();
+export const fetchFactsOf = (doc: ReadDoc): FetchFacts | undefined => facts.get(doc);
+
 export async function readUrl(url: string, o: SafeFetchOptions & { parser?: DocParser }): Promise<ReadDoc> {
   const parser = o.parser ?? inlineParser;
   const res = await safeFetch(url, o);
   // Handing the page to a parser (a copy of its bytes) waits behind new requests (src/util/turns.ts).
   await nextTurn();
+  const t0 = performance.now();
   const type = res.contentType.split(";")[0]!.trim().toLowerCase();
   const isPdf =
     type === "application/pdf" ||
@@ -68,5 +78,6 @@ export async function readUrl(url: string, o: SafeFetchOptions & { parser?: DocP
     throw new FetchError("unsupported_type", res.url, `content type ${type || "(none)"} is not readable`);
   }
   if (textWeight(doc.text) < MIN_TEXT_CHARS) throw new FetchError("empty", res.url, "the page has too little text");
+  facts.set(doc, { status: res.status, bytes: res.body.byteLength, parseMs: Math.round(performance.now() - t0) });
   return doc;
 }

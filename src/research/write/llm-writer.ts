@@ -26,6 +26,8 @@ export interface WriteOptions {
   deadline?: number;
   /** Visible answer text as it streams (never what is inside <think>). */
   onDelta: (text: string) => void;
+  /** Told of each retry of the model call (the run's trace records it). */
+  onRetry?: (attempt: number, reason: string) => void;
 }
 
 /**
@@ -45,6 +47,7 @@ export async function writeWithLlm(o: WriteOptions): Promise<Written> {
       messages,
       signal: o.signal,
       deadline: o.deadline,
+      onRetry: o.onRetry,
       temperature: 0.2,
       maxTokens,
       onDelta: (t) => filter.push(t),

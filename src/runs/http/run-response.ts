@@ -4,6 +4,7 @@ import { holdConnection } from "../../http/connection-hold.ts";
 import { json } from "../../http/responses.ts";
 import { asUnavailable } from "../../store/unreachable.ts";
 import type { Logger } from "../../util/logger.ts";
+import { requestSpan } from "../../util/tracing/spans.ts";
 import { processTurns, type Turns } from "../../util/turns.ts";
 import { refusalEnvelope } from "../envelope.ts";
 import type { Follow } from "../instances/follow.ts";
@@ -99,7 +100,9 @@ export function runResponse(
     // allowance accepted counts; refusals (429, 422, 400), resumes and replays charge nothing
     // and count nothing. A JSON caller's answer is its run's end, which waiting gains nothing.
     if (mode === "stream") (http.arrivals ?? processTurns).arrived();
-    return respond(http.runs.start(admission.run), 0);
+    // The request's server span is the run's parent (traces on; README "Traces").
+    const parent = requestSpan(request);
+    return respond(http.runs.start(parent ? { ...admission.run, parent } : admission.run), 0);
   };
 
   // Every answer a key's account reaches carries its allowance (README "The API": RateLimit);

@@ -101,6 +101,8 @@ export async function runPage(me: Me, id: string): Promise<void> {
       h("span", { class: `status-${run.status}` }, run.status),
       run.latency_ms !== null ? ` · ${fmtSeconds(run.latency_ms, 2)}` : "",
     ),
+    // What to look the run up by in the tracing backend (README "Traces").
+    run.trace_id ? h("p", { class: "muted trace-id" }, "Trace ", h("code", {}, run.trace_id)) : null,
     // Scrolls sideways inside its own box on a phone: squeezed to 390 px its labels are unreadable.
     h("div", { class: "scroll-x", tabindex: 0, role: "group", "aria-label": "Timeline" }, timeline(run)),
     // Shown on a phone only, where the box is narrower than the timeline: nothing else said it scrolls.

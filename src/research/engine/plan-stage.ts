@@ -3,7 +3,7 @@ import { heuristicPlan } from "../plan/heuristic.ts";
 import { planQuery } from "../plan/plan-query.ts";
 import type { RunScope } from "./run-scope.ts";
 import { type Planned, search } from "./search-stage.ts";
-import { genAi, onRetryEvent, runChild } from "./traced.ts";
+import { genAi, onRetryEvent } from "./traced.ts";
 
 /**
  * The planning stage. The question itself is searched while the planner thinks (it is
@@ -14,8 +14,6 @@ export async function planStage(_: undefined, run: RunScope): Promise<Planned> {
   ctx.emit({ type: "progress", stage: "planning", message: "Working out what the question needs" });
   const quick = heuristicPlan(question);
   const query = quick.queries[0]!;
-  // The search starts here, beside the planner: its span too (the search stage ends it).
-  run.spans.search = ctx.span && runChild(run, "research.search", ctx.span);
   const searched = search([query], quick.kind === "general" || quick.kind === "news" ? quick.kind : "mixed", run);
   const span = run.spans.stage;
   const planned = await planQuery(question, {

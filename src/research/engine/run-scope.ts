@@ -52,5 +52,5 @@ export interface RunScope {
   /** Estimated tokens of the model calls so far. */
   tokens: { in: number; out: number };
   /** Traces on: the running stage's span, and the search's (it starts while the planner thinks). */
-  spans: { stage?: Span; search?: Span };
+  spans: { stage?: Span };
 }

@@ -7,7 +7,6 @@ import { mergeAndRank, type RankedHit } from "../search/merge.ts";
 import { NEXT_STEPS } from "../search/next-steps.ts";
 import { type ProviderAttempt, type QuestionKind, type SearchAllResult, searchAll } from "../search/run-search.ts";
 import type { RunScope } from "./run-scope.ts";
-import { errorCodeOf } from "./traced.ts";
 
 /** A search that settles either way, so one started early can't be an unhandled rejection while the planner thinks. */
 export type Searched = { ok: true; r: SearchAllResult } | { ok: false; e: unknown };
@@ -18,7 +17,8 @@ export function search(queries: string[], kind: QuestionKind, run: RunScope): Pr
   const attempt = (a: ProviderAttempt) => {
     deps.onUpstream?.(a.provider, a.ok ? "ok" : (a.error ?? "error"));
     // Never the query: it is the question, or made from it.
-    const span = pastSpan("research.provider", run.spans.search, a.ms, {
+    // One span a provider call, under the run: the early search runs beside the planner, so no stage span holds them all.
+    const span = pastSpan("research.search", run.ctx.span, a.ms, {
       "research.request_id": ctx.requestId ?? "",
       "research.provider": a.provider,
       "research.results": a.count,
@@ -47,16 +47,9 @@ export interface Planned {
 
 /** The search stage: the plan's other queries beside the early search, every list fused in one ranking. */
 export async function searchStage(planned: Planned, run: RunScope): Promise<{ plan: Plan; hits: RankedHit[] }> {
-  const span = run.spans.search;
-  try {
-    const out = await searchAndMerge(planned, run);
-    span?.setAttribute("research.results", out.hits.length);
-    endSpan(span);
-    return out;
-  } catch (e) {
-    endSpan(span, errorCodeOf(e));
-    throw e;
-  }
+  const out = await searchAndMerge(planned, run);
+  run.ctx.span?.setAttribute("research.results", out.hits.length);
+  return out;
 }
 
 async function searchAndMerge({ plan, early }: Planned, run: RunScope): Promise<{ plan: Plan; hits: RankedHit[] }> {

@@ -35,7 +35,7 @@ export async function writeStage({ plan, candidates, results }: Read, run: RunSc
   if (!docs.length) throw new AppError("no_sources", `none of the ${candidates} sources found could be read`);
   const tokenBudget = deps.tokenBudget ?? DEFAULT_TOKEN_BUDGET;
   const span = run.spans.stage;
-  const rank = span && runChild(run, "research.rank", span, { "research.documents": docs.length });
+  const rank = span && runChild(run, "research.rank", run.ctx.span, { "research.documents": docs.length });
   const { provided, writerSources, texts } = await chooseSources(
     docs,
     results,

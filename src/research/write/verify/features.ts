@@ -2,6 +2,7 @@ import { analyserFor } from "./analyse.ts";
 import { type ClaimCheck, type PreparedEvidence, termWeight } from "./check-claim.ts";
 import { CUE_NAMES, CUES } from "./cues.ts";
 import { type Candidate, quoteSet, RELATIVE_NAMES, relativeFeatures } from "./relative-features.ts";
+import { TUNING } from "./tuning.ts";
 
 /**
  * What the learned check reads of one (claim, source) pair: the lexical check's own result and
@@ -68,6 +69,11 @@ const CLAUSE = /[,;:]|\b(?:and|but|while|which|whereas)\b/i;
 
 /** The feature row of a claim against a source, given what checkClaim found there. */
 export function claimFeatures(claim: string, ev: PreparedEvidence, check: ClaimCheck): Float64Array {
+  return candidateFeatures(claim, [{ ev, check }])[0]!;
+}
+
+/** The row's features read of this source alone; the relative ones are left for the caller. */
+function ownFeatures(claim: string, ev: PreparedEvidence, check: ClaimCheck): Float64Array {
   const row = new Float64Array(FEATURE_NAMES.length);
   const set = (name: FeatureName, v: number) => {
     row[FEATURE_NAMES.indexOf(name)] = v;
@@ -103,7 +109,8 @@ export function claimFeatures(claim: string, ev: PreparedEvidence, check: ClaimC
   }
   if (distinct.length) {
     const near = (t: string) =>
-      ev.postings.has(t) || (t.length >= 5 && (ev.prefixes.get(t.slice(0, 5))?.length ?? 0) > 0);
+      ev.postings.has(t) ||
+      (t.length >= TUNING.prefix && (ev.prefixes.get(t.slice(0, TUNING.prefix))?.length ?? 0) > 0);
     const missing = distinct.filter((t) => !near(t)).length;
     set("absent", 1 - Math.exp(-missing / 2));
     set("scattered", distinct.filter((t) => ev.postings.has(t) && !quoteTerms.has(t)).length / distinct.length);
@@ -119,7 +126,6 @@ export function claimFeatures(claim: string, ev: PreparedEvidence, check: ClaimC
     const quote = picked.map((i) => ev.sentences[i]).join(" ");
     for (const name of CUE_NAMES) set(name as FeatureName, CUES[name]!(claim, quote));
   }
-  row.set(relativeFeatures(claim, [{ ev, check }])[0]!, RELATIVE_AT);
   return row;
 }
 
@@ -129,7 +135,7 @@ const RELATIVE_AT = FEATURE_NAMES.indexOf(RELATIVE_NAMES[0]);
 export function candidateFeatures(claim: string, items: readonly Candidate[]): Float64Array[] {
   const relative = relativeFeatures(claim, items);
   return items.map(({ ev, check }, i) => {
-    const row = claimFeatures(claim, ev, check);
+    const row = ownFeatures(claim, ev, check);
     row.set(relative[i]!, RELATIVE_AT);
     return row;
   });

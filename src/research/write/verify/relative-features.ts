@@ -55,7 +55,8 @@ const adjacent = (seq: readonly string[], a: string, b: string) => {
 export function relativeFeatures(claim: string, items: readonly Candidate[]): Float64Array[] {
   const n = items.length;
   if (!n) return [];
-  const terms = [...new Set(analyserFor(items[0]!.ev.language).terms(claim))];
+  const seq = analyserFor(items[0]!.ev.language).terms(claim);
+  const terms = [...new Set(seq)];
   const inQuote = items.map(({ ev, check }) => {
     const s = new Set<string>();
     for (const i of quoteSet(check)) for (const t of ev.terms[i] ?? []) s.add(t);
@@ -72,7 +73,6 @@ export function relativeFeatures(claim: string, items: readonly Candidate[]): Fl
   };
   const support = items.map(({ check }) => check.support);
   const specific = inQuote.map((q) => share((t) => q.has(t)));
-  const seq = analyserFor(items[0]!.ev.language).terms(claim);
   const claimPairs = new Set<string>();
   for (let k = 0; k + 1 < seq.length; k++) claimPairs.add(`${seq[k]} ${seq[k + 1]}`);
   const pairs = items.map(({ ev }) => {

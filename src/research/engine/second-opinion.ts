@@ -91,10 +91,10 @@ export async function askSecondOpinion(
   }
   const signal = AbortSignal.any([run.signal, AbortSignal.timeout(end - start)]);
   const failures: string[] = [];
+  opinion.asked = unsure.length;
   await Promise.all(
     unsure.map(async (u) => {
       const document = documentFor(texts.get(u.source) ?? "", u.quote);
-      opinion.asked++;
       opinion.tokens.in += promptTokens(document) + promptTokens(u.claim);
       try {
         const yes = await so.model.ask({ document, claim: u.claim }, { signal, deadline: end });

@@ -61,11 +61,7 @@ export function choose(items: Item[]): Item[][] {
   for (let i = 0; i < items.length; i += RUN) runs.push(items.slice(i, i + RUN));
   for (const run of runs) {
     const byKey = new Map(run.map((x) => [x.judged.key, x]));
-    for (const u of leastSure(
-      run.map((x) => x.judged),
-      THRESHOLDS.removeBelow,
-    ))
-      byKey.get(u.key)!.asked = true;
+    for (const u of leastSure(run.map((x) => x.judged))) byKey.get(u.key)!.asked = true;
   }
   return runs;
 }

@@ -46,9 +46,9 @@ const logit = (p: number) => {
 const apart = (p: number, at: number) => Math.abs(logit(p) - logit(at));
 
 /** How far a citation's verdict is from turning: the smallest distance to a threshold that moves its marker. */
-export function margin(j: Judgement, removeBelow: number): number {
+export function margin(j: Judgement): number {
   return Math.min(
-    apart(backing(j), removeBelow),
+    apart(backing(j), THRESHOLDS.removeBelow),
     apart(j.supported, 0.5),
     apart(j.contradicted, THRESHOLDS.contradictedAt),
     apart(j.figure, THRESHOLDS.figureAt),
@@ -56,10 +56,10 @@ export function margin(j: Judgement, removeBelow: number): number {
 }
 
 /** The citations nearest a threshold, least sure first, at most UNSURE_MAX of them. */
-export function leastSure(judged: readonly Judged[], removeBelow: number): Unsure[] {
+export function leastSure(judged: readonly Judged[]): Unsure[] {
   return judged
     .filter((x) => !x.check.verbatim && x.check.comparable && x.check.quotes.length > 0)
-    .map((x) => ({ x, m: margin(x.judgement, removeBelow) }))
+    .map((x) => ({ x, m: margin(x.judgement) }))
     .filter((c) => c.m < UNSURE_MARGIN)
     .sort((a, b) => a.m - b.m || a.x.key.localeCompare(b.x.key))
     .slice(0, UNSURE_MAX)

@@ -3,7 +3,7 @@ import type { Source } from "../../types.ts";
 import { finalizeCitations } from "../citations.ts";
 import { answerClaims } from "./answer-claims.ts";
 import { judgeCitations } from "./judge-citations.ts";
-import { backing, THRESHOLDS } from "./learned-check.ts";
+import { backing } from "./learned-check.ts";
 import { leastSure, type Unsure } from "./unsure.ts";
 
 /** What the check made of an answer: the answer without unsupported markers, its sources with their evidence. */
@@ -95,7 +95,6 @@ export function verifyAnswer<S extends Source>(
     },
     unsure: leastSure(
       original.map((x) => ({ ...x, key: `${x.claim}:${x.id}`, source: x.id, claim: claims[x.claim]!.text })),
-      THRESHOLDS.removeBelow,
     ),
   };
 }

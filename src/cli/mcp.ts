@@ -30,12 +30,13 @@ export function serverBase(raw: string): string {
   return url.href;
 }
 
-async function localOf(cfg: CommandInput["cfg"], logger: Logger, emails: string[]) {
+/** The local run service as a backend (mcp and openai without --server); a missing database is warned as `<command>_no_database`. */
+export async function localOf(cfg: CommandInput["cfg"], logger: Logger, emails: string[], command = "mcp") {
   const local = await openLocalRunsAs(cfg, logger, emails);
-  // Standard output is the protocol: the client's own log (stderr) is where these can be seen.
+  // mcp: standard output is the protocol, so the client's own log (stderr) is where these can be seen.
   void warnSetup(cfg, local.engine, logger).catch(() => {});
   if (local.missingDatabase)
-    logger.warn("mcp_no_database", { path: local.missingDatabase, fix: noDatabaseNote(local.missingDatabase) });
+    logger.warn(`${command}_no_database`, { path: local.missingDatabase, fix: noDatabaseNote(local.missingDatabase) });
   return localBackend(cfg, local, local.owners);
 }
 

@@ -1,13 +1,10 @@
 import type { McpBackend } from "../mcp/backend.ts";
-import { localBackend, noDatabaseNote } from "../mcp/local-backend.ts";
 import { remoteBackend } from "../mcp/remote-backend.ts";
 import { startFront } from "../openai/front-server.ts";
-import { warnSetup } from "../research/setup-warnings.ts";
 import { createLogger, type Logger } from "../util/logger.ts";
 import { closeAllPools } from "../util/worker-pool/pool-census.ts";
 import { type CommandInput, UsageError } from "./command.ts";
-import { openLocalRunsAs } from "./local-owners.ts";
-import { serverBase } from "./mcp.ts";
+import { localOf, serverBase } from "./mcp.ts";
 import { VERSION } from "./version.ts";
 
 /** How long a stop waits for the runs and streams in flight before it closes anyway. */
@@ -30,11 +27,7 @@ async function backends(input: CommandInput, server: string | undefined, logger:
         remoteBackend({ base: server, apiKey, userAgent: `research-query-openai/${VERSION}` }),
       close: async () => {},
     };
-  const local = await openLocalRunsAs(input.cfg, logger, []);
-  void warnSetup(input.cfg, local.engine, logger).catch(() => {});
-  if (local.missingDatabase)
-    logger.warn("openai_no_database", { path: local.missingDatabase, fix: noDatabaseNote(local.missingDatabase) });
-  const backend = localBackend(input.cfg, local, local.owners);
+  const backend = await localOf(input.cfg, logger, [], "openai");
   return { backendFor: () => backend, close: () => backend.close() };
 }
 

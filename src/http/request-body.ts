@@ -9,15 +9,20 @@ const BODY_TIMEOUT_MS = BODY_TIMEOUT_S * 1000;
 class TooLarge extends Error {}
 
 /**
- * A request body as text, at most MAX_BODY_BYTES and within BODY_TIMEOUT_MS. Bun's own
+ * A request body as text, at most `maxBytes` (MAX_BODY_BYTES unless a route takes more) and
+ * within BODY_TIMEOUT_MS. Bun's own
  * body limit is lifted (src/server/server.ts) so that every route answers an oversize body
  * with its own coded refusal, after its credential check; this is the limit instead.
  * Threats: a body that never ends (memory) and a body sent a byte at a time (a held
  * connection). Throws invalid_request naming which.
  */
-export async function readRequestBody(request: Request, timeoutMs = BODY_TIMEOUT_MS): Promise<string> {
+export async function readRequestBody(
+  request: Request,
+  timeoutMs = BODY_TIMEOUT_MS,
+  maxBytes = MAX_BODY_BYTES,
+): Promise<string> {
   const declared = request.headers.get("content-length");
-  if (Number(declared ?? "0") > MAX_BODY_BYTES) throw tooLarge();
+  if (Number(declared ?? "0") > maxBytes) throw tooLarge(maxBytes);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -29,10 +34,10 @@ export async function readRequestBody(request: Request, timeoutMs = BODY_TIMEOUT
     // A declared length is what Bun reads, natively (a JS stream reader costs the hot path
     // ~15 % of its accepted runs); only a chunked body needs counting as it comes.
     if (declared !== null) return await Promise.race([request.text(), late]);
-    const bytes = await Promise.race([readBodyCapped(request, MAX_BODY_BYTES, () => new TooLarge()), late]);
+    const bytes = await Promise.race([readBodyCapped(request, maxBytes, () => new TooLarge()), late]);
     return new TextDecoder().decode(bytes);
   } catch (e) {
-    if (e instanceof TooLarge) throw tooLarge();
+    if (e instanceof TooLarge) throw tooLarge(maxBytes);
     if (e instanceof AppError) throw e;
     throw new AppError("invalid_request", "the request body could not be read");
   } finally {
@@ -62,4 +67,5 @@ export function parseJsonObject(text: string, notObject: string): Record<string,
 
 const tooDeep = `the request body nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep`;
 
-const tooLarge = () => new AppError("invalid_request", `the request body is too large (limit ${MAX_BODY_BYTES} bytes)`);
+const tooLarge = (maxBytes: number) =>
+  new AppError("invalid_request", `the request body is too large (limit ${maxBytes} bytes)`);

@@ -1,7 +1,6 @@
 import { AppError } from "../contract/errors.ts";
-import { BODY_TIMEOUT_S } from "../contract/query.ts";
+import { readRequestBody } from "../http/request-body.ts";
 import { checkQuestion } from "../runs/http/query-body.ts";
-import { readBodyCapped } from "../util/read-capped.ts";
 import { withEarlierTurns } from "./follow-up.ts";
 
 /**
@@ -77,22 +76,10 @@ export function chatRequest(body: unknown): ChatRequest {
 
 /** The body as JSON, at most MAX_CHAT_BODY_BYTES and within the API's body timeout; throws invalid_request. */
 export async function readChatBody(request: Request): Promise<unknown> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(bad(`the request body did not arrive within ${BODY_TIMEOUT_S} s`)),
-      BODY_TIMEOUT_S * 1000,
-    );
-  });
-  const tooLarge = () => bad(`the request body is over ${MAX_CHAT_BODY_BYTES} bytes`);
+  const text = await readRequestBody(request, undefined, MAX_CHAT_BODY_BYTES);
   try {
-    if (Number(request.headers.get("content-length") ?? "0") > MAX_CHAT_BODY_BYTES) throw tooLarge();
-    const bytes = await Promise.race([readBodyCapped(request, MAX_CHAT_BODY_BYTES, tooLarge), late]);
-    return JSON.parse(new TextDecoder().decode(bytes));
-  } catch (e) {
-    if (e instanceof AppError) throw e;
+    return JSON.parse(text);
+  } catch {
     throw bad("the request body is not valid JSON");
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -70,6 +70,20 @@ describe("openai (local mode): this machine's engine behind OpenAI's chat comple
     });
     expect(long.status).toBe(400);
     expect(((await long.json()) as { error: { message: string } }).error.message).toContain("the limit is 2000");
+    // A long conversation is read whole (past the API's 64 KB), up to 4 MB.
+    const history = Array.from({ length: 100 }, () => ({ role: "assistant", content: "x".repeat(1000) }));
+    const read = await fetch(`${front.url}/v1/chat/completions`, {
+      method: "POST",
+      body: JSON.stringify({ messages: history }),
+    });
+    expect(read.status).toBe(400);
+    expect(((await read.json()) as { error: { message: string } }).error.message).toContain('has role "assistant"');
+    const huge = await fetch(`${front.url}/v1/chat/completions`, {
+      method: "POST",
+      body: JSON.stringify({ messages: [{ role: "user", content: "x".repeat(4 * 1024 * 1024) }] }),
+    });
+    expect(huge.status).toBe(400);
+    expect(((await huge.json()) as { error: { message: string } }).error.message).toContain("limit 4194304 bytes");
   });
 });
 

@@ -1,4 +1,4 @@
-import { endSpan, pastSpan, type Span } from "../../util/tracing/spans.ts";
+import { endSpan } from "../../util/tracing/spans.ts";
 import type { Plan } from "../plan/heuristic.ts";
 import { hostOf } from "../read/host-of.ts";
 import { type ReadAllOptions, type ReadResult, readCandidates } from "../read/read-all.ts";
@@ -7,6 +7,7 @@ import type { LocalProvider } from "../search/local.ts";
 import type { RankedHit } from "../search/merge.ts";
 import type { RunEvent } from "../types.ts";
 import type { RunScope } from "./run-scope.ts";
+import { pastRunChild } from "./traced.ts";
 
 interface ReadStageOptions extends Omit<ReadAllOptions, "onResult"> {
   /** The run's collections, when it searched them: their hits are read from the store. */
@@ -15,8 +16,8 @@ interface ReadStageOptions extends Omit<ReadAllOptions, "onResult"> {
   queryText: string;
   emit(event: RunEvent): void;
   onUpstream?: (provider: string, outcome: string) => void;
-  /** Traces on: the run's span, each page read a `research.read` span under it, with the run's id. */
-  trace?: { span: Span; requestId: string };
+  /** Traces on: each page read, as it ends. */
+  onRead?: (r: ReadResult) => void;
 }
 
 /** What the reading stage hands the writing one: every candidate's outcome, in the candidates' order. */
@@ -49,7 +50,7 @@ export async function readStage({ plan, hits }: { plan: Plan; hits: RankedHit[] 
     queryText: [run.question, ...plan.queries].join(" "),
     emit: ctx.emit,
     onUpstream: deps.onUpstream,
-    ...(ctx.span ? { trace: { span: ctx.span, requestId: ctx.requestId ?? "" } } : {}),
+    ...(ctx.span ? { onRead: (r: ReadResult) => pageSpan(r, run) } : {}),
   });
   return { plan, candidates: candidates.length, results };
 }
@@ -61,7 +62,7 @@ export async function readStage({ plan, hits }: { plan: Plan; hits: RankedHit[] 
  * the candidates' order, as the rank stage's search-rank prior expects.
  */
 async function readSources(candidates: RankedHit[], o: ReadStageOptions): Promise<ReadResult<RankedHit>[]> {
-  const { local, queryText, emit, onUpstream, trace, ...readOpts } = o;
+  const { local, queryText, emit, onUpstream, onRead, ...readOpts } = o;
   const isLocal = (h: RankedHit) => local !== undefined && h.local !== undefined;
   const [fetched, fromStore] = await Promise.all([
     readCandidates(
@@ -70,7 +71,7 @@ async function readSources(candidates: RankedHit[], o: ReadStageOptions): Promis
         ...readOpts,
         onResult: (r) => {
           onUpstream?.("page", r.used === "page" ? "ok" : (r.error?.reason ?? "error"));
-          if (trace) pageSpan(r, trace);
+          onRead?.(r);
           emit({
             type: "progress",
             stage: "reading",
@@ -90,16 +91,15 @@ async function readSources(candidates: RankedHit[], o: ReadStageOptions): Promis
   return candidates.flatMap((h) => byHit.get(h) ?? []);
 }
 
-/** One page read as a span: its address without the query string (it may carry the question), status, bytes, parse time. */
-function pageSpan(r: ReadResult, trace: { span: Span; requestId: string }): void {
+/** One page read as a `research.read` span under the run's: its address without the query string (it may carry the question), status, bytes, parse time. */
+function pageSpan(r: ReadResult, run: RunScope): void {
   let address: URL | null = null;
   try {
     address = new URL(r.hit.url);
   } catch {}
   const f = r.doc && fetchFactsOf(r.doc);
   const status = f?.status ?? r.error?.status;
-  const span = pastSpan("research.read", trace.span, r.ms, {
-    "research.request_id": trace.requestId,
+  const span = pastRunChild(run, "research.read", r.ms, {
     "server.address": address?.hostname ?? "",
     "url.path": address?.pathname ?? "",
     "research.read.used": r.used,

@@ -1,12 +1,13 @@
 import { AppError } from "../../contract/errors.ts";
 import { since } from "../../util/time.ts";
-import { endSpan, pastSpan } from "../../util/tracing/spans.ts";
+import { endSpan } from "../../util/tracing/spans.ts";
 import type { Plan } from "../plan/heuristic.ts";
 import { hostOf } from "../read/host-of.ts";
 import { mergeAndRank, type RankedHit } from "../search/merge.ts";
 import { NEXT_STEPS } from "../search/next-steps.ts";
 import { type ProviderAttempt, type QuestionKind, type SearchAllResult, searchAll } from "../search/run-search.ts";
 import type { RunScope } from "./run-scope.ts";
+import { pastRunChild } from "./traced.ts";
 
 /** A search that settles either way, so one started early can't be an unhandled rejection while the planner thinks. */
 export type Searched = { ok: true; r: SearchAllResult } | { ok: false; e: unknown };
@@ -18,8 +19,7 @@ export function search(queries: string[], kind: QuestionKind, run: RunScope): Pr
     deps.onUpstream?.(a.provider, a.ok ? "ok" : (a.error ?? "error"));
     // Never the query: it is the question, or made from it.
     // One span a provider call, under the run: the early search runs beside the planner, so no stage span holds them all.
-    const span = pastSpan("research.search", run.ctx.span, a.ms, {
-      "research.request_id": ctx.requestId ?? "",
+    const span = pastRunChild(run, "research.search", a.ms, {
       "research.provider": a.provider,
       "research.results": a.count,
       ...(a.status ? { "http.response.status_code": a.status } : {}),
@@ -46,13 +46,7 @@ export interface Planned {
 }
 
 /** The search stage: the plan's other queries beside the early search, every list fused in one ranking. */
-export async function searchStage(planned: Planned, run: RunScope): Promise<{ plan: Plan; hits: RankedHit[] }> {
-  const out = await searchAndMerge(planned, run);
-  run.ctx.span?.setAttribute("research.results", out.hits.length);
-  return out;
-}
-
-async function searchAndMerge({ plan, early }: Planned, run: RunScope): Promise<{ plan: Plan; hits: RankedHit[] }> {
+export async function searchStage({ plan, early }: Planned, run: RunScope): Promise<{ plan: Plan; hits: RankedHit[] }> {
   const { providers, ctx } = run;
   const rest = plan.queries.filter((q) => q.toLowerCase() !== early.query.toLowerCase());
   ctx.emit({
@@ -83,5 +77,6 @@ async function searchAndMerge({ plan, early }: Planned, run: RunScope): Promise<
     hosts: [...new Set(hits.slice(0, 10).flatMap((h) => (h.local ? [] : [hostOf(h.url)])))],
     ms: since(run.t0),
   });
+  ctx.span?.setAttribute("research.results", hits.length);
   return { plan, hits };
 }

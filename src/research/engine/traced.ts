@@ -1,5 +1,5 @@
 import type { Attributes } from "@opentelemetry/api";
-import { endSpan, type Span, startSpan } from "../../util/tracing/spans.ts";
+import { endSpan, pastSpan, type Span, startSpan } from "../../util/tracing/spans.ts";
 import type { RunScope } from "./run-scope.ts";
 import type { Stage } from "./stages.ts";
 
@@ -12,6 +12,11 @@ export function errorCodeOf(e: unknown): string {
 /** A span under the run's, carrying its request id (every span of a run does). */
 export function runChild(run: RunScope, name: string, parent: Span | undefined, attrs: Attributes = {}) {
   return startSpan(name, parent, { "research.request_id": run.ctx.requestId ?? "", ...attrs });
+}
+
+/** A span under the run's that started `ms` ago and ends now (a provider call, a page read), with the run's id. */
+export function pastRunChild(run: RunScope, name: string, ms: number, attrs: Attributes): Span | undefined {
+  return pastSpan(name, run.ctx.span, ms, { "research.request_id": run.ctx.requestId ?? "", ...attrs });
 }
 
 /**

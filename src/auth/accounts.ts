@@ -126,18 +126,24 @@ function getDummyHash(): Promise<string> {
 export const argon2Verify = (password: string, hash: string) => Bun.password.verify(password, hash).catch(() => false);
 
 /**
- * Checks email + password; null for unknown email and wrong password alike. `passwordHash`
- * is the hash verified: the session is made only while the account still has it.
+ * Checks email + password: `account` is null for unknown email and wrong password alike (the
+ * caller answers both the same); `known` is the account the address names, if any, for the
+ * record of a failed sign-in. `passwordHash` is the hash verified: the session is made only
+ * while the account still has it.
  */
 export async function verifyCredentials(
   store: Store,
   email: string,
   password: string,
   verify: (password: string, hash: string) => Promise<boolean> = argon2Verify,
-): Promise<(Account & { emailStatus: EmailStatus; passwordHash: string }) | null> {
+): Promise<{
+  account: (Account & { emailStatus: EmailStatus; passwordHash: string }) | null;
+  known: { id: string; email: string } | null;
+}> {
   const acc = await findAccountByEmail(store, email);
   const hash = acc?.passwordHash ?? (await getDummyHash());
   const ok = await verify(password, hash);
-  if (!acc?.passwordHash || !ok) return null;
-  return { ...acc, passwordHash: acc.passwordHash };
+  const known = acc ? { id: acc.id, email: acc.email } : null;
+  if (!acc?.passwordHash || !ok) return { account: null, known };
+  return { account: { ...acc, passwordHash: acc.passwordHash }, known };
 }

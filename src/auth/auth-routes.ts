@@ -18,7 +18,7 @@ import { json, NO_STORE } from "../http/responses.ts";
 import { routes } from "../http/route.ts";
 import type { AuditNote, Store } from "../store/types.ts";
 import type { Logger } from "../util/logger.ts";
-import { type Account, createAccount, findAccountByEmail, verifyCredentials } from "./accounts.ts";
+import { type Account, createAccount, verifyCredentials } from "./accounts.ts";
 import { Audit } from "./audit/audit.ts";
 import { CONFIRM_DECLARED, confirmHandlers } from "./confirm-routes.ts";
 import { DEVICE_COOKIE, DeviceCookies, deviceCookie } from "./device-cookie.ts";
@@ -213,16 +213,16 @@ export const AUTH_ROUTES = routes<Account>()(
         const email = normalizeEmail(body.email);
         const device = (await devices).deviceFor(cookieValue(request, DEVICE_COOKIE), email);
         const attempt = await deps.throttle.begin({ email, client: client(request), device });
-        let acc: Awaited<ReturnType<typeof verifyCredentials>>;
+        let checked: Awaited<ReturnType<typeof verifyCredentials>>;
         try {
-          acc = await verifyCredentials(deps.store, body.email, body.password, verify);
+          checked = await verifyCredentials(deps.store, body.email, body.password, verify);
         } catch (e) {
           await attempt.settle("abandoned");
           throw e;
         }
+        const { account: acc, known } = checked;
         await attempt.settle(acc ? "success" : "failure");
         if (!acc) {
-          const known = await findAccountByEmail(deps.store, body.email);
           await audit.failedSignin(deps.store, request, known?.email ?? email, known?.id ?? null);
           throw new AppError("invalid_credentials", "wrong email or password");
         }

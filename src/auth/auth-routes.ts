@@ -144,7 +144,7 @@ export const AUTH_ROUTES = routes<Account>()(
       const note = request ? audit.note("signin", request, acc, { detail: "password" }) : undefined;
       const session = await createSession(deps.store, acc.id, cfg.SESSION_TTL_DAYS, { passwordHash }, note);
       if (!session) throw new AppError("invalid_credentials", "wrong email or password");
-      if (note) audit.logged(note);
+      audit.logged(note);
       const { token, expiresAt } = session;
       const res = json(acc, status, {
         "set-cookie": sessionCookie(token, expiresAt, secure),
@@ -186,7 +186,7 @@ export const AUTH_ROUTES = routes<Account>()(
             "unproven",
             signedUp,
           );
-          if (note) audit.logged(note);
+          audit.logged(note);
           return signIn(made, 201, passwordHash, null);
         }
         // Threat: a squatter's pending sign-up holding the address against its owner for a day.
@@ -196,7 +196,7 @@ export const AUTH_ROUTES = routes<Account>()(
         const acc =
           pending ??
           (await createAccount(deps.store, body.email, body.password, cfg.DEFAULT_PLAN, hash, "pending", signedUp));
-        if (note) audit.logged(note);
+        audit.logged(note);
         try {
           if (pending) await confirmation.retake(pending, await hash(body.password));
           else await confirmation.send(acc);

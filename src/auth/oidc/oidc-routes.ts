@@ -160,7 +160,7 @@ export const OIDC_ROUTES = routes<Account>()(
           );
           // Another identity's takeover unlinked this one after it was checked.
           if (!session) throw new AppError("oidc_failed", "The account changed during sign-in. Please try again.");
-          if (note) audit.logged(note);
+          audit.logged(note);
           const { token, expiresAt } = session;
           deps.logger.info("oidc_signin", { account_id: accountId });
           return redirect("/", [sessionCookie(token, expiresAt, secure), flowCookie("", 0)]);

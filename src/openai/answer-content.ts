@@ -2,7 +2,7 @@ import type { Envelope, Source } from "../contract/envelope.ts";
 import { MARKER_GROUP, numbersIn } from "../research/write/markers.ts";
 
 /** OpenAI's citation of a web page by a span of the message's content. */
-export interface UrlCitation {
+interface UrlCitation {
   type: "url_citation";
   url_citation: { url: string; title: string; start_index: number; end_index: number };
 }

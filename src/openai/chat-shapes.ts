@@ -2,7 +2,7 @@ import type { Envelope } from "../contract/envelope.ts";
 import { answerContent, chatUsage, urlCitations } from "./answer-content.ts";
 
 /** The one model the front offers; `model` in a request is accepted and not read. */
-export const MODEL_ID = "research-query";
+const MODEL_ID = "research-query";
 
 /** `GET /v1/models`: one model, created when this front started. */
 export function modelList(created: number) {

@@ -8,7 +8,7 @@ import type { Identity, RunService } from "../service.ts";
  * the allowance counts; `r` is what the Console shows as remaining, this call counted.
  * Structured-field lists of one item: a string and integer parameters.
  */
-export function rateLimitFields(s: Standing, retryAfter?: string | null): Record<string, string> {
+function rateLimitFields(s: Standing, retryAfter?: string | null): Record<string, string> {
   // A 429's reset is its Retry-After, taken at the refusal: read again a second may have turned.
   const t = retryAfter ?? secondsToReset(s.at);
   return {

@@ -5,7 +5,7 @@ import type { Awaitable, Store } from "../../store/types.ts";
  * How long a run stays replayable: an Idempotency-Key's claim lives 24 hours, and a stream may be
  * resumed with Last-Event-ID as long. No sweep deletes a run that ended, or was claimed, since.
  */
-export const REPLAY_WINDOW_MS = 24 * 3600_000;
+const REPLAY_WINDOW_MS = 24 * 3600_000;
 
 /** One kind of data the retention sweep deletes once it is older than its variable's days. */
 export interface RetentionSweep {

@@ -4,14 +4,14 @@ import { installTracing } from "../../util/tracing/spans.ts";
 import { countingProcessor } from "./counting-processor.ts";
 
 /** The collector's address of the traces, or null when none is configured (then no tracing at all). */
-export function tracesUrl(cfg: Pick<Config, "OTEL_EXPORTER_OTLP_ENDPOINT" | "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT">) {
+function tracesUrl(cfg: Pick<Config, "OTEL_EXPORTER_OTLP_ENDPOINT" | "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT">) {
   if (cfg.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return cfg.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
   if (cfg.OTEL_EXPORTER_OTLP_ENDPOINT) return `${cfg.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, "")}/v1/traces`;
   return null;
 }
 
 /** `k=v,k2=v2` (values URL-encoded), as the OpenTelemetry variables write headers. */
-export function parseOtlpHeaders(text: string | undefined): Record<string, string> {
+function parseOtlpHeaders(text: string | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const pair of (text ?? "").split(",")) {
     const at = pair.indexOf("=");
@@ -21,7 +21,7 @@ export function parseOtlpHeaders(text: string | undefined): Record<string, strin
 }
 
 /** Bounds on what waits for the collector: a collector down or hung costs at most this queue, then spans are dropped. */
-export const EXPORT_LIMITS = {
+const EXPORT_LIMITS = {
   maxQueueSize: 2048,
   maxExportBatchSize: 512,
   scheduledDelayMillis: 1000,

@@ -41,7 +41,9 @@ function problem(v: unknown): string | null {
 /**
  * One claim against several sources, as a run checks a cited claim against every source it read:
  * each source's quotes, support and verdict, and `best`, the source whose verdict keeps a marker
- * with the highest P(supported) (the one a marker would be moved to), or null when none backs it.
+ * with the highest P(supported), or null when none backs it. A run moves a marker by a stricter
+ * rule (recite.ts: supported, above `reciteAt`, a lexical support not ruled out), so `best` names
+ * the best backer, not necessarily where a run would move the marker.
  */
 function againstSources(claim: string, sources: NonNullable<Item["sources"]>, language: string) {
   const items = sources.map((s) => {

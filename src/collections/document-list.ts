@@ -84,10 +84,9 @@ export async function removeDocument(
   audit?: AuditScope,
 ): Promise<boolean> {
   const note = audit?.note("document_deleted", { target: `${collection.name}/${docId}` });
-  const rows = await store.uploads.remove(collection.id, docId);
-  const stored = await store.corpus.removeDocuments(collection.id, [docId], note);
-  // A file still on its way in had no stored document: its removal above is the change recorded.
-  if (note && !stored && rows.length) await store.audit.append(note);
+  // The change recorded once, with whichever removal happened first: a file on its way in, else the stored document.
+  const rows = await store.uploads.remove(collection.id, docId, note);
+  const stored = await store.corpus.removeDocuments(collection.id, [docId], rows.length ? undefined : note);
   audit?.logged(note, stored > 0 || rows.length > 0);
   return stored > 0 || rows.length > 0;
 }

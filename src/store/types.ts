@@ -613,7 +613,8 @@ export interface UploadsTable {
   /** Takes an orphan over as `queued` under this instance; false when another took it first. */
   adopt(id: number, instanceId: string): Awaitable<boolean>;
   /** Removes a collection's rows of this doc_id, whatever their status; returns them. */
-  remove(collectionId: number, docId: string): Awaitable<UploadRow[]>;
+  /** `audit` is written with the removal, in its transaction, only when a row went. */
+  remove(collectionId: number, docId: string, audit?: AuditNote): Awaitable<UploadRow[]>;
   /** Every spool folder a row still names (the sweep keeps them). */
   spools(): Awaitable<string[]>;
   /** Files by status, every instance's (/metrics). */

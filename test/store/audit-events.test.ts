@@ -92,6 +92,10 @@ for (const backend of backends) {
       expect(await s.uploads.enqueue(c.id, a.id, [file], () => false, note("documents_uploaded"))).toBe("over");
       expect(await s.corpus.updateCollection(c.id + 1000, { name: "m" }, note("collection_renamed"))).toBe("missing");
       expect(await s.corpus.removeDocuments(c.id, ["none"], note("document_deleted"))).toBe(0);
+      // A file on its way in, removed: its entry with that removal, once; removing nothing records nothing.
+      expect(await s.uploads.enqueue(c.id, a.id, [file], () => true)).toMatchObject({ queued: [{ docId: "d.md" }] });
+      expect(await s.uploads.remove(c.id, "d.md", note("document_deleted"))).toHaveLength(1);
+      expect(await s.uploads.remove(c.id, "d.md", note("document_deleted"))).toHaveLength(0);
       const actions = (await s.audit.list({ limit: 100 })).map((r) => `${r.action}:${r.actor ?? "-"}`).reverse();
       expect(actions).toEqual([
         "signup:a@x.org",
@@ -99,6 +103,7 @@ for (const backend of backends) {
         "account_taken_over:b@x.org",
         "signup:c@x.org",
         "collection_created:-",
+        "document_deleted:-",
       ]);
       expect((await s.audit.forAccount(a.id, null, 10)).map((r) => r.action)).toEqual(["email_confirmed", "signup"]);
     });

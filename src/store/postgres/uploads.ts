@@ -99,13 +99,17 @@ export function pgUploads(sql: SQL): UploadsTable {
           [id, instanceId, now()],
         )
       ).count > 0,
-    remove: async (cid, docId) =>
-      rows(
-        await sql.unsafe(
-          `DELETE FROM corpus_uploads WHERE collection_id = $1 AND doc_id = $2 RETURNING ${UPLOAD_COLUMNS}`,
-          [cid, docId],
-        ),
-      ),
+    remove: (cid, docId, note) =>
+      sql.begin(async (tx) => {
+        const gone = rows(
+          await tx.unsafe(
+            `DELETE FROM corpus_uploads WHERE collection_id = $1 AND doc_id = $2 RETURNING ${UPLOAD_COLUMNS}`,
+            [cid, docId],
+          ),
+        );
+        if (note && gone.length) await writeAudit(tx, note);
+        return gone;
+      }),
     spools: async () =>
       (await sql`SELECT spool FROM corpus_uploads WHERE spool IS NOT NULL`).map((r: { spool: string }) => r.spool),
     statusCounts: async () =>

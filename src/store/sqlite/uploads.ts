@@ -100,7 +100,11 @@ export function sqliteUploads(db: Database, audit: (note: AuditNote) => void): U
     busy: (ids) => (ids.length ? busy.all(JSON.stringify(ids)).map((r) => r.id) : []),
     orphans: () => orphans.all(now()).map(toUploadRow),
     adopt: (id, instanceId) => adopt.run(now(), id, instanceId).changes > 0,
-    remove: (cid, docId) => remove.all(cid, docId).map(toUploadRow),
+    remove: db.transaction((cid: number, docId: string, note?: AuditNote) => {
+      const gone = remove.all(cid, docId).map(toUploadRow);
+      if (note && gone.length) audit(note);
+      return gone;
+    }),
     spools: () => spools.all().map((r) => r.spool),
     statusCounts: () => countsOf(byStatus.all()),
   };
